@@ -1,0 +1,179 @@
+// Workbench benchmarks: time to first paint, frame times while panning and zooming, resident
+// memory. Prints a Markdown table; `generate` mode writes a synthetic database instead.
+#include "app/commandlineoptions.h"
+#include "app/lineageview.h"
+#include "app/mainwindow.h"
+#include "models/rundocument.h"
+#include "store/runstore.h"
+#include "syntheticrun.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+using namespace kiln;
+
+namespace {
+
+double statusKiB(const char *key)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    for (const QByteArray &line : lines) {
+        if (line.startsWith(key))
+            return line.mid(qstrlen(key)).trimmed().split(' ').first().toDouble();
+    }
+    return 0;
+}
+
+bool generate(const QString &path, int n, bool crossover, int islands)
+{
+    QString error;
+    auto store = RunStore::open(path, RunStore::Mode::ReadWrite, &error);
+    if (!store) {
+        std::fprintf(stderr, "cannot create %s: %s\n", qPrintable(path), qPrintable(error));
+        return false;
+    }
+    SyntheticRunOptions options;
+    options.candidates = n;
+    options.crossover = crossover;
+    options.islands = islands;
+    return createSyntheticRun(*store, options) > 0;
+}
+
+struct Frames
+{
+    double mean = 0, p50 = 0, p95 = 0, max = 0;
+};
+
+Frames summarise(std::vector<double> v)
+{
+    Frames f;
+    std::sort(v.begin(), v.end());
+    f.mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    f.p50 = v[v.size() / 2];
+    f.p95 = v[std::min(v.size() - 1, size_t(double(v.size()) * 0.95))];
+    f.max = v.back();
+    return f;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    const QStringList args = QApplication::arguments().mid(1);
+    if (args.value(0) == QStringLiteral("generate")) {
+        if (args.size() < 3) {
+            std::fprintf(stderr,
+                         "usage: kiln_bench_gui generate FILE N [--crossover] [--islands K]\n");
+            return 2;
+        }
+        const int islandsAt = int(args.indexOf(QStringLiteral("--islands")));
+        const int islands = islandsAt > 0 ? args.value(islandsAt + 1).toInt() : 1;
+        return generate(args[1], args[2].toInt(), args.contains(QStringLiteral("--crossover")),
+                        std::max(1, islands))
+                   ? 0
+                   : 1;
+    }
+    const int bigN = args.value(0).toInt() > 0 ? args.value(0).toInt() : 100000;
+    const int treeN = 10000;
+    QTemporaryDir dir;
+    const QString big = dir.filePath(QStringLiteral("big.db"));
+    const QString tree = dir.filePath(QStringLiteral("tree.db"));
+    QElapsedTimer t;
+    t.start();
+    if (!generate(big, bigN, true, 4) || !generate(tree, treeN, false, 1))
+        return 1;
+    std::fprintf(stderr, "generated fixtures in %.1f s\n", t.elapsed() / 1000.0);
+    const double rssBefore = statusKiB("VmRSS:");
+
+    // 1. Time to first paint: from opening the database to the tree painted on screen.
+    double firstPaintMs = 0;
+    double loadMs = 0;
+    double rssAfter = 0;
+    {
+        t.restart();
+        MainWindow window(MainWindow::Settings::Ignore);
+        CommandLineOptions options;
+        options.database = big;
+        QString error;
+        if (!window.applyOptions(options, &error)) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+        loadMs = t.nsecsElapsed() / 1e6;
+        window.show();
+        while (window.lineageView()->paintCount() == 0)
+            QApplication::processEvents();
+        firstPaintMs = t.nsecsElapsed() / 1e6;
+        rssAfter = statusKiB("VmRSS:");
+    }
+    const double peak = statusKiB("VmHWM:");
+
+    // 2. Frame times on a 10,000-node tree.
+    MainWindow window(MainWindow::Settings::Ignore);
+    CommandLineOptions options;
+    options.database = tree;
+    QString error;
+    window.applyOptions(options, &error);
+    window.show();
+    QApplication::processEvents();
+    LineageView *view = window.lineageView();
+    auto measure = [&](auto step, int frames) {
+        std::vector<double> ms;
+        for (int i = 0; i < frames; ++i) {
+            step(i);
+            QElapsedTimer f;
+            f.start();
+            view->repaint();
+            ms.push_back(f.nsecsElapsed() / 1e6);
+        }
+        return summarise(ms);
+    };
+    view->fitToView();
+    const Frames panFit =
+        measure([&](int i) { view->panBy(QPointF(i % 40 < 20 ? 6 : -6, 0)); }, 200);
+    const Frames zoomFit = measure(
+        [&](int i) {
+            view->zoomBy(i % 40 < 20 ? 1.03 : 1 / 1.03,
+                         QPointF(view->width() / 2, view->height() / 2));
+        },
+        200);
+    view->zoomBy(1.0 / view->zoom(), QPointF(view->width() / 2, view->height() / 2));
+    const Frames pan100 =
+        measure([&](int i) { view->panBy(QPointF(i % 40 < 20 ? 8 : -8, 3)); }, 200);
+    const Frames zoom100 = measure(
+        [&](int i) {
+            view->zoomBy(i % 40 < 20 ? 1.03 : 1 / 1.03,
+                         QPointF(view->width() / 2, view->height() / 2));
+        },
+        200);
+
+    std::printf("| Measure | Value |\n|---|---|\n");
+    std::printf("| Candidates in the large run | %d |\n", bigN);
+    std::printf("| Open + load run (%d candidates) | %.0f ms |\n", bigN, loadMs);
+    std::printf("| Time to first paint (%d candidates) | %.0f ms |\n", bigN, firstPaintMs);
+    std::printf("| Resident memory before opening | %.0f MiB |\n", rssBefore / 1024);
+    std::printf("| Resident memory with the run open | %.0f MiB |\n", rssAfter / 1024);
+    std::printf("| Peak resident memory (whole benchmark so far) | %.0f MiB |\n", peak / 1024);
+    std::printf("| Tree view size | %d × %d px |\n", view->width(), view->height());
+    auto row = [](const char *name, const Frames &f) {
+        std::printf("| %s | mean %.2f · p50 %.2f · p95 %.2f · max %.2f ms |\n", name, f.mean, f.p50,
+                    f.p95, f.max);
+    };
+    row("Pan, 10,000 nodes, whole tree in view", panFit);
+    row("Zoom, 10,000 nodes, whole tree in view", zoomFit);
+    row("Pan, 10,000 nodes, zoom 100%", pan100);
+    row("Zoom, 10,000 nodes, around 100%", zoom100);
+    return 0;
+}

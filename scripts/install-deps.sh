@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages Kiln builds with, if any are missing.
+# As root it runs apt-get; otherwise it uses sudo when available; else it prints the exact
+# apt line to run and stops with status 1.
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustomplot-dev
+          libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb
+          xauth sqlite3 binutils)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo=(sudo)
+elif command -v sudo >/dev/null 2>&1 && [ -t 0 ]; then
+    sudo=(sudo)  # asks for the password on the terminal
+else
+    echo "Kiln needs these packages. Run, as root:" >&2
+    echo "  apt-get update && $line" >&2
+    exit 1
+fi
+echo "Installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,103 @@
+#include "codepanel.h"
+
+#include "codeeditor.h"
+
+#include "models/reportformatter.h"
+#include "models/verdictstyle.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace kiln {
+
+QString candidateHeadline(const CandidateRecord &record,
+                          const std::optional<EvaluationResult> &result)
+{
+    QString origin = operationName(record.operation);
+    if (record.parent)
+        origin += QStringLiteral(" of #%1").arg(*record.parent);
+    if (record.secondParent)
+        origin += QStringLiteral(" × #%1").arg(*record.secondParent);
+    QString text = QStringLiteral("<b>#%1</b> &nbsp;%2 · %3 · gen %4 · island %5")
+                       .arg(record.id)
+                       .arg(record.task.toHtmlEscaped(), origin.toHtmlEscaped())
+                       .arg(record.generation)
+                       .arg(record.island);
+    if (result) {
+        text += QStringLiteral(" &nbsp;<span style=\"background-color:%1; color:white;\">"
+                               "&nbsp;%2&nbsp;</span>")
+                    .arg(VerdictStyle::color(result->verdict).name(),
+                         VerdictStyle::label(result->verdict));
+        if (result->speedup)
+            text += QStringLiteral(" <b>%1×</b>").arg(*result->speedup, 0, 'f', 2);
+    } else {
+        text += QStringLiteral(" &nbsp;<i>not verified yet</i>");
+    }
+    return text;
+}
+
+CodePanel::CodePanel(QWidget *parent)
+    : QWidget(parent), m_header(new QLabel(this)), m_editor(new CodeEditor(this))
+{
+    setObjectName(QStringLiteral("codePanel"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setContentsMargins(8, 5, 8, 5);
+    m_header->setStyleSheet(
+        QStringLiteral("QLabel { background: #f6f7f9; border-bottom: 1px solid #e1e4e8; }"));
+    layout->addWidget(m_header);
+    layout->addWidget(m_editor, 1);
+    clear(tr("Select a candidate in the tree or the table."));
+}
+
+QString CodePanel::headerText() const
+{
+    return m_header->text();
+}
+
+void CodePanel::clear(const QString &why)
+{
+    m_editor->clearLineNotes();
+    m_editor->setText(QString());
+    m_header->setText(
+        QStringLiteral("<span style=\"color:#777;\">%1</span>").arg(why.toHtmlEscaped()));
+}
+
+void CodePanel::showCandidate(const CandidateRecord &record,
+                              const std::optional<EvaluationResult> &result)
+{
+    m_header->setText(candidateHeadline(record, result));
+    m_editor->clearLineNotes();
+    m_editor->setText(record.source);
+    QList<CodeEditor::LineNote> notes;
+    if (result) {
+        for (const CheatFlag &flag : result->flags) {
+            for (int line : flag.lines)
+                notes.append(
+                    {line, CodeEditor::NoteKind::Flag,
+                     QStringLiteral("%1%2: %3")
+                         .arg(flag.id, flag.blocking ? QStringLiteral(" (blocking)") : QString(),
+                              flag.message)});
+        }
+        for (const ReportFormatter::Diagnostic &d : ReportFormatter::compileDiagnostics(*result)) {
+            if (d.line <= 0)
+                continue;
+            notes.append({d.line,
+                          d.severity == QStringLiteral("error") ? CodeEditor::NoteKind::Error
+                                                                : CodeEditor::NoteKind::Warning,
+                          QStringLiteral("%1: %2").arg(d.severity, d.message)});
+        }
+    }
+    m_editor->setLineNotes(notes);
+    if (!notes.isEmpty())
+        m_editor->setFirstVisibleLine(std::max(0, notes.first().line - 6));
+}
+
+void CodePanel::goToLine(int line)
+{
+    m_editor->goToLine(line);
+}
+
+} // namespace kiln

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
+
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+
+namespace kiln {
+
+class CodeEditor;
+
+// One rich-text line naming a candidate: id, task, origin, verdict badge and speedup.
+QString candidateHeadline(const CandidateRecord &record,
+                          const std::optional<EvaluationResult> &result);
+
+// The selected candidate's source, with its cheat flags and compiler diagnostics on their lines.
+class CodePanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit CodePanel(QWidget *parent = nullptr);
+
+    void showCandidate(const CandidateRecord &record,
+                       const std::optional<EvaluationResult> &result);
+    void clear(const QString &why);
+    CodeEditor *editor() const { return m_editor; }
+    QString headerText() const;
+
+public slots:
+    void goToLine(int line);
+
+private:
+    QLabel *m_header;
+    CodeEditor *m_editor;
+};
+
+} // namespace kiln

@@ -1,0 +1,123 @@
+#pragma once
+
+#include "models/lineagegraph.h"
+#include "models/treelayout.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+#include <optional>
+
+namespace kiln {
+
+class CandidateSelection;
+class RunDocument;
+
+// The search tree / lineage of a run, painted directly (no scene graph): a grid index culls what
+// is off screen, and level of detail drops outlines, badges and labels when nodes are a few pixels
+// wide, so 10,000 nodes pan and zoom smoothly. Colour = verdict, size = speedup,
+// shape = operation, badge = island; the path from the root to the best passing candidate is
+// drawn in gold; evicted ("ghost") nodes are hollow and dashed.
+class LineageView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class LayoutChoice
+    {
+        Automatic, // layered when the run has crossovers, tidy otherwise
+        Tidy,
+        Layered
+    };
+
+    LineageView(RunDocument *document, CandidateSelection *selection, QWidget *parent = nullptr);
+
+    void setLayoutChoice(LayoutChoice choice);
+    LayoutChoice layoutChoice() const { return m_choice; }
+    const TreeLayout &treeLayout() const { return m_layout; }
+    const LineageGraph &graph() const { return m_graph; }
+
+    double zoom() const { return m_scale; }
+    QPointF mapToWorld(QPointF screen) const;
+    QPointF mapFromWorld(QPointF world) const;
+    // Screen position of a candidate's node, for tests; nullopt when it is hidden or unknown.
+    std::optional<QPointF> nodeScreenPosition(qint64 candidateId) const;
+    int rowAt(QPointF screen) const;
+    bool isOnBestPath(int row) const
+    {
+        return row >= 0 && row < m_onBestPath.size() && m_onBestPath[row];
+    }
+
+    bool showLegend() const { return m_showLegend; }
+    int paintCount() const { return m_paintCount; }
+    double lastPaintMilliseconds() const { return m_lastPaintMs; }
+
+public slots:
+    void fitToView();
+    void zoomIn();
+    void zoomOut();
+    void zoomBy(double factor, QPointF anchor);
+    void panBy(QPointF delta);
+    // Selects the candidate and centres it; false when the run has no such candidate.
+    bool findCandidate(qint64 candidateId);
+    void setCollapsed(int row, bool collapsed);
+    void expandAll();
+    void setShowLegend(bool show);
+    void selectBest();
+
+signals:
+    void zoomChanged(double zoom);
+    void layoutModeChanged(TreeLayout::Mode mode);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    void rebuild();
+    void relayout(bool keepView);
+    void onAppended(int first, int last);
+    void onCurrentChanged(qint64 candidateId);
+    void updateBestPath();
+    void ensureVisible(int row);
+    void select(int row);
+    double nodeRadius(int row) const;
+    QString tooltipFor(int row) const;
+    void paintLegend(QPainter &painter);
+    void paintOverlay(QPainter &painter);
+
+    RunDocument *m_document;
+    CandidateSelection *m_selection;
+    LineageGraph m_graph;
+    TreeLayout m_layout;
+    LayoutChoice m_choice = LayoutChoice::Automatic;
+    QVector<bool> m_onBestPath;
+    int m_selectedRow = -1;
+    int m_compareRow = -1;
+    int m_hoverRow = -1;
+    int m_islandCount = 1;
+
+    double m_scale = 1.0;
+    QPointF m_offset; // screen = world * scale + offset
+    bool m_autoFit = true;
+    bool m_showLegend = true;
+
+    QPoint m_pressPos;
+    QPointF m_lastDragPos;
+    bool m_dragging = false;
+    QTimer m_relayoutTimer; // coalesces live growth into one layout per burst
+
+    int m_paintCount = 0;
+    double m_lastPaintMs = 0.0;
+};
+
+} // namespace kiln

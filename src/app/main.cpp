@@ -1,0 +1,68 @@
+#include "app/commandlineoptions.h"
+#include "app/mainwindow.h"
+
+#include <QApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace kiln;
+
+namespace {
+
+const char usage[] =
+    "Usage: kiln [--db FILE] [--run ID] [--select CANDIDATE_ID]\n"
+    "            [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]\n"
+    "\n"
+    "Kiln workbench: explore the search runs of a workspace database.\n"
+    "  --db FILE          workspace database to open\n"
+    "  --run ID           run to show (default: the most recent)\n"
+    "  --select ID        candidate to select (default: the best passing one)\n"
+    "  --view NAME        panel to bring to the front\n"
+    "  --screenshot PNG   render the window after loading, save it and exit\n";
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QStringList arguments;
+    for (int i = 1; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (arguments.contains(QStringLiteral("--help")) || arguments.contains(QStringLiteral("-h"))) {
+        std::fputs(usage, stdout);
+        return 0;
+    }
+    if (arguments.contains(QStringLiteral("--version"))) {
+        std::printf("kiln %s\n", KILN_VERSION);
+        return 0;
+    }
+    QString error;
+    const std::optional<CommandLineOptions> options = CommandLineOptions::parse(arguments, &error);
+    if (!options) {
+        std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
+        return 2;
+    }
+
+    QApplication::setOrganizationName(QStringLiteral("Kiln"));
+    QApplication::setApplicationName(QStringLiteral("kiln"));
+    QApplication::setApplicationVersion(QStringLiteral(KILN_VERSION));
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStringLiteral("Fusion"));
+
+    // A screenshot must not depend on the layout a user left behind.
+    MainWindow window(options->screenshot.isEmpty() ? MainWindow::Settings::Remember
+                                                    : MainWindow::Settings::Ignore);
+    if (!window.applyOptions(*options, &error)) {
+        std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (!options->screenshot.isEmpty()) {
+        if (!window.saveScreenshot(options->screenshot, &error)) {
+            std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
+            return 1;
+        }
+        return 0;
+    }
+    window.show();
+    return app.exec();
+}

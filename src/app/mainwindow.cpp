@@ -1,0 +1,591 @@
+#include "mainwindow.h"
+
+#include "candidatespanel.h"
+#include "codepanel.h"
+#include "commandlineoptions.h"
+#include "diffpanel.h"
+#include "lineageview.h"
+#include "reportpanel.h"
+#include "svgiconengine.h"
+#include "transcriptpanel.h"
+#include "ui_mainwindow.h"
+
+#include "models/candidateselection.h"
+#include "models/rundocument.h"
+#include "models/verdictstyle.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+static void initKilnResources()
+{
+    // The resources live in a static library; nothing else would pull them in.
+    Q_INIT_RESOURCE(kiln);
+}
+
+namespace kiln {
+
+MainWindow::MainWindow(Settings settings, QWidget *parent)
+    : QMainWindow(parent), m_ui(new Ui::MainWindow), m_settings(settings),
+      m_document(new RunDocument(this)), m_selection(new CandidateSelection(this))
+{
+    initKilnResources();
+    m_ui->setupUi(this);
+    setWindowIcon(SvgIconEngine::icon(QStringLiteral("kiln")));
+
+    m_lineage = new LineageView(m_document, m_selection, this);
+    setCentralWidget(m_lineage);
+    delete m_ui->centralwidget;
+    m_ui->centralwidget = nullptr;
+    m_candidates = new CandidatesPanel(m_document, m_selection);
+    m_code = new CodePanel;
+    m_diff = new DiffPanel(m_document);
+    m_report = new ReportPanel;
+    m_transcript = new TranscriptPanel;
+    setupDocks();
+    setupActions();
+
+    connect(m_selection, &CandidateSelection::currentChanged, this, &MainWindow::onCurrentChanged);
+    connect(m_selection, &CandidateSelection::compareChanged, this, [this] {
+        if (!m_resettingCompare)
+            updateDiff();
+    });
+    connect(m_document, &RunDocument::runLoaded, this, [this] {
+        updateStatus();
+        updateTitle();
+    });
+    connect(m_document, &RunDocument::candidatesAppended, this, &MainWindow::updateStatus);
+    connect(m_document, &RunDocument::bestChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &RunDocument::runChanged, this, [this] {
+        updateStatus();
+        if (!m_document->isLive())
+            m_pollTimer.stop();
+    });
+    connect(m_document, &RunDocument::candidateChanged, this, [this](int row) {
+        updateStatus();
+        // The verifier just reported on the candidate on screen: show what it found.
+        if (m_selection->current() && m_document->rowOf(m_selection->current()) == row)
+            showCurrent();
+    });
+    connect(m_report, &ReportPanel::lineRequested, this, [this](int line) {
+        m_codeDock->show();
+        m_codeDock->raise();
+        m_code->goToLine(line);
+    });
+    connect(m_diff, &DiffPanel::leftRequested, m_selection, &CandidateSelection::setCompare);
+    connect(m_diff, &DiffPanel::rightRequested, m_selection, &CandidateSelection::setCurrent);
+    m_pollTimer.setInterval(1000);
+    connect(&m_pollTimer, &QTimer::timeout, this, &MainWindow::poll);
+
+    resize(1600, 1000);
+    applyDefaultLayout();
+    m_defaultState = saveState();
+    if (m_settings == Settings::Remember) {
+        QSettings s;
+        restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+        restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
+    }
+    updateStatus();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setupDocks()
+{
+    auto makeDock = [this](const QString &title, const QString &name, QWidget *content) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
+        return dock;
+    };
+    m_candidatesDock = makeDock(tr("Candidates"), QStringLiteral("candidatesDock"), m_candidates);
+    m_codeDock = makeDock(tr("Code"), QStringLiteral("codeDock"), m_code);
+    m_diffDock = makeDock(tr("Diff"), QStringLiteral("diffDock"), m_diff);
+    m_reportDock = makeDock(tr("Verifier report"), QStringLiteral("reportDock"), m_report);
+    m_transcriptDock = makeDock(tr("Transcript"), QStringLiteral("transcriptDock"), m_transcript);
+
+    auto *plots = new QWidget;
+    plots->setObjectName(QStringLiteral("plotsPlaceholder"));
+    auto *layout = new QVBoxLayout(plots);
+    auto *label = new QLabel(
+        tr("<h3>Plots are not part of this build yet</h3>"
+           "<p>Best speedup against compute spent, pass@k and fast_p curves, speedup against "
+           "reasoning length, timing distributions and roofline placement arrive with issue 8.</p>"
+           "<p>Until then the tree, the candidates table and the verifier report show every "
+           "number those plots will draw.</p>"),
+        plots);
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignCenter);
+    label->setStyleSheet(QStringLiteral("color: #5a6470; padding: 24px;"));
+    layout->addWidget(label);
+    m_plotsDock = makeDock(tr("Plots"), QStringLiteral("plotsDock"), plots);
+
+    // The table spans the full width at the bottom, where all its columns fit; the right area
+    // holds the per-candidate panels above it.
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    for (QDockWidget *dock :
+         {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_plotsDock, m_candidatesDock})
+        m_ui->menuView->insertAction(m_ui->actionResetLayout, dock->toggleViewAction());
+    m_ui->menuView->insertSeparator(m_ui->actionResetLayout);
+}
+
+void MainWindow::applyDefaultLayout()
+{
+    for (QDockWidget *dock :
+         {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_plotsDock, m_candidatesDock}) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    addDockWidget(Qt::RightDockWidgetArea, m_codeDock);
+    tabifyDockWidget(m_codeDock, m_diffDock);
+    tabifyDockWidget(m_diffDock, m_reportDock);
+    tabifyDockWidget(m_reportDock, m_transcriptDock);
+    tabifyDockWidget(m_transcriptDock, m_plotsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_candidatesDock);
+    m_codeDock->raise();
+    resizeDocks({m_codeDock}, {width() * 46 / 100}, Qt::Horizontal);
+    resizeDocks({m_candidatesDock}, {height() * 27 / 100}, Qt::Vertical);
+}
+
+void MainWindow::setupActions()
+{
+    Ui::MainWindow &ui = *m_ui;
+    ui.actionOpen->setIcon(SvgIconEngine::icon(QStringLiteral("open")));
+    ui.actionReload->setIcon(SvgIconEngine::icon(QStringLiteral("reload")));
+    ui.actionFit->setIcon(SvgIconEngine::icon(QStringLiteral("fit")));
+    ui.actionZoomIn->setIcon(SvgIconEngine::icon(QStringLiteral("zoom-in")));
+    ui.actionZoomOut->setIcon(SvgIconEngine::icon(QStringLiteral("zoom-out")));
+    ui.actionShowLegend->setIcon(SvgIconEngine::icon(QStringLiteral("legend")));
+    ui.actionSelectBest->setIcon(SvgIconEngine::icon(QStringLiteral("best")));
+    ui.actionFind->setIcon(SvgIconEngine::icon(QStringLiteral("find")));
+    ui.actionExpandAll->setIcon(SvgIconEngine::icon(QStringLiteral("expand")));
+
+    connect(ui.actionOpen, &QAction::triggered, this, &MainWindow::openWithDialog);
+    connect(ui.actionReload, &QAction::triggered, this, [this] {
+        if (m_document->hasRun()) {
+            const qint64 current = m_selection->current();
+            loadRun(m_document->run().id);
+            if (m_document->rowOf(current) >= 0)
+                m_selection->setCurrent(current);
+        }
+    });
+    connect(ui.actionQuit, &QAction::triggered, this, &QWidget::close);
+    connect(ui.actionFit, &QAction::triggered, m_lineage, &LineageView::fitToView);
+    connect(ui.actionZoomIn, &QAction::triggered, m_lineage, &LineageView::zoomIn);
+    connect(ui.actionZoomOut, &QAction::triggered, m_lineage, &LineageView::zoomOut);
+    connect(ui.actionExpandAll, &QAction::triggered, m_lineage, &LineageView::expandAll);
+    connect(ui.actionShowLegend, &QAction::toggled, m_lineage, &LineageView::setShowLegend);
+    connect(ui.actionSelectBest, &QAction::triggered, m_lineage, &LineageView::selectBest);
+    connect(ui.actionSelectParent, &QAction::triggered, this, [this] {
+        const int row = m_document->rowOf(m_selection->current());
+        if (row >= 0 && m_document->at(row).parent)
+            m_selection->setCurrent(*m_document->at(row).parent);
+    });
+    connect(ui.actionCompareWithParent, &QAction::triggered, this, [this] {
+        m_selection->setCompare(0);
+        m_diffDock->show();
+        m_diffDock->raise();
+    });
+    connect(ui.actionResetLayout, &QAction::triggered, this,
+            [this] { restoreState(m_defaultState); });
+    connect(ui.actionAbout, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Kiln"),
+                           tr("<h3>Kiln %1</h3><p>A workbench for inference-time scaling of "
+                              "GPU-kernel generation: explore how a search spent its compute and "
+                              "why each candidate passed, failed or was flagged.</p>")
+                               .arg(QStringLiteral(KILN_VERSION)));
+    });
+    auto *layouts = new QActionGroup(this);
+    for (QAction *a : {ui.actionLayoutAutomatic, ui.actionLayoutTidy, ui.actionLayoutLayered})
+        layouts->addAction(a);
+    connect(ui.actionLayoutAutomatic, &QAction::triggered, this,
+            [this] { m_lineage->setLayoutChoice(LineageView::LayoutChoice::Automatic); });
+    connect(ui.actionLayoutTidy, &QAction::triggered, this,
+            [this] { m_lineage->setLayoutChoice(LineageView::LayoutChoice::Tidy); });
+    connect(ui.actionLayoutLayered, &QAction::triggered, this,
+            [this] { m_lineage->setLayoutChoice(LineageView::LayoutChoice::Layered); });
+
+    // Toolbar: run picker, then the tree's own tools.
+    auto *runLabel = new QLabel(tr("  Run "), this);
+    ui.mainToolBar->addWidget(runLabel);
+    m_runCombo = new QComboBox(this);
+    m_runCombo->setObjectName(QStringLiteral("runCombo"));
+    m_runCombo->setMinimumWidth(440);
+    m_runCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    ui.mainToolBar->addWidget(m_runCombo);
+    connect(m_runCombo, &QComboBox::activated, this, [this](int index) {
+        const qint64 id = m_runCombo->itemData(index).toLongLong();
+        if (id && id != m_document->run().id) {
+            QString error;
+            if (!loadRun(id, &error))
+                statusBar()->showMessage(error, 8000);
+        }
+    });
+    ui.mainToolBar->addSeparator();
+    ui.mainToolBar->addAction(ui.actionFit);
+    ui.mainToolBar->addAction(ui.actionZoomIn);
+    ui.mainToolBar->addAction(ui.actionZoomOut);
+    ui.mainToolBar->addAction(ui.actionExpandAll);
+    auto *layoutButton = new QToolButton(this);
+    layoutButton->setIcon(SvgIconEngine::icon(QStringLiteral("tree")));
+    layoutButton->setToolTip(tr("Tree layout"));
+    layoutButton->setPopupMode(QToolButton::InstantPopup);
+    layoutButton->addActions(layouts->actions());
+    ui.mainToolBar->addWidget(layoutButton);
+    ui.mainToolBar->addAction(ui.actionShowLegend);
+    ui.mainToolBar->addSeparator();
+    ui.mainToolBar->addAction(ui.actionSelectBest);
+    m_findEdit = new QLineEdit(this);
+    m_findEdit->setObjectName(QStringLiteral("findEdit"));
+    m_findEdit->setPlaceholderText(tr("Find candidate #id"));
+    m_findEdit->setClearButtonEnabled(true);
+    m_findEdit->addAction(SvgIconEngine::icon(QStringLiteral("find")), QLineEdit::LeadingPosition);
+    m_findEdit->setMaximumWidth(200);
+    ui.mainToolBar->addWidget(m_findEdit);
+    connect(m_findEdit, &QLineEdit::returnPressed, this, &MainWindow::findFromEdit);
+    connect(ui.actionFind, &QAction::triggered, this, [this] {
+        m_findEdit->setFocus();
+        m_findEdit->selectAll();
+    });
+
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setTextFormat(Qt::RichText);
+    statusBar()->addPermanentWidget(m_statusLabel, 1);
+}
+
+QDockWidget *MainWindow::dockFor(const QString &view) const
+{
+    if (view == QStringLiteral("table"))
+        return m_candidatesDock;
+    if (view == QStringLiteral("code"))
+        return m_codeDock;
+    if (view == QStringLiteral("diff"))
+        return m_diffDock;
+    if (view == QStringLiteral("report"))
+        return m_reportDock;
+    if (view == QStringLiteral("transcript"))
+        return m_transcriptDock;
+    if (view == QStringLiteral("plots"))
+        return m_plotsDock;
+    return nullptr;
+}
+
+void MainWindow::showView(const QString &view)
+{
+    if (view == QStringLiteral("tree")) {
+        resizeDocks({m_codeDock}, {width() * 40 / 100}, Qt::Horizontal);
+        m_lineage->setFocus();
+        return;
+    }
+    QDockWidget *dock = dockFor(view);
+    if (!dock)
+        return;
+    dock->show();
+    dock->raise();
+    // Give the panel asked for the room it needs.
+    if (view == QStringLiteral("table"))
+        resizeDocks({m_candidatesDock}, {height() * 45 / 100}, Qt::Vertical);
+    else if (view == QStringLiteral("diff"))
+        resizeDocks({m_diffDock}, {width() * 62 / 100}, Qt::Horizontal);
+    else
+        resizeDocks({dock}, {width() * 48 / 100}, Qt::Horizontal);
+}
+
+bool MainWindow::openDatabase(const QString &path, QString *error)
+{
+    QString why;
+    if (!QFileInfo::exists(path)) {
+        if (error)
+            *error = tr("cannot open database %1: no such file").arg(path);
+        return false;
+    }
+    m_pollTimer.stop();
+    m_selection->clear();
+    if (!m_document->openDatabase(path, &why)) {
+        if (error)
+            *error = tr("cannot open database %1: %2").arg(path, why);
+        return false;
+    }
+    if (m_settings == Settings::Remember)
+        QSettings().setValue(QStringLiteral("lastDatabase"), path);
+    refreshRuns();
+    updateTitle();
+    return true;
+}
+
+void MainWindow::refreshRuns()
+{
+    const QSignalBlocker blocker(m_runCombo);
+    m_runCombo->clear();
+    const QList<RunRecord> runs = m_document->runs();
+    const QLocale locale;
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
+        const RunRecord &r = *it;
+        QString text =
+            tr("#%1  %2 · %3 · %4 · %5")
+                .arg(r.id)
+                .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
+                     r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
+                     RunRecord::statusName(r.status));
+        text += tr(" · %1 samples").arg(locale.toString(r.budgetUsed.samples));
+        m_runCombo->addItem(text, r.id);
+    }
+    if (m_document->hasRun())
+        m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
+}
+
+bool MainWindow::loadRun(qint64 runId, QString *error)
+{
+    m_selection->clear();
+    QString why;
+    if (!m_document->loadRun(runId, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    m_runCombo->setCurrentIndex(m_runCombo->findData(runId));
+    if (m_document->isLive())
+        m_pollTimer.start();
+    else
+        m_pollTimer.stop();
+    return true;
+}
+
+bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error)
+{
+    if (!options.database.isEmpty()) {
+        if (!openDatabase(options.database, error))
+            return false;
+        const QList<RunRecord> runs = m_document->runs();
+        qint64 runId = 0;
+        if (options.run) {
+            for (const RunRecord &r : runs)
+                runId = r.id == *options.run ? r.id : runId;
+            if (!runId) {
+                if (error)
+                    *error = tr("no run %1 in %2").arg(*options.run).arg(options.database);
+                return false;
+            }
+        } else {
+            // The most recent search run; an eval-only database still opens its last run.
+            for (const RunRecord &r : runs) {
+                if (r.kind == QStringLiteral("search") && r.id > runId)
+                    runId = r.id;
+            }
+            for (const RunRecord &r : runs)
+                runId = runId ? runId : r.id;
+        }
+        if (runId && !loadRun(runId, error))
+            return false;
+        if (options.select) {
+            const int row = m_document->rowOf(*options.select);
+            if (row < 0 || m_document->at(row).placeholder) {
+                if (error)
+                    *error = tr("no candidate %1 in run %2").arg(*options.select).arg(runId);
+                return false;
+            }
+            m_selection->setCurrent(*options.select);
+        } else if (m_document->bestRow() >= 0) {
+            // Keep the whole tree in view: the gold path already shows where the best one is.
+            m_selection->setCurrent(m_document->at(m_document->bestRow()).id);
+        } else if (m_document->count() > 0) {
+            m_selection->setCurrent(m_document->at(m_document->count() - 1).id);
+        }
+    }
+    if (!options.view.isEmpty()) {
+        showView(options.view);
+        if (!isVisible())
+            m_pendingView = options.view;
+    }
+    return true;
+}
+
+bool MainWindow::saveScreenshot(const QString &path, QString *error)
+{
+    if (!isVisible())
+        show();
+    // Dock sizes and the pending --view settle only once the window has its real geometry.
+    for (int i = 0; i < 10; ++i)
+        QApplication::processEvents();
+    const QPixmap pixmap = grab();
+    if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+        if (error)
+            *error = tr("cannot write screenshot %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_pendingView.isEmpty()) {
+        QTimer::singleShot(0, this, [this] {
+            showView(m_pendingView);
+            m_pendingView.clear();
+        });
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_settings == Settings::Remember) {
+        QSettings s;
+        s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+        s.setValue(QStringLiteral("mainWindow/state"), saveState());
+    }
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::onCurrentChanged(qint64)
+{
+    // A new selection compares against its parent again; Ctrl+click picks another.
+    m_resettingCompare = true;
+    m_selection->setCompare(0);
+    m_resettingCompare = false;
+    showCurrent();
+}
+
+void MainWindow::showCurrent()
+{
+    const qint64 id = m_selection->current();
+    const std::optional<CandidateRecord> record = id ? m_document->candidate(id) : std::nullopt;
+    if (!record) {
+        const QString why = tr("Select a candidate in the tree or the table.");
+        m_code->clear(why);
+        m_report->clear(why);
+        m_transcript->clear(why);
+        m_diff->clear(why);
+        return;
+    }
+    const std::optional<EvaluationResult> result = m_document->evaluation(id);
+    m_code->showCandidate(*record, result);
+    m_report->showCandidate(*record, result);
+    m_transcript->showCandidate(*record);
+    updateDiff();
+}
+
+void MainWindow::updateDiff()
+{
+    const qint64 current = m_selection->current();
+    if (!current) {
+        m_diff->clear(tr("Select a candidate to compare it with its parent."));
+        return;
+    }
+    qint64 left = m_selection->compare();
+    if (!left) {
+        const int row = m_document->rowOf(current);
+        if (row >= 0 && m_document->at(row).parent &&
+            !m_document->at(m_document->rowOf(*m_document->at(row).parent)).placeholder)
+            left = *m_document->at(row).parent;
+    }
+    m_diff->showPair(left, current);
+}
+
+void MainWindow::poll()
+{
+    if (m_document->isLive())
+        m_document->poll();
+    else
+        m_pollTimer.stop();
+}
+
+void MainWindow::openWithDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open workspace database"), QFileInfo(m_document->databasePath()).absolutePath(),
+        tr("Kiln databases (*.db *.sqlite *.kiln);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    CommandLineOptions options;
+    options.database = path;
+    QString error;
+    if (!applyOptions(options, &error))
+        QMessageBox::warning(this, tr("Open database"), error);
+}
+
+void MainWindow::findFromEdit()
+{
+    QString text = m_findEdit->text().trimmed();
+    if (text.startsWith(QLatin1Char('#')))
+        text.remove(0, 1);
+    bool ok = false;
+    const qint64 id = text.toLongLong(&ok);
+    if (!ok || !m_lineage->findCandidate(id))
+        statusBar()->showMessage(tr("No candidate %1 in this run").arg(m_findEdit->text()), 5000);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_document->hasRun()) {
+        m_statusLabel->setText(m_document->isOpen() ? tr("This database has no runs yet.")
+                                                    : tr("No database open."));
+        return;
+    }
+    const RunRecord &run = m_document->run();
+    QMap<int, int> counts;
+    int total = 0;
+    for (const CandidateSummary &c : m_document->candidates()) {
+        if (c.placeholder)
+            continue;
+        ++total;
+        counts[c.evaluated ? int(c.verdict) : -1]++;
+    }
+    const QLocale locale;
+    QStringList parts;
+    parts << tr("<b>%1</b> candidates").arg(locale.toString(total));
+    for (Verdict v : allVerdicts()) {
+        if (counts.value(int(v)))
+            parts << QStringLiteral("<span style=\"color:%1;\">●</span> %2 %3")
+                         .arg(VerdictStyle::color(v).name())
+                         .arg(counts.value(int(v)))
+                         .arg(VerdictStyle::label(v));
+    }
+    if (counts.value(-1))
+        parts << tr("%1 pending").arg(counts.value(-1));
+    const int best = m_document->bestRow();
+    if (best >= 0)
+        parts << tr("best <b>%1×</b> (#%2)")
+                     .arg(*m_document->at(best).speedup, 0, 'f', 2)
+                     .arg(m_document->at(best).id);
+    parts << tr("%1 tokens").arg(locale.toString(run.budgetUsed.totalTokens()));
+    parts << RunRecord::statusName(run.status);
+    m_statusLabel->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+}
+
+void MainWindow::updateTitle()
+{
+    QString title = QStringLiteral("Kiln");
+    if (m_document->isOpen())
+        title += QStringLiteral(" — ") + QFileInfo(m_document->databasePath()).fileName();
+    if (m_document->hasRun()) {
+        const RunRecord &r = m_document->run();
+        title +=
+            tr(" — run #%1 %2 (%3)").arg(r.id).arg(r.tasks.join(QStringLiteral(", ")), r.strategy);
+    }
+    setWindowTitle(title);
+}
+
+} // namespace kiln

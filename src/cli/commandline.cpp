@@ -1,0 +1,68 @@
+#include "commandline.h"
+
+#include <QCoreApplication>
+#include <cstdio>
+
+namespace kiln {
+
+CommandLine::CommandLine(const QString &command, const QString &description) : m_command(command)
+{
+    m_parser.setApplicationDescription(description);
+    m_parser.addHelpOption();
+    m_parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+}
+
+void CommandLine::addJsonOption()
+{
+    m_parser.addOption(QCommandLineOption(QStringLiteral("json"),
+                                          QStringLiteral("Print one JSON document on stdout.")));
+}
+
+void CommandLine::addTasksDirOption()
+{
+    m_parser.addOption(QCommandLineOption(
+        QStringLiteral("tasks-dir"),
+        QStringLiteral("Also load tasks from DIR (repeatable; later folders override)."),
+        QStringLiteral("DIR")));
+}
+
+QStringList CommandLine::tasksDirs() const
+{
+    return m_parser.values(QStringLiteral("tasks-dir"));
+}
+
+std::optional<int> CommandLine::parse(const QStringList &arguments)
+{
+    QStringList words{QStringLiteral("kiln-cli ") + m_command};
+    words += arguments;
+    if (!m_parser.parse(words))
+        return usageError(m_parser.errorText());
+    if (m_parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(m_parser.helpText()), stdout);
+        return ExitOk;
+    }
+    return std::nullopt;
+}
+
+int CommandLine::usageError(const QString &reason) const
+{
+    std::fprintf(stderr, "kiln-cli %s: %s\n", qPrintable(m_command), qPrintable(reason));
+    return ExitUsage;
+}
+
+int CommandLine::internalError(const QString &reason) const
+{
+    std::fprintf(stderr, "kiln-cli %s: internal error: %s\n", qPrintable(m_command),
+                 qPrintable(reason));
+    return ExitInternal;
+}
+
+void CommandLine::printJson(const QJsonDocument &document)
+{
+    const QByteArray bytes = document.toJson(QJsonDocument::Compact);
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+} // namespace kiln

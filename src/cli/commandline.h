@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace kiln {
+
+// Exit statuses of cli.md: 0 job done, 1 internal failure, 2 bad arguments or unusable input.
+enum ExitCode { ExitOk = 0, ExitInternal = 1, ExitUsage = 2 };
+
+// A QCommandLineParser for one subcommand that reports errors the cli.md way: one line on
+// stderr and exit status 2, instead of QCommandLineParser::process()'s exit(1).
+class CommandLine
+{
+public:
+    CommandLine(const QString &command, const QString &description);
+
+    QCommandLineParser &parser() { return m_parser; }
+    void addJsonOption();
+    void addTasksDirOption();
+
+    // Parses `arguments` (the words after the subcommand). Returns an exit code when the
+    // command must stop now (help shown: 0; bad arguments: 2), nothing when it should go on.
+    std::optional<int> parse(const QStringList &arguments);
+
+    bool json() const { return m_parser.isSet(QStringLiteral("json")); }
+    QStringList tasksDirs() const;
+    // Prints "kiln-cli <command>: <reason>" on stderr and returns ExitUsage.
+    int usageError(const QString &reason) const;
+    int internalError(const QString &reason) const;
+
+    // Writes a JSON document on stdout (the only thing --json commands print there).
+    static void printJson(const QJsonDocument &document);
+
+private:
+    QString m_command;
+    QCommandLineParser m_parser;
+};
+
+} // namespace kiln

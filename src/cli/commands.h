@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QStringList>
+
+namespace kiln {
+
+// Each subcommand takes the words after its name and returns the process exit status.
+int runTasksCommand(const QStringList &arguments);
+int runEvalCommand(const QStringList &arguments);
+int runRunCommand(const QStringList &arguments);
+int runResumeCommand(const QStringList &arguments);
+int runCompareCommand(const QStringList &arguments);
+int runReportCommand(const QStringList &arguments);
+int runExportCommand(const QStringList &arguments);
+
+} // namespace kiln

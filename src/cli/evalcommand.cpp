@@ -1,0 +1,166 @@
+#include "cli/evalcommand.h"
+
+#include "cli/commandline.h"
+#include "core/candidaterecord.h"
+#include "core/runrecord.h"
+#include "store/runstore.h"
+#include "tasks/tasklibrary.h"
+#include "verifier/verifier.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QRandomGenerator>
+#include <cstdio>
+
+namespace kiln {
+
+namespace {
+
+void printHuman(const EvaluationResult &result)
+{
+    std::printf("verdict: %s\n", qPrintable(verdictName(result.verdict)));
+    if (!result.summary.isEmpty())
+        std::printf("  %s\n", qPrintable(result.summary));
+    if (result.speedup)
+        std::printf("speedup: %.2fx  (candidate %.4g ms, baseline %.4g ms)\n", *result.speedup,
+                    result.candidateMs.value_or(0.0), result.baselineMs.value_or(0.0));
+    for (const StageResult &stage : result.stages)
+        std::printf("  %-12s %-4s %8.1f ms  %s\n", qPrintable(stage.name), stage.ok ? "ok" : "--",
+                    stage.ms, qPrintable(stage.detail));
+    for (const CheatFlag &flag : result.flags) {
+        QStringList lines;
+        for (int line : flag.lines)
+            lines << QString::number(line);
+        std::printf(
+            "  flag %s%s: %s%s\n", qPrintable(flag.id), flag.blocking ? " [blocking]" : "",
+            qPrintable(flag.message),
+            lines.isEmpty()
+                ? ""
+                : qPrintable(QStringLiteral(" (lines %1)").arg(lines.join(QLatin1Char(',')))));
+    }
+}
+
+} // namespace
+
+int runEvalCommand(const QStringList &arguments)
+{
+    CommandLine command(QStringLiteral("eval"),
+                        QStringLiteral("Verify one candidate source file against a task: static "
+                                       "screen, compile, correctness, timing, verdict."));
+    QCommandLineParser &parser = command.parser();
+    parser.addOption({QStringLiteral("task"), QStringLiteral("Task to verify against."),
+                      QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("backend"),
+                      QStringLiteral("auto, cpu or cuda (default auto)."),
+                      QStringLiteral("BACKEND"), QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("db"),
+                      QStringLiteral("Store the evaluation in this workspace database."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("seed"),
+                      QStringLiteral("Secret seed the test inputs derive from (default: random)."),
+                      QStringLiteral("S")});
+    parser.addOption({QStringLiteral("no-timing"), QStringLiteral("Check correctness only.")});
+    command.addJsonOption();
+    command.addTasksDirOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Candidate source file."));
+    if (const std::optional<int> stop = command.parse(arguments))
+        return *stop;
+
+    if (!parser.isSet(QStringLiteral("task")))
+        return command.usageError(QStringLiteral("--task NAME is required"));
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return command.usageError(QStringLiteral("exactly one candidate FILE is required"));
+    const QString backendText = parser.value(QStringLiteral("backend"));
+    if (backendText != QLatin1String("auto") && backendText != QLatin1String("cpu") &&
+        backendText != QLatin1String("cuda"))
+        return command.usageError(QStringLiteral("--backend must be auto, cpu or cuda"));
+    if (backendText == QLatin1String("cuda"))
+        return command.usageError(
+            QStringLiteral("CUDA backend not available in this build/machine"));
+    const Backend backend = Backend::Cpu; // auto resolves to the CPU backend here
+
+    quint64 seed = QRandomGenerator::system()->generate64();
+    if (parser.isSet(QStringLiteral("seed"))) {
+        bool ok = false;
+        seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
+        if (!ok)
+            return command.usageError(QStringLiteral("--seed must be a non-negative integer"));
+    }
+
+    const TaskLibrary library = TaskLibrary::standard(command.tasksDirs());
+    const QString taskName = parser.value(QStringLiteral("task"));
+    const Task *task = library.task(taskName);
+    if (!task)
+        return command.usageError(QStringLiteral("unknown task \"%1\" (known: %2)")
+                                      .arg(taskName, library.names().join(QStringLiteral(", "))));
+    if (!task->backends().contains(backend))
+        return command.usageError(QStringLiteral("task \"%1\" has no CPU reference").arg(taskName));
+
+    QFile file(positional.first());
+    if (!file.open(QIODevice::ReadOnly))
+        return command.usageError(
+            QStringLiteral("cannot read %1: %2").arg(positional.first(), file.errorString()));
+    const QString source = QString::fromUtf8(file.readAll());
+
+    std::unique_ptr<RunStore> store;
+    if (parser.isSet(QStringLiteral("db"))) {
+        QString error;
+        store =
+            RunStore::open(parser.value(QStringLiteral("db")), RunStore::Mode::ReadWrite, &error);
+        if (!store)
+            return command.usageError(QStringLiteral("cannot open %1: %2")
+                                          .arg(parser.value(QStringLiteral("db")), error));
+    }
+
+    VerifierOptions options = VerifierOptions::defaults();
+    options.runTiming = !parser.isSet(QStringLiteral("no-timing"));
+    Verifier verifier(options);
+    const QString setupProblem = verifier.checkSetup();
+    if (!setupProblem.isEmpty())
+        return command.internalError(setupProblem);
+
+    const EvaluationResult result = verifier.evaluate(*task, backend, source, seed);
+
+    if (store) {
+        RunRecord run;
+        run.kind = QStringLiteral("eval");
+        run.tasks = {task->name};
+        run.policy = QStringLiteral("manual");
+        run.backend = backendName(backend);
+        run.seed = seed;
+        run.status = RunRecord::Status::Finished;
+        run.config =
+            QJsonObject{{QStringLiteral("file"), QFileInfo(positional.first()).absoluteFilePath()}};
+        const qint64 runId = store->createRun(run, {{task->name, task->summaryJson()}});
+        CandidateRecord candidate;
+        candidate.runId = runId;
+        candidate.task = task->name;
+        candidate.operation = Operation::Manual;
+        candidate.policy = QStringLiteral("manual");
+        candidate.source = source;
+        candidate.createdAt = QDateTime::currentDateTimeUtc();
+        const qint64 candidateId = runId ? store->addCandidate(candidate) : 0;
+        if (!candidateId || !store->addEvaluation(candidateId, result))
+            return command.internalError(
+                QStringLiteral("cannot store the evaluation: %1").arg(store->lastError()));
+        BudgetUsage used;
+        used.evals = 1;
+        double ms = 0.0;
+        for (const StageResult &stage : result.stages)
+            ms += stage.ms;
+        used.deviceSeconds = ms / 1e3;
+        store->updateRunBudget(runId, used);
+        store->updateRunStatus(runId, RunRecord::Status::Finished);
+    }
+
+    if (command.json())
+        CommandLine::printJson(QJsonDocument(result.toJson()));
+    else
+        printHuman(result);
+    return ExitOk;
+}
+
+} // namespace kiln

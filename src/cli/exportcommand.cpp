@@ -1,0 +1,134 @@
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "engine/runreport.h"
+#include "store/runstore.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTextStream>
+#include <cstdio>
+
+namespace kiln {
+
+namespace {
+
+QString csvField(const QString &value)
+{
+    if (!value.contains(QLatin1Char(',')) && !value.contains(QLatin1Char('"')) &&
+        !value.contains(QLatin1Char('\n')))
+        return value;
+    QString quoted = value;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString optionalNumber(const std::optional<double> &value)
+{
+    return value ? QString::number(*value, 'g', 10) : QString();
+}
+
+QByteArray toCsv(RunStore &store, qint64 runId)
+{
+    QString out;
+    QTextStream s(&out);
+    s << "candidate_id,parent_id,second_parent_id,operation,generation,island,task,policy,verdict,"
+         "speedup,candidate_ms,baseline_ms,roofline_fraction,prompt_tokens,completion_tokens,"
+         "reasoning_tokens,reasoning_length,flags\n";
+    const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
+    for (const CandidateRecord &c : store.candidates(runId)) {
+        const auto it = evaluations.constFind(c.id);
+        const bool evaluated = it != evaluations.cend();
+        QStringList flags;
+        if (evaluated) {
+            for (const CheatFlag &f : it->flags)
+                flags.append(f.id);
+        }
+        const QStringList fields{
+            QString::number(c.id),
+            c.parent ? QString::number(*c.parent) : QString(),
+            c.secondParent ? QString::number(*c.secondParent) : QString(),
+            operationName(c.operation),
+            QString::number(c.generation),
+            QString::number(c.island),
+            c.task,
+            c.policy,
+            evaluated ? verdictName(it->verdict) : QStringLiteral("no_code"),
+            evaluated ? optionalNumber(it->speedup) : QString(),
+            evaluated ? optionalNumber(it->candidateMs) : QString(),
+            evaluated ? optionalNumber(it->baselineMs) : QString(),
+            evaluated ? optionalNumber(it->rooflineFraction) : QString(),
+            QString::number(c.promptTokens),
+            QString::number(c.completionTokens),
+            QString::number(c.reasoningTokens),
+            QString::number(c.reasoningLength),
+            flags.join(QLatin1Char(';'))};
+        QStringList escaped;
+        for (const QString &f : fields)
+            escaped.append(csvField(f));
+        s << escaped.join(QLatin1Char(',')) << '\n';
+    }
+    s.flush();
+    return out.toUtf8();
+}
+
+QByteArray toJson(RunStore &store, qint64 runId)
+{
+    QJsonArray candidates;
+    const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
+    for (const CandidateRecord &c : store.candidates(runId)) {
+        QJsonObject object = c.toJson();
+        const auto it = evaluations.constFind(c.id);
+        object.insert(QStringLiteral("evaluation"),
+                      it == evaluations.cend() ? QJsonValue(QJsonValue::Null) : QJsonValue(it->toJson()));
+        candidates.append(object);
+    }
+    const QJsonObject document{{QStringLiteral("run"), RunReport::runJson(store, runId)},
+                               {QStringLiteral("candidates"), candidates}};
+    return QJsonDocument(document).toJson(QJsonDocument::Indented);
+}
+
+} // namespace
+
+int runExportCommand(const QStringList &arguments)
+{
+    CommandLine cli(QStringLiteral("export"),
+                    QStringLiteral("Export one run's candidates and evaluations as JSON or CSV."));
+    cli.parser().addOption({QStringLiteral("db"), QStringLiteral("Workspace database."),
+                            QStringLiteral("FILE")});
+    cli.parser().addOption({QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.parser().addOption({QStringLiteral("format"), QStringLiteral("json or csv."),
+                            QStringLiteral("FORMAT"), QStringLiteral("json")});
+    cli.parser().addOption({QStringLiteral("out"), QStringLiteral("Write here instead of stdout."),
+                            QStringLiteral("FILE")});
+    if (const auto done = cli.parse(arguments))
+        return *done;
+    const QString db = cli.parser().value(QStringLiteral("db"));
+    if (db.isEmpty())
+        return cli.usageError(QStringLiteral("--db FILE is required"));
+    const QString format = cli.parser().value(QStringLiteral("format"));
+    if (format != QLatin1String("json") && format != QLatin1String("csv"))
+        return cli.usageError(QStringLiteral("--format must be json or csv, not '%1'").arg(format));
+    bool ok = false;
+    const qint64 runId = cli.parser().value(QStringLiteral("run")).toLongLong(&ok);
+    if (!ok)
+        return cli.usageError(QStringLiteral("--run ID is required"));
+    QString error;
+    const auto store = RunStore::open(db, RunStore::Mode::ReadOnly, &error);
+    if (!store)
+        return cli.usageError(error);
+    if (!store->run(runId))
+        return cli.usageError(QStringLiteral("no run %1 in %2").arg(runId).arg(db));
+
+    const QByteArray bytes = format == QLatin1String("csv") ? toCsv(*store, runId) : toJson(*store, runId);
+    const QString outPath = cli.parser().value(QStringLiteral("out"));
+    if (outPath.isEmpty()) {
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+        return ExitOk;
+    }
+    QFile file(outPath);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
+        return cli.usageError(QStringLiteral("cannot write %1: %2").arg(outPath, file.errorString()));
+    return ExitOk;
+}
+
+} // namespace kiln

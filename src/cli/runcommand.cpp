@@ -1,0 +1,106 @@
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "cli/runoptions.h"
+#include "cli/runsession.h"
+#include "engine/runreport.h"
+#include "store/runstore.h"
+
+#include <QJsonArray>
+#include <cstdio>
+
+namespace kiln {
+
+int runRunCommand(const QStringList &arguments)
+{
+    CommandLine cli(QStringLiteral("run"),
+                    QStringLiteral("Search for fast kernels: generate, verify and select candidates "
+                                   "until the budget is spent."));
+    addRunOptions(cli);
+    cli.parser().addOption({QStringLiteral("strategy"),
+                            QStringLiteral("best-of-n, refine, beam, greedy, mcts, evolve or two-phase."),
+                            QStringLiteral("NAME"), QStringLiteral("best-of-n")});
+    if (const auto done = cli.parse(arguments))
+        return *done;
+    QString error;
+    const std::optional<RunConfig> config =
+        runConfigFromOptions(cli, cli.parser().value(QStringLiteral("strategy")), &error);
+    if (!config)
+        return cli.usageError(error);
+    int status = ExitOk;
+    auto store = openWorkspace(cli, cli.parser().value(QStringLiteral("db")), &status);
+    if (!store)
+        return status;
+    TaskLibrary library = TaskLibrary::standard(cli.tasksDirs());
+    const int sandboxes =
+        config->policyParameters.value(QStringLiteral("sandboxes"), defaultSandboxCount()).toInt();
+    RunSession session(*store, std::move(library), sandboxes);
+    bool usage = false;
+    const qint64 runId = session.execute(*config, 0, true, &error, &usage);
+    if (runId == 0)
+        return usage ? cli.usageError(error) : cli.internalError(error);
+    const QJsonObject result = RunReport::resultJson(*store, runId);
+    if (cli.json()) {
+        CommandLine::printJson(QJsonDocument(result));
+    } else {
+        const QJsonObject best = result.value(QStringLiteral("best")).toObject();
+        std::printf("run %lld: %d candidates, stopped: %s\n", runId,
+                    result.value(QStringLiteral("candidates")).toInt(),
+                    qPrintable(session.stopReason()));
+        if (best.value(QStringLiteral("speedup")).isDouble())
+            std::printf("best: candidate %lld at %.2fx\n",
+                        qint64(best.value(QStringLiteral("candidate_id")).toDouble()),
+                        best.value(QStringLiteral("speedup")).toDouble());
+        else
+            std::printf("best: no correct candidate\n");
+    }
+    return ExitOk;
+}
+
+int runResumeCommand(const QStringList &arguments)
+{
+    CommandLine cli(QStringLiteral("resume"),
+                    QStringLiteral("Continue a run whose process stopped or was killed."));
+    cli.parser().addOption({QStringLiteral("db"), QStringLiteral("Workspace database."),
+                            QStringLiteral("FILE")});
+    cli.parser().addOption({QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.parser().addOption({QStringLiteral("sandboxes"), QStringLiteral("Sandboxes in parallel."),
+                            QStringLiteral("N")});
+    cli.addTasksDirOption();
+    cli.addJsonOption();
+    if (const auto done = cli.parse(arguments))
+        return *done;
+    const QString db = cli.parser().value(QStringLiteral("db"));
+    if (db.isEmpty())
+        return cli.usageError(QStringLiteral("--db FILE is required"));
+    bool ok = false;
+    const qint64 runId = cli.parser().value(QStringLiteral("run")).toLongLong(&ok);
+    if (!ok)
+        return cli.usageError(QStringLiteral("--run ID is required"));
+    int status = ExitOk;
+    auto store = openWorkspace(cli, db, &status);
+    if (!store)
+        return status;
+    const std::optional<RunRecord> run = store->run(runId);
+    if (!run)
+        return cli.usageError(QStringLiteral("no run %1 in %2").arg(runId).arg(db));
+    QString error;
+    if (run->status != RunRecord::Status::Finished) {
+        const int sandboxes = cli.parser().isSet(QStringLiteral("sandboxes"))
+                                  ? cli.parser().value(QStringLiteral("sandboxes")).toInt()
+                                  : defaultSandboxCount();
+        RunSession session(*store, TaskLibrary::standard(cli.tasksDirs()), std::max(1, sandboxes));
+        bool usage = false;
+        if (session.execute(RunConfig(), runId, true, &error, &usage) == 0)
+            return usage ? cli.usageError(error) : cli.internalError(error);
+    }
+    const QJsonObject result = RunReport::resultJson(*store, runId);
+    if (cli.json())
+        CommandLine::printJson(QJsonDocument(result));
+    else
+        std::printf("run %lld: %d candidates, %s\n", runId,
+                    result.value(QStringLiteral("candidates")).toInt(),
+                    qPrintable(result.value(QStringLiteral("status")).toString()));
+    return ExitOk;
+}
+
+} // namespace kiln

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "engine/runconfig.h"
+#include "tasks/tasklibrary.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <memory>
+
+namespace kiln {
+
+class RunStore;
+
+// Everything one headless search needs, wired together: the task library, the workspace store,
+// the policy, the verifier and the engine. Used by `run`, `resume` and `compare`.
+class RunSession
+{
+public:
+    RunSession(RunStore &store, TaskLibrary library, int sandboxes);
+    ~RunSession();
+
+    // Starts a new run (runId 0) or continues an existing one; returns the run id, or 0 with
+    // *error and *usage (true when the input was unusable rather than an internal failure).
+    qint64 execute(const RunConfig &config, qint64 runId, bool showProgress, QString *error,
+                   bool *usage);
+    QString stopReason() const { return m_stopReason; }
+
+private:
+    RunStore &m_store;
+    TaskLibrary m_library;
+    int m_sandboxes;
+    QString m_stopReason;
+};
+
+// The sandboxes to use when the user did not say: a few on the CPU, leaving a core for the rest.
+int defaultSandboxCount();
+
+} // namespace kiln

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "backend.h"
+#include "cheatflag.h"
+#include "stageresult.h"
+#include "timingstats.h"
+#include "verdict.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <optional>
+
+namespace kiln {
+
+// Everything the verifier concluded about one candidate. toJson() is the `kiln-cli eval --json`
+// document of cli.md (plus extra keys, which the contract allows).
+struct EvaluationResult
+{
+    Verdict verdict = Verdict::Crash;
+    bool correct = false;
+    Backend backend = Backend::Cpu;
+    std::optional<double> speedup;
+    std::optional<double> candidateMs;
+    std::optional<double> baselineMs;
+    std::optional<double> rooflineFraction;
+    QList<CheatFlag> flags;
+    QList<StageResult> stages;
+    TimingStats candidateTiming;
+    TimingStats baselineTiming;
+    QString summary;  // one line: why this verdict
+
+    bool hasBlockingFlag() const;
+    const StageResult *stage(const QString &name) const;
+
+    QJsonObject toJson() const;
+    static EvaluationResult fromJson(const QJsonObject &object);
+};
+
+} // namespace kiln
+
+Q_DECLARE_METATYPE(kiln::EvaluationResult)

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QJsonObject>
+#include <vector>
+
+namespace kiln {
+
+// Summary statistics of repeated timings, in milliseconds. Computed in the engine, never in
+// the sandbox that ran the candidate.
+struct TimingStats
+{
+    int n = 0;
+    double mean = 0.0;
+    double median = 0.0;
+    double stddev = 0.0;
+    double sem = 0.0;
+    double min = 0.0;
+    double max = 0.0;
+
+    static TimingStats fromSamples(std::vector<double> samples);
+    double relativeSem() const { return mean > 0.0 ? sem / mean : 0.0; }
+
+    QJsonObject toJson() const;
+    static TimingStats fromJson(const QJsonObject &object);
+};
+
+} // namespace kiln

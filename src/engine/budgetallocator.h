@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace kiln {
+
+// Splits one global budget (on the run's axis) over the tasks of a suite.
+//  - even: every task gets budget / T.
+//  - adaptive (compute-optimal): a probe share for every task first, then the rest in proportion
+//    to a difficulty signal — the failure rate seen so far plus the normalised reasoning length —
+//    while easy tasks (high pass rate and no gain for `easyPlateau` rounds) stop early and hand
+//    their remainder back.
+class BudgetAllocator
+{
+public:
+    enum class Mode { Even, Adaptive };
+
+    BudgetAllocator(const QStringList &tasks, double budget, Mode mode);
+
+    // Result of one round of a task, in the axis' units.
+    void record(const QString &task, double spent, int attempts, int passes,
+                double reasoningTokens, double bestSpeedup);
+    // The task whose turn it is (furthest below its share), or empty when all are done.
+    QString nextTask() const;
+    // How much of the axis this task may still spend under its current share.
+    double allowance(const QString &task) const;
+    void markDone(const QString &task) { m_tasks[task].done = true; }
+    bool isDone(const QString &task) const;
+    double target(const QString &task) const;
+    double difficulty(const QString &task) const;
+    double spent(const QString &task) const { return m_tasks.value(task).spent; }
+
+private:
+    struct TaskState
+    {
+        double spent = 0.0;
+        int attempts = 0;
+        int passes = 0;
+        double reasoningTokens = 0.0;
+        double bestSpeedup = 0.0;
+        int roundsWithoutGain = 0;
+        bool done = false;
+    };
+    bool probing() const;
+
+    QMap<QString, TaskState> m_tasks;
+    QStringList m_order;
+    double m_budget;
+    Mode m_mode;
+    double m_probeShare;
+    static constexpr int easyPlateau = 2;
+};
+
+} // namespace kiln

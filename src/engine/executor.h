@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/evaluationresult.h"
+#include "policies/policy.h"
+
+#include <QList>
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace kiln {
+
+// One unit of work: generate a candidate, then (if code came back) verify it.
+struct Job
+{
+    int index = 0;  // position in the round
+    GenerationRequest request;
+    // Filled when the job resumes a candidate already generated (and maybe evaluated) before a
+    // crash: the executor then skips the finished steps.
+    std::optional<CandidateRecord> existing;
+    std::optional<EvaluationResult> existingEvaluation;
+};
+
+struct JobOutcome
+{
+    GenerationResult generation;
+    std::optional<EvaluationResult> evaluation;
+    double generationSeconds = 0.0;
+    double evaluationSeconds = 0.0;
+};
+
+// Runs a round of jobs with concurrent generation and evaluation. The local executor uses
+// thread pools; a cluster executor can send the same jobs elsewhere.
+class Executor
+{
+public:
+    virtual ~Executor() = default;
+    // Hooks run on worker threads as soon as each step finishes, so the engine can persist the
+    // candidate before its evaluation starts (crash safety). Returns the outcomes in job order.
+    struct Hooks
+    {
+        std::function<void(const Job &, GenerationResult &)> generated;
+        std::function<void(const Job &, const GenerationResult &, const EvaluationResult &)>
+            evaluated;
+    };
+    virtual QList<JobOutcome> execute(const QList<Job> &jobs, const Hooks &hooks,
+                                      const std::atomic<bool> &cancel) = 0;
+};
+
+} // namespace kiln

@@ -1,0 +1,111 @@
+#include "localexecutor.h"
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace kiln {
+
+LocalExecutor::LocalExecutor(Policy &policy, Evaluator &evaluator, quint64 runSecret,
+                             int generationThreads)
+    : m_policy(policy), m_evaluator(evaluator), m_runSecret(runSecret),
+      m_generationThreads(std::max(1, generationThreads))
+{
+}
+
+QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &hooks,
+                                         const std::atomic<bool> &cancel)
+{
+    QList<JobOutcome> outcomes(jobs.size());
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<int> toGenerate;
+    std::deque<int> toEvaluate;
+    int generatorsLeft = 0;
+    for (int i = 0; i < jobs.size(); ++i)
+        toGenerate.push_back(i);
+
+    auto generateWorker = [&] {
+        for (;;) {
+            int i;
+            {
+                std::lock_guard lock(mutex);
+                if (toGenerate.empty())
+                    break;
+                i = toGenerate.front();
+                toGenerate.pop_front();
+            }
+            const Job &job = jobs[i];
+            JobOutcome &outcome = outcomes[i];
+            if (job.existing) {
+                outcome.generation.ok = !job.existing->source.isEmpty();
+                outcome.generation.candidate = *job.existing;
+            } else if (!cancel) {
+                QElapsedTimer timer;
+                timer.start();
+                outcome.generation = m_policy.generate(job.request, cancel);
+                outcome.generationSeconds = timer.nsecsElapsed() * 1e-9;
+                if (hooks.generated)
+                    hooks.generated(job, outcome.generation);
+            }
+            std::lock_guard lock(mutex);
+            if (outcome.generation.ok)
+                toEvaluate.push_back(i);
+            ready.notify_all();
+        }
+        std::lock_guard lock(mutex);
+        --generatorsLeft;
+        ready.notify_all();
+    };
+
+    auto evaluateWorker = [&] {
+        for (;;) {
+            int i;
+            {
+                std::unique_lock lock(mutex);
+                ready.wait(lock, [&] { return !toEvaluate.empty() || generatorsLeft == 0; });
+                if (toEvaluate.empty())
+                    break;
+                i = toEvaluate.front();
+                toEvaluate.pop_front();
+            }
+            const Job &job = jobs[i];
+            JobOutcome &outcome = outcomes[i];
+            if (job.existingEvaluation) {
+                outcome.evaluation = job.existingEvaluation;
+                continue;
+            }
+            if (cancel)
+                continue;
+            QElapsedTimer timer;
+            timer.start();
+            const EvaluationResult result =
+                m_evaluator.evaluate(*job.request.task, job.request.backend,
+                                     outcome.generation.candidate.source, m_runSecret, cancel);
+            outcome.evaluationSeconds = timer.nsecsElapsed() * 1e-9;
+            if (cancel)
+                continue;  // a cancelled evaluation is not a verdict
+            outcome.evaluation = result;
+            if (hooks.evaluated)
+                hooks.evaluated(job, outcome.generation, result);
+        }
+    };
+
+    const int generators = std::min<int>(m_generationThreads, std::max<qsizetype>(1, jobs.size()));
+    const int evaluators =
+        std::min<int>(std::max(1, m_evaluator.concurrency()), std::max<qsizetype>(1, jobs.size()));
+    generatorsLeft = generators;
+    std::vector<std::thread> threads;
+    for (int i = 0; i < generators; ++i)
+        threads.emplace_back(generateWorker);
+    for (int i = 0; i < evaluators; ++i)
+        threads.emplace_back(evaluateWorker);
+    for (std::thread &t : threads)
+        t.join();
+    return outcomes;
+}
+
+} // namespace kiln

@@ -1,0 +1,52 @@
+#include "runconfig.h"
+
+#include <QJsonArray>
+
+namespace kiln {
+
+QJsonObject RunConfig::toJson() const
+{
+    return {{QStringLiteral("tasks"), QJsonArray::fromStringList(tasks)},
+            {QStringLiteral("backend"), backendName(backend)},
+            {QStringLiteral("policy"), policy},
+            {QStringLiteral("strategy"), strategy},
+            {QStringLiteral("strategy_parameters"), QJsonObject::fromVariantMap(strategyParameters)},
+            {QStringLiteral("policy_parameters"), QJsonObject::fromVariantMap(policyParameters)},
+            {QStringLiteral("budget_axis"), budgetAxisName(budgetAxis)},
+            {QStringLiteral("budget"), budget},
+            {QStringLiteral("seed"), QString::number(seed)},
+            {QStringLiteral("round_limit"), roundLimit},
+            {QStringLiteral("generation_threads"), generationThreads},
+            {QStringLiteral("target_speedup"), targetSpeedup},
+            {QStringLiteral("plateau_rounds"), plateauRounds},
+            {QStringLiteral("reasoning_length"), double(reasoningLength)},
+            {QStringLiteral("allocation"), allocation},
+            {QStringLiteral("replay_run"), double(replayRunId)}};
+}
+
+RunConfig RunConfig::fromJson(const QJsonObject &o)
+{
+    RunConfig c;
+    c.tasks.clear();
+    for (const QJsonValue &t : o.value(QStringLiteral("tasks")).toArray())
+        c.tasks.append(t.toString());
+    c.backend = backendFromName(o.value(QStringLiteral("backend")).toString()).value_or(Backend::Cpu);
+    c.policy = o.value(QStringLiteral("policy")).toString(c.policy);
+    c.strategy = o.value(QStringLiteral("strategy")).toString(c.strategy);
+    c.strategyParameters = o.value(QStringLiteral("strategy_parameters")).toObject().toVariantMap();
+    c.policyParameters = o.value(QStringLiteral("policy_parameters")).toObject().toVariantMap();
+    c.budgetAxis = budgetAxisFromName(o.value(QStringLiteral("budget_axis")).toString())
+                       .value_or(BudgetAxis::Evals);
+    c.budget = o.value(QStringLiteral("budget")).toDouble(c.budget);
+    c.seed = o.value(QStringLiteral("seed")).toString().toULongLong();
+    c.roundLimit = o.value(QStringLiteral("round_limit")).toInt(c.roundLimit);
+    c.generationThreads = o.value(QStringLiteral("generation_threads")).toInt(c.generationThreads);
+    c.targetSpeedup = o.value(QStringLiteral("target_speedup")).toDouble();
+    c.plateauRounds = o.value(QStringLiteral("plateau_rounds")).toInt();
+    c.reasoningLength = qint64(o.value(QStringLiteral("reasoning_length")).toDouble());
+    c.allocation = o.value(QStringLiteral("allocation")).toString(c.allocation);
+    c.replayRunId = qint64(o.value(QStringLiteral("replay_run")).toDouble());
+    return c;
+}
+
+} // namespace kiln

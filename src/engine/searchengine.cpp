@@ -1,0 +1,567 @@
+#include "searchengine.h"
+
+#include "engine/localexecutor.h"
+#include "policies/policy.h"
+#include "store/runstore.h"
+#include "tasks/tasklibrary.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <algorithm>
+#include <cmath>
+
+namespace kiln {
+
+namespace {
+
+quint64 mix(quint64 x)
+{
+    // splitmix64 finaliser: decorrelates the per-task strategy seeds and the run secret.
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+QJsonObject requestToJson(const ExpansionRequest &request)
+{
+    QJsonArray parents;
+    for (qint64 id : request.parents)
+        parents.append(double(id));
+    return {{QStringLiteral("operation"), operationName(request.operation)},
+            {QStringLiteral("parents"), parents},
+            {QStringLiteral("island"), request.island},
+            {QStringLiteral("generation"), request.generation},
+            {QStringLiteral("reasoning_length"), double(request.reasoningLength)},
+            {QStringLiteral("task"), request.task}};
+}
+
+bool sameRequest(const ExpansionRequest &request, const QJsonObject &recorded)
+{
+    QJsonArray parents;
+    for (qint64 id : request.parents)
+        parents.append(double(id));
+    return operationName(request.operation) == recorded.value(QStringLiteral("operation")).toString() &&
+           parents == recorded.value(QStringLiteral("parents")).toArray();
+}
+
+double evaluationSeconds(const EvaluationResult &result)
+{
+    double ms = 0.0;
+    for (const StageResult &stage : result.stages)
+        ms += stage.ms;
+    return ms / 1000.0;
+}
+
+} // namespace
+
+SearchEngine::SearchEngine(RunStore &store, const TaskLibrary &tasks, Policy &policy,
+                           Evaluator &evaluator, StrategyMaker makeStrategy, QObject *parent)
+    : QObject(parent), m_store(store), m_tasks(tasks), m_policy(policy), m_evaluator(evaluator),
+      m_makeStrategy(std::move(makeStrategy))
+{
+}
+
+SearchEngine::~SearchEngine() = default;
+
+const Task *SearchEngine::task(const QString &name) const
+{
+    return m_tasks.task(name);
+}
+
+qint64 SearchEngine::create(const RunConfig &config, QString *error)
+{
+    if (config.tasks.isEmpty()) {
+        *error = QStringLiteral("no task given");
+        return 0;
+    }
+    QMap<QString, QJsonObject> snapshots;
+    for (const QString &name : config.tasks) {
+        const Task *t = task(name);
+        if (!t) {
+            *error = QStringLiteral("unknown task '%1'").arg(name);
+            return 0;
+        }
+        if (!t->backends().contains(config.backend)) {
+            *error = QStringLiteral("task '%1' has no %2 reference").arg(name, backendName(config.backend));
+            return 0;
+        }
+        snapshots.insert(name, t->summaryJson());
+    }
+    if (!m_makeStrategy(config.strategy)) {
+        *error = QStringLiteral("unknown strategy '%1'").arg(config.strategy);
+        return 0;
+    }
+    RunRecord run;
+    run.kind = QStringLiteral("search");
+    run.tasks = config.tasks;
+    run.strategy = config.strategy;
+    run.policy = config.policy;
+    run.backend = backendName(config.backend);
+    run.seed = config.seed;
+    run.config = config.toJson();
+    const qint64 id = m_store.createRun(run, snapshots);
+    if (id == 0) {
+        *error = m_store.lastError();
+        return 0;
+    }
+    return load(id, error) ? id : 0;
+}
+
+bool SearchEngine::load(qint64 runId, QString *error)
+{
+    const std::optional<RunRecord> run = m_store.run(runId);
+    if (!run) {
+        *error = QStringLiteral("no run %1 in %2").arg(runId).arg(m_store.path());
+        return false;
+    }
+    if (run->kind != QLatin1String("search")) {
+        *error = QStringLiteral("run %1 is an evaluation, not a search").arg(runId);
+        return false;
+    }
+    m_runId = runId;
+    m_config = RunConfig::fromJson(run->config);
+    m_storedWallSeconds = run->budgetUsed.wallSeconds;
+    return setUp(error) && replay(error);
+}
+
+bool SearchEngine::setUp(QString *error)
+{
+    // The secret that seeds the verifier's test inputs: derived from the run seed, which the
+    // policy never sees, so resuming a run checks candidates on the same inputs.
+    m_runSecret = mix(m_config.seed ^ 0x6b696c6e5ec2e7ULL);
+    m_strategies.clear();
+    for (int i = 0; i < m_config.tasks.size(); ++i) {
+        const QString &name = m_config.tasks[i];
+        if (!task(name)) {
+            *error = QStringLiteral("task '%1' of run %2 is not in the task library").arg(name).arg(m_runId);
+            return false;
+        }
+        std::unique_ptr<Strategy> strategy = m_makeStrategy(m_config.strategy);
+        if (!strategy) {
+            *error = QStringLiteral("unknown strategy '%1'").arg(m_config.strategy);
+            return false;
+        }
+        strategy->configure(m_config.strategyParameters, mix(m_config.seed + quint64(i)));
+        m_strategies.insert(name, std::shared_ptr<Strategy>(std::move(strategy)));
+    }
+    m_allocator = std::make_unique<BudgetAllocator>(
+        m_config.tasks, m_config.budget,
+        m_config.allocation == QLatin1String("even") ? BudgetAllocator::Mode::Even
+                                                     : BudgetAllocator::Mode::Adaptive);
+    m_ledger = BudgetLedger();
+    m_ledger.setLimit(m_config.budgetAxis, m_config.budget);
+    m_ledger.setTargetSpeedup(m_config.targetSpeedup);
+    m_ledger.setPlateauRounds(m_config.plateauRounds);
+    return true;
+}
+
+bool SearchEngine::replay(QString *error)
+{
+    m_candidates.clear();
+    m_evaluations.clear();
+    QHash<qint64, qint64> bySampleIndex;
+    BudgetUsage used;
+    for (const CandidateRecord &c : m_store.candidates(m_runId)) {
+        m_candidates.insert(c.id, c);
+        bySampleIndex.insert(c.sampleIndex, c.id);
+        used.samples += 1;
+        used.promptTokens += c.promptTokens;
+        used.completionTokens += c.completionTokens;
+        used.reasoningTokens += c.reasoningTokens;
+        used.cost += c.policyMeta.value(QStringLiteral("cost")).toDouble();
+    }
+    const QMap<qint64, EvaluationResult> evaluations = m_store.evaluationsForRun(m_runId);
+    for (auto it = evaluations.cbegin(); it != evaluations.cend(); ++it) {
+        m_evaluations.insert(it.key(), it.value());
+        used.evals += 1;
+        used.deviceSeconds += evaluationSeconds(it.value());
+    }
+    used.wallSeconds = m_storedWallSeconds;
+    m_ledger.setUsed(used);
+
+    QHash<int, QJsonObject> started;
+    QSet<int> finished;
+    QList<int> order;
+    for (const StoredEvent &event : m_store.events(m_runId)) {
+        const int round = event.payload.value(QStringLiteral("round")).toInt(-1);
+        if (event.kind == QLatin1String("round_started")) {
+            started.insert(round, event.payload);
+            order.append(round);
+        } else if (event.kind == QLatin1String("round_finished")) {
+            finished.insert(round);
+        }
+    }
+    m_nextRound = 0;
+    m_nextIndex = 0;
+    m_bestSpeedup = 0.0;
+    m_interrupted.reset();
+    for (int round : order) {
+        const QJsonObject payload = started.value(round);
+        RoundPlan plan;
+        plan.round = round;
+        plan.task = payload.value(QStringLiteral("task")).toString();
+        plan.firstIndex = qint64(payload.value(QStringLiteral("first_index")).toDouble());
+        const QJsonArray recorded = payload.value(QStringLiteral("requests")).toArray();
+        Strategy *strategy = m_strategies.value(plan.task).get();
+        if (!strategy) {
+            *error = QStringLiteral("run %1 names task '%2' that it does not search").arg(m_runId).arg(plan.task);
+            return false;
+        }
+        plan.requests = strategy->ask(payload.value(QStringLiteral("max_requests")).toInt());
+        bool same = plan.requests.size() == recorded.size();
+        for (int i = 0; same && i < recorded.size(); ++i)
+            same = sameRequest(plan.requests[i], recorded[i].toObject());
+        if (!same) {
+            *error = QStringLiteral("run %1 cannot be resumed: the %2 strategy asks differently at "
+                                    "round %3 than recorded (was it changed?)")
+                         .arg(m_runId)
+                         .arg(m_config.strategy)
+                         .arg(round);
+            return false;
+        }
+        m_nextRound = round + 1;
+        m_nextIndex = plan.firstIndex + plan.requests.size();
+        if (!finished.contains(round)) {
+            m_interrupted = plan;  // a crash cut it short: finish it before asking anew
+            break;
+        }
+        QList<NodeResult> results;
+        for (int i = 0; i < plan.requests.size(); ++i) {
+            const qint64 id = bySampleIndex.value(plan.firstIndex + i, 0);
+            const CandidateRecord candidate = m_candidates.value(id);
+            const auto ev = m_evaluations.constFind(id);
+            results.append(nodeResult(plan.requests[i], candidate,
+                                      ev == m_evaluations.cend() ? nullptr : &ev.value()));
+        }
+        finishRound(plan, results);
+    }
+    return true;
+}
+
+BudgetUsage SearchEngine::used() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_ledger.used();
+}
+
+QString SearchEngine::run()
+{
+    m_cancel = false;
+    m_store.updateRunStatus(m_runId, RunRecord::Status::Running);
+    m_store.appendEvent(m_runId, QStringLiteral("run_started"));
+    const QString reason = runRounds();
+    {
+        std::lock_guard lock(m_mutex);
+        m_store.updateRunBudget(m_runId, m_ledger.used());
+    }
+    m_store.updateRunStatus(m_runId, m_cancel ? RunRecord::Status::Cancelled
+                                              : RunRecord::Status::Finished);
+    m_store.appendEvent(m_runId, QStringLiteral("run_stopped"), std::nullopt,
+                        {{QStringLiteral("reason"), reason}});
+    emit finished(reason);
+    return reason;
+}
+
+QString SearchEngine::runRounds()
+{
+    QElapsedTimer session;
+    session.start();
+    auto updateWall = [&] {
+        std::lock_guard lock(m_mutex);
+        BudgetUsage u = m_ledger.used();
+        u.wallSeconds = m_storedWallSeconds + session.nsecsElapsed() * 1e-9;
+        m_ledger.setUsed(u);
+    };
+    auto persistRound = [&](const RoundPlan &plan, const QList<NodeResult> &results) {
+        updateWall();
+        finishRound(plan, results);
+        std::lock_guard lock(m_mutex);
+        m_store.appendEvent(m_runId, QStringLiteral("round_finished"), std::nullopt,
+                            {{QStringLiteral("round"), plan.round},
+                             {QStringLiteral("task"), plan.task},
+                             {QStringLiteral("best_speedup"), m_bestSpeedup}});
+        m_store.updateRunBudget(m_runId, m_ledger.used());
+        emit progress(m_ledger.used(), m_bestSpeedup);
+    };
+
+    if (m_interrupted) {
+        const RoundPlan plan = *m_interrupted;
+        m_interrupted.reset();
+        const QList<NodeResult> results = executeRound(plan);
+        if (m_cancel)
+            return QStringLiteral("cancelled");
+        persistRound(plan, results);
+    }
+    for (;;) {
+        waitWhilePaused();
+        if (m_cancel)
+            return QStringLiteral("cancelled");
+        updateWall();
+        QString reason;
+        {
+            std::lock_guard lock(m_mutex);
+            reason = m_ledger.stopReason();
+        }
+        if (!reason.isEmpty())
+            return reason;
+        const QString taskName = m_allocator->nextTask();
+        if (taskName.isEmpty())
+            return QStringLiteral("every task's share of the budget is spent");
+        const int maxRequests = startable(taskName);
+        QList<ExpansionRequest> requests =
+            maxRequests > 0 ? m_strategies.value(taskName)->ask(maxRequests) : QList<ExpansionRequest>();
+        if (requests.isEmpty()) {
+            m_allocator->markDone(taskName);
+            m_store.appendEvent(m_runId, QStringLiteral("task_done"), std::nullopt,
+                                {{QStringLiteral("task"), taskName}});
+            continue;
+        }
+        // A count budget is never overspent, even by a strategy that asks for too much.
+        if (requests.size() > maxRequests)
+            requests.resize(maxRequests);
+        RoundPlan plan;
+        plan.round = m_nextRound++;
+        plan.task = taskName;
+        plan.requests = requests;
+        plan.firstIndex = m_nextIndex;
+        m_nextIndex += requests.size();
+        QJsonArray requestArray;
+        for (const ExpansionRequest &r : requests)
+            requestArray.append(requestToJson(r));
+        m_store.appendEvent(m_runId, QStringLiteral("round_started"), std::nullopt,
+                            {{QStringLiteral("round"), plan.round},
+                             {QStringLiteral("task"), plan.task},
+                             {QStringLiteral("max_requests"), maxRequests},
+                             {QStringLiteral("first_index"), double(plan.firstIndex)},
+                             {QStringLiteral("requests"), requestArray}});
+        const QList<NodeResult> results = executeRound(plan);
+        if (m_cancel)
+            return QStringLiteral("cancelled");
+        persistRound(plan, results);
+    }
+}
+
+int SearchEngine::startable(const QString &taskName) const
+{
+    const bool count = isCountAxis(m_config.budgetAxis);
+    int cap = count ? (1 << 20) : std::max(1, m_config.roundLimit);
+    if (m_config.tasks.size() > 1) {
+        const double allowance = m_allocator->allowance(taskName);
+        if (count)
+            cap = std::min<double>(cap, std::floor(allowance + 1e-9));
+        else if (allowance <= 0.0)
+            cap = 0;
+    }
+    std::lock_guard lock(m_mutex);
+    return m_ledger.startableRequests(0, cap);
+}
+
+GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int index) const
+{
+    const ExpansionRequest &r = plan.requests[index];
+    GenerationRequest g;
+    g.task = task(r.task.isEmpty() ? plan.task : r.task);
+    g.backend = m_config.backend;
+    g.operation = r.operation;
+    for (qint64 parent : r.parents) {
+        g.parents.append(m_candidates.value(parent));
+        g.parentEvaluations.append(m_evaluations.value(parent));
+    }
+    g.reasoningLength = r.reasoningLength > 0 ? r.reasoningLength : m_config.reasoningLength;
+    g.seed = m_config.seed;
+    g.sampleIndex = plan.firstIndex + index;
+    g.generation = r.generation;
+    g.island = r.island;
+    return g;
+}
+
+QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
+{
+    QList<Job> jobs;
+    {
+        std::lock_guard lock(m_mutex);
+        for (int i = 0; i < plan.requests.size(); ++i) {
+            Job job;
+            job.index = i;
+            job.request = generationRequest(plan, i);
+            // Resuming: reuse what the interrupted process already stored for this slot.
+            for (const CandidateRecord &c : std::as_const(m_candidates)) {
+                if (c.sampleIndex == job.request.sampleIndex) {
+                    job.existing = c;
+                    if (m_evaluations.contains(c.id))
+                        job.existingEvaluation = m_evaluations.value(c.id);
+                    break;
+                }
+            }
+            jobs.append(job);
+        }
+    }
+
+    Executor::Hooks hooks;
+    hooks.generated = [&](const Job &job, GenerationResult &generation) {
+        CandidateRecord &c = generation.candidate;
+        const ExpansionRequest &r = plan.requests[job.index];
+        c.runId = m_runId;
+        c.task = job.request.task->name;
+        c.parent = r.parents.isEmpty() ? std::nullopt : std::optional<qint64>(r.parents.value(0));
+        c.secondParent = r.parents.size() > 1 ? std::optional<qint64>(r.parents[1]) : std::nullopt;
+        c.operation = r.operation;
+        c.generation = r.generation;
+        c.island = r.island;
+        c.sampleIndex = job.request.sampleIndex;
+        c.round = plan.round;
+        if (c.reasoningLength == 0)
+            c.reasoningLength = job.request.reasoningLength;
+        if (c.policy.isEmpty())
+            c.policy = m_policy.name();
+        if (!generation.ok) {
+            c.source.clear();
+            c.policyMeta.insert(QStringLiteral("failure"), generation.error);
+        }
+        std::lock_guard lock(m_mutex);
+        if (m_store.addCandidate(c) == 0) {
+            generation.ok = false;
+            generation.error = QStringLiteral("could not store the candidate: ") + m_store.lastError();
+            return;
+        }
+        m_candidates.insert(c.id, c);
+        BudgetUsage spent;
+        spent.samples = 1;
+        spent.promptTokens = c.promptTokens;
+        spent.completionTokens = c.completionTokens;
+        spent.reasoningTokens = c.reasoningTokens;
+        spent.cost = c.policyMeta.value(QStringLiteral("cost")).toDouble();
+        m_ledger.charge(spent);
+        emit candidateAdded(c);
+    };
+    hooks.evaluated = [&](const Job &, const GenerationResult &generation,
+                          const EvaluationResult &result) {
+        const qint64 id = generation.candidate.id;
+        std::lock_guard lock(m_mutex);
+        if (id == 0 || m_store.addEvaluation(id, result) == 0)
+            return;
+        m_evaluations.insert(id, result);
+        BudgetUsage spent;
+        spent.evals = 1;
+        spent.deviceSeconds = evaluationSeconds(result);
+        m_ledger.charge(spent);
+        emit candidateEvaluated(id, result);
+    };
+
+    LocalExecutor executor(m_policy, m_evaluator, m_runSecret, m_config.generationThreads);
+    const QList<JobOutcome> outcomes = executor.execute(jobs, hooks, m_cancel);
+
+    QList<NodeResult> results;
+    std::lock_guard lock(m_mutex);
+    for (int i = 0; i < outcomes.size(); ++i) {
+        const JobOutcome &o = outcomes[i];
+        results.append(nodeResult(plan.requests[i], o.generation.candidate,
+                                  o.evaluation ? &*o.evaluation : nullptr));
+    }
+    return results;
+}
+
+NodeResult SearchEngine::nodeResult(const ExpansionRequest &request,
+                                    const CandidateRecord &candidate,
+                                    const EvaluationResult *evaluation) const
+{
+    NodeResult node;
+    node.id = candidate.id;
+    node.request = request;
+    node.generated = candidate.id > 0 && !candidate.source.isEmpty();
+    node.reasoningTokens = candidate.reasoningTokens;
+    if (evaluation) {
+        node.verdict = evaluation->verdict;
+        node.correct = evaluation->verdict == Verdict::Pass;
+        node.speedup = node.correct ? evaluation->speedup.value_or(0.0) : 0.0;
+        node.rooflineFraction = evaluation->rooflineFraction.value_or(0.0);
+    }
+    const QJsonObject knobs = candidate.policyMeta.value(QStringLiteral("knobs")).toObject();
+    if (!knobs.isEmpty()) {
+        node.descriptors = knobs;
+    } else {
+        // Code features any source has, for MAP-Elites over LLM output.
+        const QString &s = candidate.source;
+        node.descriptors = {{QStringLiteral("lines"), double(s.count(QLatin1Char('\n')) + 1)},
+                            {QStringLiteral("parallel"), s.contains(QLatin1String("#pragma omp")) ||
+                                                             s.contains(QLatin1String("std::thread"))},
+                            {QStringLiteral("shared_memory"), s.contains(QLatin1String("__shared__"))},
+                            {QStringLiteral("vectorised"), s.contains(QLatin1String("float4")) ||
+                                                               s.contains(QLatin1String("__m256")) ||
+                                                               s.contains(QLatin1String("#pragma omp simd"))}};
+    }
+    return node;
+}
+
+void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &results)
+{
+    Strategy *strategy = m_strategies.value(plan.task).get();
+    strategy->tell(results);
+    int passes = 0;
+    double reasoning = 0.0;
+    double taskBest = 0.0;
+    double spent = 0.0;
+    for (const NodeResult &r : results) {
+        passes += r.correct ? 1 : 0;
+        reasoning += double(r.reasoningTokens);
+        taskBest = std::max(taskBest, r.speedup);
+        m_bestSpeedup = std::max(m_bestSpeedup, r.speedup);
+        const CandidateRecord c = m_candidates.value(r.id);
+        switch (m_config.budgetAxis) {
+        case BudgetAxis::Samples:
+            spent += 1;
+            break;
+        case BudgetAxis::Evals:
+            spent += m_evaluations.contains(r.id) ? 1 : 0;
+            break;
+        case BudgetAxis::Tokens:
+            spent += double(c.promptTokens + c.completionTokens + c.reasoningTokens);
+            break;
+        case BudgetAxis::Cost:
+            spent += c.policyMeta.value(QStringLiteral("cost")).toDouble();
+            break;
+        case BudgetAxis::Seconds:
+        case BudgetAxis::DeviceSeconds:
+            spent += m_evaluations.contains(r.id) ? evaluationSeconds(m_evaluations.value(r.id)) : 0.0;
+            break;
+        }
+    }
+    m_allocator->record(plan.task, spent, int(results.size()), passes, reasoning, taskBest);
+    std::lock_guard lock(m_mutex);
+    m_ledger.endRound(m_bestSpeedup);
+}
+
+void SearchEngine::pause()
+{
+    m_paused = true;
+    m_store.appendEvent(m_runId, QStringLiteral("run_paused"));
+}
+
+void SearchEngine::resume()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_paused = false;
+    }
+    m_pauseChanged.notify_all();
+    m_store.appendEvent(m_runId, QStringLiteral("run_resumed"));
+}
+
+void SearchEngine::cancel()
+{
+    m_cancel = true;
+    {
+        std::lock_guard lock(m_mutex);
+        m_paused = false;
+    }
+    m_pauseChanged.notify_all();
+}
+
+void SearchEngine::waitWhilePaused()
+{
+    std::unique_lock lock(m_mutex);
+    m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancel; });
+}
+
+} // namespace kiln

@@ -1,0 +1,108 @@
+#pragma once
+
+#include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
+#include "engine/budgetallocator.h"
+#include "engine/budgetledger.h"
+#include "engine/evaluator.h"
+#include "engine/runconfig.h"
+#include "engine/strategy.h"
+#include "policies/policy.h"
+
+#include <QHash>
+#include <QObject>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace kiln {
+
+class RunStore;
+class TaskLibrary;
+struct Task;
+
+// The ask/tell loop: strategies decide, the executor generates and verifies, the store records
+// every state change as it happens. One SearchEngine drives one run; it blocks in run() (call it
+// on a worker thread) and reports through signals, which are safe to connect across threads.
+class SearchEngine : public QObject
+{
+    Q_OBJECT
+
+public:
+    using StrategyMaker = std::function<std::unique_ptr<Strategy>(const QString &name)>;
+
+    SearchEngine(RunStore &store, const TaskLibrary &tasks, Policy &policy, Evaluator &evaluator,
+                 StrategyMaker makeStrategy, QObject *parent = nullptr);
+    ~SearchEngine() override;
+
+    // Creates a new run in the store; returns its id, or 0 with *error set.
+    qint64 create(const RunConfig &config, QString *error);
+    // Loads a run (new or interrupted) and replays its recorded rounds into fresh strategies;
+    // false with *error when the run is unknown or cannot be replayed.
+    bool load(qint64 runId, QString *error);
+    // Runs until a budget, target or plateau stops it, or cancel(). Returns the stop reason.
+    QString run();
+
+    void pause();
+    void resume();
+    void cancel();  // cooperative; in-flight sandboxes are killed promptly
+    qint64 runId() const { return m_runId; }
+    const RunConfig &config() const { return m_config; }
+    BudgetUsage used() const;
+
+signals:
+    void candidateAdded(const kiln::CandidateRecord &candidate);
+    void candidateEvaluated(qint64 candidateId, const kiln::EvaluationResult &result);
+    void progress(const kiln::BudgetUsage &used, double bestSpeedup);
+    void finished(const QString &reason);
+
+private:
+    struct RoundPlan
+    {
+        int round = 0;
+        QString task;
+        QList<ExpansionRequest> requests;
+        qint64 firstIndex = 0;
+    };
+    bool setUp(QString *error);
+    bool replay(QString *error);
+    QString runRounds();
+    QList<NodeResult> executeRound(const RoundPlan &plan);
+    void finishRound(const RoundPlan &plan, const QList<NodeResult> &results);
+    NodeResult nodeResult(const ExpansionRequest &request, const CandidateRecord &candidate,
+                          const EvaluationResult *evaluation) const;
+    GenerationRequest generationRequest(const RoundPlan &plan, int index) const;
+    int startable(const QString &task) const;
+    double axisCost(const QList<NodeResult> &results, const BudgetUsage &before) const;
+    const Task *task(const QString &name) const;
+    void waitWhilePaused();
+
+    RunStore &m_store;
+    const TaskLibrary &m_tasks;
+    Policy &m_policy;
+    Evaluator &m_evaluator;
+    StrategyMaker m_makeStrategy;
+
+    qint64 m_runId = 0;
+    RunConfig m_config;
+    quint64 m_runSecret = 0;
+    QHash<QString, std::shared_ptr<Strategy>> m_strategies;  // one per task
+    std::unique_ptr<BudgetAllocator> m_allocator;
+    BudgetLedger m_ledger;
+    double m_storedWallSeconds = 0.0;
+    QHash<qint64, CandidateRecord> m_candidates;
+    QHash<qint64, EvaluationResult> m_evaluations;
+    int m_nextRound = 0;
+    qint64 m_nextIndex = 0;
+    double m_bestSpeedup = 0.0;
+    std::optional<RoundPlan> m_interrupted;  // the round a crash cut short, to finish first
+
+    mutable std::mutex m_mutex;  // guards the maps and the ledger against worker-thread hooks
+    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_paused{false};
+    std::condition_variable m_pauseChanged;
+};
+
+} // namespace kiln

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "candidatesummary.h"
+
+#include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
+#include "core/runrecord.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <memory>
+#include <optional>
+
+namespace kiln {
+
+class RunStore;
+
+// One run of a workspace database, opened read-only: the light summaries of all its candidates
+// (in insertion order, placeholders for foreign parents last), the full record of any one on
+// demand, and incremental growth from the store's event log while the run is going.
+// The item models and the lineage view are views of this document.
+class RunDocument : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RunDocument(QObject *parent = nullptr);
+    ~RunDocument() override;
+
+    bool openDatabase(const QString &path, QString *error = nullptr);
+    void close();
+    bool isOpen() const { return m_store != nullptr; }
+    QString databasePath() const { return m_path; }
+    QList<RunRecord> runs() const;
+
+    bool loadRun(qint64 runId, QString *error = nullptr);
+    bool hasRun() const { return m_run.id != 0; }
+    const RunRecord &run() const { return m_run; }
+    // A run that may still grow: poll() while this is true.
+    bool isLive() const;
+
+    int count() const { return int(m_rows.size()); }
+    const CandidateSummary &at(int row) const { return m_rows.at(row); }
+    const QList<CandidateSummary> &candidates() const { return m_rows; }
+    int rowOf(qint64 candidateId) const { return m_rowOf.value(candidateId, -1); }
+    // The fastest passing candidate (ties: the earliest); -1 when none passed.
+    int bestRow() const { return m_bestRow; }
+
+    // Full record and evaluation, read from the store (the last few are cached).
+    std::optional<CandidateRecord> candidate(qint64 candidateId);
+    std::optional<EvaluationResult> evaluation(qint64 candidateId);
+
+    // Applies the events logged since the last load or poll; returns how many changed the
+    // document.
+    int poll();
+
+signals:
+    // Bracket a load or close: the whole document changes in between.
+    void runAboutToLoad();
+    void runLoaded();
+    void candidatesAboutToBeAppended(int first, int last);
+    void candidatesAppended(int first, int last);
+    void candidateChanged(int row);
+    void runChanged();
+    void bestChanged(int row);
+
+private:
+    void appendPlaceholders(int fromRow);
+    void appendRows(const QList<CandidateSummary> &rows);
+    void markGhosts(const QJsonObject &payload);
+    void updateBest(int row);
+
+    std::unique_ptr<RunStore> m_store;
+    QString m_path;
+    RunRecord m_run;
+    QList<CandidateSummary> m_rows;
+    QHash<qint64, int> m_rowOf;
+    int m_bestRow = -1;
+    qint64 m_lastEventId = 0;
+    QList<CandidateRecord> m_recordCache;
+    QList<QPair<qint64, EvaluationResult>> m_evaluationCache;
+};
+
+} // namespace kiln

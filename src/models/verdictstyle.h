@@ -1,0 +1,26 @@
+#pragma once
+
+#include "candidatesummary.h"
+
+#include <QColor>
+#include <QString>
+
+namespace kiln {
+
+// The one palette of the workbench: every view colours a verdict, an island and the best path
+// the same way, so a colour learnt in the tree reads the same in the table and the legend.
+class VerdictStyle
+{
+public:
+    static QColor color(Verdict verdict);
+    static QColor pendingColor();
+    static QColor color(const CandidateSummary &candidate);
+    static QString label(Verdict verdict); // "compile error", for people
+    static QString label(const CandidateSummary &candidate);
+    static QColor islandColor(int island);
+    static QColor bestPathColor();
+    static QColor selectionColor();
+    static QColor compareColor();
+};
+
+} // namespace kiln

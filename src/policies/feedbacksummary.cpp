@@ -1,0 +1,136 @@
+#include "feedbacksummary.h"
+
+#include <QJsonArray>
+#include <QStringList>
+
+namespace kiln {
+
+namespace {
+
+QString number(double value)
+{
+    return QString::number(value, 'g', 4);
+}
+
+// Scalar entries of a stage's structured data ("max_abs_error=0.5"), in key order; nested
+// objects and arrays are summarised elsewhere or skipped to keep the prompt short.
+QStringList scalarEntries(const QJsonObject &data, int limit)
+{
+    QStringList entries;
+    for (auto it = data.begin(); it != data.end() && entries.size() < limit; ++it) {
+        const QJsonValue value = it.value();
+        if (value.isDouble())
+            entries << it.key() + QLatin1Char('=') + number(value.toDouble());
+        else if (value.isBool())
+            entries << it.key() + QLatin1Char('=') +
+                           (value.toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+        else if (value.isString() && value.toString().size() <= 80 &&
+                 !value.toString().contains(QLatin1Char('\n')))
+            entries << it.key() + QLatin1Char('=') + value.toString();
+    }
+    return entries;
+}
+
+// Compiler output may sit under one of a few keys depending on the stage; a long log is cut
+// at the front because the first errors are the ones worth fixing.
+QString diagnostics(const QJsonObject &data)
+{
+    static const QStringList keys{QStringLiteral("log"), QStringLiteral("diagnostics"),
+                                  QStringLiteral("stderr"), QStringLiteral("output")};
+    for (const QString &key : keys) {
+        const QJsonValue value = data.value(key);
+        if (value.isString() && !value.toString().trimmed().isEmpty())
+            return value.toString().trimmed();
+        if (value.isArray()) {
+            QStringList lines;
+            for (const QJsonValue &item : value.toArray()) {
+                if (item.isString())
+                    lines << item.toString();
+                else if (item.isObject()) {
+                    const QJsonObject d = item.toObject();
+                    QString line = d.value(QStringLiteral("message")).toString();
+                    if (d.contains(QStringLiteral("line")))
+                        line = QStringLiteral("line %1: %2")
+                                   .arg(d.value(QStringLiteral("line")).toInt())
+                                   .arg(line);
+                    lines << line;
+                }
+            }
+            if (!lines.isEmpty())
+                return lines.join(QLatin1Char('\n'));
+        }
+    }
+    return QString();
+}
+
+} // namespace
+
+QString FeedbackSummary::describe(const EvaluationResult &result, int maxChars)
+{
+    QStringList out;
+    QString verdictLine = QStringLiteral("Verdict: %1").arg(verdictName(result.verdict));
+    if (!result.summary.isEmpty())
+        verdictLine += QStringLiteral(" - ") + result.summary;
+    out << verdictLine;
+
+    for (const StageResult &stage : result.stages) {
+        if (stage.ok && stage.name != QStringLiteral("correctness"))
+            continue;
+        QString line =
+            QStringLiteral("Stage %1: %2")
+                .arg(stage.name, stage.ok ? QStringLiteral("ok") : QStringLiteral("FAILED"));
+        if (!stage.detail.isEmpty())
+            line += QStringLiteral(" - ") + stage.detail;
+        out << line;
+        if (!stage.ok) {
+            const QStringList entries = scalarEntries(stage.data, 12);
+            if (!entries.isEmpty())
+                out << QStringLiteral("  ") + entries.join(QStringLiteral(", "));
+            QString diag = diagnostics(stage.data);
+            if (!diag.isEmpty()) {
+                if (diag.size() > 1500)
+                    diag = diag.left(1500) + QStringLiteral("\n[... diagnostics truncated]");
+                out << QStringLiteral("```\n") + diag + QStringLiteral("\n```");
+            }
+        }
+    }
+
+    if (result.candidateMs || result.baselineMs || result.speedup) {
+        QStringList timing;
+        if (result.candidateMs)
+            timing << QStringLiteral("candidate %1 ms").arg(number(*result.candidateMs));
+        if (result.baselineMs)
+            timing << QStringLiteral("baseline %1 ms").arg(number(*result.baselineMs));
+        if (result.speedup)
+            timing << QStringLiteral("speedup %1x").arg(number(*result.speedup));
+        if (result.candidateTiming.n > 0)
+            timing << QStringLiteral("n=%1, relative SEM %2%")
+                          .arg(result.candidateTiming.n)
+                          .arg(number(100.0 * result.candidateTiming.relativeSem()));
+        out << QStringLiteral("Timing: ") + timing.join(QStringLiteral(", "));
+    }
+    if (result.rooflineFraction)
+        out << QStringLiteral("Roofline: %1% of the hardware limit for this task")
+                   .arg(number(100.0 * *result.rooflineFraction));
+
+    for (const CheatFlag &flag : result.flags) {
+        QString line = QStringLiteral("Flag %1%2: %3")
+                           .arg(flag.id, flag.blocking ? QStringLiteral(" (blocking)") : QString(),
+                                flag.message);
+        if (!flag.lines.isEmpty()) {
+            QStringList lines;
+            for (int l : flag.lines)
+                lines << QString::number(l);
+            line +=
+                QStringLiteral(" [lines ") + lines.join(QStringLiteral(", ")) + QLatin1Char(']');
+        }
+        out << line;
+    }
+
+    QString text = out.join(QLatin1Char('\n'));
+    if (maxChars > 0 && text.size() > maxChars)
+        text = text.left(maxChars) + QStringLiteral("\n[... feedback truncated]");
+    return text;
+}
+
+} // namespace kiln

@@ -1,0 +1,325 @@
+#include "llmconfig.h"
+
+#include "policies/chatapi.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QUrl>
+
+namespace kiln {
+
+namespace {
+
+bool parseBool(const QString &value, bool *ok)
+{
+    const QString v = value.trimmed().toLower();
+    *ok = true;
+    if (v == QStringLiteral("1") || v == QStringLiteral("true") || v == QStringLiteral("yes") ||
+        v == QStringLiteral("on"))
+        return true;
+    if (v == QStringLiteral("0") || v == QStringLiteral("false") || v == QStringLiteral("no") ||
+        v == QStringLiteral("off"))
+        return false;
+    *ok = false;
+    return false;
+}
+
+QString defaultKeyEnv(ApiFlavour api, const QString &host)
+{
+    if (api == ApiFlavour::AnthropicMessages)
+        return host.endsWith(QStringLiteral("anthropic.com")) ? QStringLiteral("ANTHROPIC_API_KEY")
+                                                              : QString();
+    if (host == QStringLiteral("api.openai.com"))
+        return QStringLiteral("OPENAI_API_KEY");
+    if (host.endsWith(QStringLiteral("openrouter.ai")))
+        return QStringLiteral("OPENROUTER_API_KEY");
+    if (host.endsWith(QStringLiteral("deepseek.com")))
+        return QStringLiteral("DEEPSEEK_API_KEY");
+    return QString();
+}
+
+} // namespace
+
+QStringList LlmConfig::paramNames()
+{
+    return {QStringLiteral("max_tokens"),
+            QStringLiteral("max_tokens_field"),
+            QStringLiteral("temperature"),
+            QStringLiteral("top_p"),
+            QStringLiteral("reasoning_effort"),
+            QStringLiteral("thinking_budget"),
+            QStringLiteral("seed"),
+            QStringLiteral("extra_body"),
+            QStringLiteral("stream"),
+            QStringLiteral("stream_usage"),
+            QStringLiteral("concurrency"),
+            QStringLiteral("connect_timeout_s"),
+            QStringLiteral("idle_timeout_s"),
+            QStringLiteral("min_bytes_per_window"),
+            QStringLiteral("timeout_s"),
+            QStringLiteral("max_response_bytes"),
+            QStringLiteral("retries"),
+            QStringLiteral("retry_base_ms"),
+            QStringLiteral("retry_max_ms"),
+            QStringLiteral("cache"),
+            QStringLiteral("price_table"),
+            QStringLiteral("prompts_dir")};
+}
+
+bool LlmConfig::applyParam(const QString &key, const QString &value, QString *error)
+{
+    const QString name = key.startsWith(QStringLiteral("llm.")) ? key.mid(4) : key;
+    bool ok = true;
+    auto fail = [&](const QString &what) {
+        if (error)
+            *error = QStringLiteral("--param llm.%1=%2: %3").arg(name, value, what);
+        return false;
+    };
+    auto toSeconds = [&](int *target) {
+        const double s = value.toDouble(&ok);
+        if (!ok || s <= 0)
+            return fail(QStringLiteral("expected a positive number of seconds"));
+        *target = int(s * 1000.0);
+        return true;
+    };
+    if (name == QStringLiteral("max_tokens")) {
+        maxTokens = value.toInt(&ok);
+        if (!ok || maxTokens <= 0)
+            return fail(QStringLiteral("expected a positive integer"));
+    } else if (name == QStringLiteral("max_tokens_field")) {
+        if (value != QStringLiteral("max_tokens") &&
+            value != QStringLiteral("max_completion_tokens"))
+            return fail(QStringLiteral("expected max_tokens or max_completion_tokens"));
+        maxTokensField = value;
+    } else if (name == QStringLiteral("temperature") || name == QStringLiteral("top_p")) {
+        const double v = value.toDouble(&ok);
+        if (!ok || v < 0)
+            return fail(QStringLiteral("expected a non-negative number"));
+        (name == QStringLiteral("temperature") ? temperature : topP) = v;
+    } else if (name == QStringLiteral("reasoning_effort")) {
+        static const QStringList levels{QStringLiteral("minimal"), QStringLiteral("low"),
+                                        QStringLiteral("medium"), QStringLiteral("high"),
+                                        QString()};
+        if (!levels.contains(value))
+            return fail(QStringLiteral("expected minimal, low, medium or high"));
+        reasoningEffort = value;
+    } else if (name == QStringLiteral("thinking_budget")) {
+        thinkingBudget = value.toLongLong(&ok);
+        if (!ok || thinkingBudget < 0)
+            return fail(QStringLiteral("expected a token count (0: off)"));
+    } else if (name == QStringLiteral("seed")) {
+        sendSeed = parseBool(value, &ok);
+    } else if (name == QStringLiteral("extra_body")) {
+        const QJsonDocument doc = QJsonDocument::fromJson(value.toUtf8());
+        if (!doc.isObject())
+            return fail(QStringLiteral("expected a JSON object"));
+        extraBody = doc.object();
+    } else if (name == QStringLiteral("stream")) {
+        stream = parseBool(value, &ok);
+    } else if (name == QStringLiteral("stream_usage")) {
+        streamUsage = parseBool(value, &ok);
+    } else if (name == QStringLiteral("concurrency")) {
+        concurrency = value.toInt(&ok);
+        if (!ok || concurrency < 1)
+            return fail(QStringLiteral("expected an integer >= 1"));
+    } else if (name == QStringLiteral("connect_timeout_s")) {
+        return toSeconds(&connectTimeoutMs);
+    } else if (name == QStringLiteral("idle_timeout_s")) {
+        return toSeconds(&idleTimeoutMs);
+    } else if (name == QStringLiteral("timeout_s")) {
+        return toSeconds(&totalTimeoutMs);
+    } else if (name == QStringLiteral("min_bytes_per_window")) {
+        minBytesPerWindow = value.toLongLong(&ok);
+        if (!ok || minBytesPerWindow < 1)
+            return fail(QStringLiteral("expected an integer >= 1"));
+    } else if (name == QStringLiteral("max_response_bytes")) {
+        maxResponseBytes = value.toLongLong(&ok);
+        if (!ok || maxResponseBytes < 1024)
+            return fail(QStringLiteral("expected an integer >= 1024"));
+    } else if (name == QStringLiteral("retries")) {
+        // The number of retries after the first attempt.
+        const int retries = value.toInt(&ok);
+        if (!ok || retries < 0)
+            return fail(QStringLiteral("expected an integer >= 0"));
+        retry.maxAttempts = retries + 1;
+    } else if (name == QStringLiteral("retry_base_ms")) {
+        retry.baseDelayMs = value.toLongLong(&ok);
+        if (!ok || retry.baseDelayMs < 0)
+            return fail(QStringLiteral("expected milliseconds >= 0"));
+    } else if (name == QStringLiteral("retry_max_ms")) {
+        retry.maxDelayMs = value.toLongLong(&ok);
+        if (!ok || retry.maxDelayMs < 0)
+            return fail(QStringLiteral("expected milliseconds >= 0"));
+    } else if (name == QStringLiteral("cache")) {
+        useCache = parseBool(value, &ok);
+    } else if (name == QStringLiteral("price_table")) {
+        priceTableFile = value;
+    } else if (name == QStringLiteral("prompts_dir")) {
+        promptDir = value;
+    } else {
+        if (error)
+            *error = QStringLiteral("unknown parameter llm.%1 (known: %2)")
+                         .arg(name, paramNames().join(QStringLiteral(", ")));
+        return false;
+    }
+    if (!ok)
+        return fail(QStringLiteral("expected true or false"));
+    return true;
+}
+
+std::optional<LlmConfig> LlmConfig::fromCli(const QString &endpoint, const QString &model,
+                                            const QString &api, const QString &apiKeyEnv,
+                                            const QMap<QString, QString> &params, QString *error)
+{
+    LlmConfig config;
+    const QString host = QUrl(endpoint.trimmed()).host().toLower();
+    if (!api.isEmpty()) {
+        const std::optional<ApiFlavour> flavour = apiFlavourFromName(api);
+        if (!flavour) {
+            if (error)
+                *error = QStringLiteral("--api %1: expected openai or anthropic").arg(api);
+            return std::nullopt;
+        }
+        config.api = *flavour;
+    } else if (host.endsWith(QStringLiteral("anthropic.com"))) {
+        config.api = ApiFlavour::AnthropicMessages;
+    }
+    config.endpoint = endpoint.trimmed();
+    if (config.endpoint.isEmpty())
+        config.endpoint = config.api == ApiFlavour::AnthropicMessages
+                              ? QStringLiteral("https://api.anthropic.com")
+                              : QStringLiteral("https://api.openai.com/v1");
+    config.model = model.trimmed();
+    config.apiKeyEnv = apiKeyEnv.isEmpty() ? defaultKeyEnv(config.api, config.endpointHost())
+                                           : apiKeyEnv.trimmed();
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        if (!it.key().startsWith(QStringLiteral("llm.")))
+            continue;
+        if (!config.applyParam(it.key(), it.value(), error))
+            return std::nullopt;
+    }
+    const QString problem = config.validate();
+    if (!problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return std::nullopt;
+    }
+    return config;
+}
+
+QString LlmConfig::validate() const
+{
+    if (model.isEmpty())
+        return QStringLiteral("the llm policy needs --model");
+    const QUrl url(endpoint);
+    if (!url.isValid() || url.host().isEmpty() ||
+        (url.scheme() != QStringLiteral("http") && url.scheme() != QStringLiteral("https")))
+        return QStringLiteral("--endpoint %1: expected an http:// or https:// URL")
+            .arg(publicEndpoint());
+    if (!apiKeyEnv.isEmpty()) {
+        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        if (!name.match(apiKeyEnv).hasMatch())
+            return QStringLiteral("--api-key-env expects the NAME of an environment variable, "
+                                  "not the key itself");
+    }
+    return QString();
+}
+
+QByteArray LlmConfig::apiKey() const
+{
+    if (apiKeyEnv.isEmpty())
+        return QByteArray();
+    const QByteArray key = qgetenv(apiKeyEnv.toLocal8Bit().constData()).trimmed();
+    // A control character would split the header it is sent in: treat such a value as unset.
+    for (char c : key) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return QByteArray();
+    }
+    return key;
+}
+
+QString LlmConfig::endpointHost() const
+{
+    return QUrl(endpoint).host();
+}
+
+QString LlmConfig::publicEndpoint() const
+{
+    QUrl url(endpoint);
+    if (!url.isValid())
+        return QStringLiteral("(invalid URL)");
+    return url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment).toString();
+}
+
+QString LlmConfig::requestUrl() const
+{
+    return ChatApi::create(api)->requestUrl(endpoint);
+}
+
+QJsonObject LlmConfig::toJson() const
+{
+    QJsonObject o{{QStringLiteral("endpoint"), publicEndpoint()},
+                  {QStringLiteral("model"), model},
+                  {QStringLiteral("api"), apiFlavourName(api)},
+                  {QStringLiteral("api_key_env"), apiKeyEnv},
+                  {QStringLiteral("max_tokens"), maxTokens},
+                  {QStringLiteral("max_tokens_field"), maxTokensField},
+                  {QStringLiteral("reasoning_effort"), reasoningEffort},
+                  {QStringLiteral("thinking_budget"), thinkingBudget},
+                  {QStringLiteral("seed"), sendSeed},
+                  {QStringLiteral("extra_body"), extraBody},
+                  {QStringLiteral("stream"), stream},
+                  {QStringLiteral("stream_usage"), streamUsage},
+                  {QStringLiteral("concurrency"), concurrency},
+                  {QStringLiteral("connect_timeout_ms"), connectTimeoutMs},
+                  {QStringLiteral("idle_timeout_ms"), idleTimeoutMs},
+                  {QStringLiteral("min_bytes_per_window"), minBytesPerWindow},
+                  {QStringLiteral("timeout_ms"), totalTimeoutMs},
+                  {QStringLiteral("max_response_bytes"), maxResponseBytes},
+                  {QStringLiteral("retry"), retry.toJson()},
+                  {QStringLiteral("cache"), useCache},
+                  {QStringLiteral("price_table"), priceTableFile},
+                  {QStringLiteral("prompts_dir"), promptDir}};
+    if (temperature)
+        o.insert(QStringLiteral("temperature"), *temperature);
+    if (topP)
+        o.insert(QStringLiteral("top_p"), *topP);
+    return o;
+}
+
+LlmConfig LlmConfig::fromJson(const QJsonObject &o)
+{
+    LlmConfig c;
+    c.endpoint = o.value(QStringLiteral("endpoint")).toString();
+    c.model = o.value(QStringLiteral("model")).toString();
+    c.api = apiFlavourFromName(o.value(QStringLiteral("api")).toString())
+                .value_or(ApiFlavour::OpenAiChat);
+    c.apiKeyEnv = o.value(QStringLiteral("api_key_env")).toString();
+    c.maxTokens = o.value(QStringLiteral("max_tokens")).toInt(c.maxTokens);
+    c.maxTokensField = o.value(QStringLiteral("max_tokens_field")).toString();
+    if (o.value(QStringLiteral("temperature")).isDouble())
+        c.temperature = o.value(QStringLiteral("temperature")).toDouble();
+    if (o.value(QStringLiteral("top_p")).isDouble())
+        c.topP = o.value(QStringLiteral("top_p")).toDouble();
+    c.reasoningEffort = o.value(QStringLiteral("reasoning_effort")).toString();
+    c.thinkingBudget = o.value(QStringLiteral("thinking_budget")).toInteger();
+    c.sendSeed = o.value(QStringLiteral("seed")).toBool();
+    c.extraBody = o.value(QStringLiteral("extra_body")).toObject();
+    c.stream = o.value(QStringLiteral("stream")).toBool(c.stream);
+    c.streamUsage = o.value(QStringLiteral("stream_usage")).toBool(c.streamUsage);
+    c.concurrency = o.value(QStringLiteral("concurrency")).toInt(c.concurrency);
+    c.connectTimeoutMs = o.value(QStringLiteral("connect_timeout_ms")).toInt(c.connectTimeoutMs);
+    c.idleTimeoutMs = o.value(QStringLiteral("idle_timeout_ms")).toInt(c.idleTimeoutMs);
+    c.minBytesPerWindow =
+        o.value(QStringLiteral("min_bytes_per_window")).toInteger(c.minBytesPerWindow);
+    c.totalTimeoutMs = o.value(QStringLiteral("timeout_ms")).toInt(c.totalTimeoutMs);
+    c.maxResponseBytes =
+        o.value(QStringLiteral("max_response_bytes")).toInteger(c.maxResponseBytes);
+    c.retry.readJson(o.value(QStringLiteral("retry")).toObject());
+    c.useCache = o.value(QStringLiteral("cache")).toBool(c.useCache);
+    c.priceTableFile = o.value(QStringLiteral("price_table")).toString();
+    c.promptDir = o.value(QStringLiteral("prompts_dir")).toString();
+    return c;
+}
+
+} // namespace kiln

@@ -1,0 +1,521 @@
+#include "offlinepolicy.h"
+
+#include "policies/offline/defectinjector.h"
+#include "policies/offline/tokenestimator.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QMutexLocker>
+#include <cmath>
+
+namespace kiln {
+
+namespace {
+
+const QString kSimulatedLabel = QStringLiteral(
+    "[simulated — written by Kiln's offline policy from the task's variant space; no language "
+    "model was called]");
+
+constexpr quint64 kStreamKnobs = 1;
+constexpr quint64 kStreamDefects = 2;
+constexpr quint64 kStreamTokens = 3;
+constexpr quint64 kStreamDecisions = 4;
+
+double clamp01(double value)
+{
+    return std::clamp(value, 0.0, 1.0);
+}
+
+std::optional<KnobConfig> parentKnobs(const CandidateRecord &parent, const VariantSpace *space)
+{
+    if (!space)
+        return std::nullopt;
+    const QJsonValue knobs = parent.policyMeta.value(QStringLiteral("knobs"));
+    if (!knobs.isObject())
+        return std::nullopt;
+    const KnobConfig config = VariantSpace::configFromJson(knobs.toObject());
+    if (!space->isValid(config))
+        return std::nullopt;
+    return config;
+}
+
+// "compile_error:missing_semicolon" -> {"compile_error", "missing_semicolon"}.
+QPair<QString, QString> parentDefect(const CandidateRecord &parent)
+{
+    const QString injected = parent.policyMeta.value(QStringLiteral("injected")).toString();
+    const qsizetype colon = injected.indexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return {};
+    return {injected.left(colon), injected.mid(colon + 1)};
+}
+
+QString moveKnob(const Knob &knob, const QString &current, const QString &target)
+{
+    const qsizetype index = knob.values.indexOf(current);
+    if (target == QLatin1String("up"))
+        return knob.values.value(std::min(index + 1, knob.values.size() - 1), current);
+    if (target == QLatin1String("down"))
+        return knob.values.value(std::max<qsizetype>(index - 1, 0), current);
+    return target;
+}
+
+double valueQuality(const Knob &knob, const QString &value)
+{
+    const qsizetype index = knob.values.indexOf(value);
+    return index >= 0 ? knob.quality.at(index) : 0.0;
+}
+
+QString feedbackPhrase(const QString &kind)
+{
+    if (kind == QLatin1String("memory_bound"))
+        return QStringLiteral("the kernel is memory-bound");
+    if (kind == QLatin1String("compute_bound"))
+        return QStringLiteral("the kernel is compute-bound");
+    if (kind == QLatin1String("launch_bound"))
+        return QStringLiteral("the run time is dominated by launch overhead");
+    return QStringLiteral("the kernel is far from the roofline, latency-bound");
+}
+
+} // namespace
+
+struct OfflinePolicy::Plan
+{
+    KnobConfig knobs;
+    QString category; // "" (none), "compile_error", "wrong", "gaming"
+    QString kind;
+    QString feedback; // feedback kind a refinement acted on
+    bool fixedParent = false;
+    bool inherited = false; // the parent's defect was kept
+    QStringList notes;      // simulated reasoning, one sentence each
+};
+
+QJsonObject OfflinePolicyOptions::toJson() const
+{
+    return {{QStringLiteral("skill"), skill},
+            {QStringLiteral("compile_error_rate"), compileErrorRate},
+            {QStringLiteral("wrong_rate"), wrongRate},
+            {QStringLiteral("gaming_rate"), gamingRate},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("prompt_template_dir"), promptTemplateDir}};
+}
+
+OfflinePolicyOptions OfflinePolicyOptions::fromJson(const QJsonObject &object)
+{
+    OfflinePolicyOptions o;
+    o.skill = clamp01(object.value(QStringLiteral("skill")).toDouble(o.skill));
+    o.compileErrorRate =
+        clamp01(object.value(QStringLiteral("compile_error_rate")).toDouble(o.compileErrorRate));
+    o.wrongRate = clamp01(object.value(QStringLiteral("wrong_rate")).toDouble(o.wrongRate));
+    o.gamingRate = clamp01(object.value(QStringLiteral("gaming_rate")).toDouble(o.gamingRate));
+    o.model = object.value(QStringLiteral("model")).toString(o.model);
+    o.promptTemplateDir = object.value(QStringLiteral("prompt_template_dir")).toString();
+    return o;
+}
+
+OfflinePolicy::OfflinePolicy(OfflinePolicyOptions options)
+    : m_options(std::move(options)), m_prompts(m_options.promptTemplateDir)
+{
+    m_options.skill = clamp01(m_options.skill);
+}
+
+std::shared_ptr<const VariantSpace> OfflinePolicy::space(const QString &task, Backend backend) const
+{
+    const QString key = task + QLatin1Char('/') + backendName(backend);
+    QMutexLocker locker(&m_mutex);
+    auto it = m_spaces.constFind(key);
+    if (it != m_spaces.constEnd())
+        return it.value();
+    std::shared_ptr<const VariantSpace> loaded;
+    if (auto space = VariantSpace::loadEmbedded(task, backend))
+        loaded = std::make_shared<const VariantSpace>(std::move(*space));
+    m_spaces.insert(key, loaded);
+    return loaded;
+}
+
+QString OfflinePolicy::feedbackKind(const EvaluationResult &evaluation, const VariantSpace &space)
+{
+    // A verifier that names the limiter wins ("bound": "memory" | "compute" | "launch" |
+    // "latency").
+    for (const StageResult &stage : evaluation.stages) {
+        const QString hint = stage.data.value(QStringLiteral("bound")).toString();
+        if (hint == QLatin1String("memory") || hint == QLatin1String("compute") ||
+            hint == QLatin1String("launch"))
+            return hint + QStringLiteral("_bound");
+        if (hint == QLatin1String("latency"))
+            return hint;
+    }
+    if (evaluation.backend == Backend::Cuda && evaluation.candidateMs &&
+        *evaluation.candidateMs < 0.01)
+        return QStringLiteral("launch_bound");
+    if (evaluation.rooflineFraction && *evaluation.rooflineFraction < 0.2)
+        return QStringLiteral("latency");
+    return space.bound() == QLatin1String("compute") ? QStringLiteral("compute_bound")
+                                                     : QStringLiteral("memory_bound");
+}
+
+KnobConfig OfflinePolicy::samplePrior(const VariantSpace &space, double skill,
+                                      CounterRng &rng) const
+{
+    // Mixture of the mediocre prior and a quality-peaked distribution; skill sets the mix.
+    const double lambda = 0.85 * std::pow(skill, 1.5);
+    KnobConfig config;
+    for (const Knob &knob : space.knobs()) {
+        QList<double> peaked;
+        double total = 0.0;
+        for (double q : knob.quality) {
+            peaked.append(std::pow(q, 4.0));
+            total += peaked.last();
+        }
+        QList<double> weights;
+        for (qsizetype i = 0; i < knob.values.size(); ++i)
+            weights.append((1.0 - lambda) * knob.prior.at(i) +
+                           lambda * (total > 0.0 ? peaked.at(i) / total : 0.0));
+        config.insert(knob.name, knob.values.at(rng.weighted(weights)));
+    }
+    return config;
+}
+
+KnobConfig OfflinePolicy::mutate(const VariantSpace &space, KnobConfig config, double skill,
+                                 int moves, CounterRng &rng) const
+{
+    const QList<Knob> &knobs = space.knobs();
+    if (knobs.isEmpty())
+        return config;
+    for (int m = 0; m < moves; ++m) {
+        const Knob &knob = knobs.at(rng.below(static_cast<int>(knobs.size())));
+        const QString current = config.value(knob.name);
+        QList<double> weights;
+        for (qsizetype i = 0; i < knob.values.size(); ++i) {
+            if (knob.values.at(i) == current)
+                weights.append(0.0);
+            else
+                weights.append(1.0 + 3.0 * skill * knob.quality.at(i));
+        }
+        if (knob.values.size() > 1)
+            config.insert(knob.name, knob.values.at(rng.weighted(weights)));
+    }
+    return config;
+}
+
+void OfflinePolicy::planRefinement(const GenerationRequest &request, const VariantSpace *space,
+                                   double skill, CounterRng &rng, Plan &plan) const
+{
+    const CandidateRecord &parent = request.parents.first();
+    const EvaluationResult *evaluation =
+        request.parentEvaluations.isEmpty() ? nullptr : &request.parentEvaluations.first();
+    const auto [parentCategory, parentKind] = parentDefect(parent);
+    const Verdict verdict = evaluation ? evaluation->verdict : Verdict::Pass;
+
+    auto keepOrFix = [&](double fixProbability, const QString &category, const QString &what) {
+        if (rng.chance(fixProbability)) {
+            plan.fixedParent = true;
+            plan.notes.append(
+                QStringLiteral("The parent %1; I found the cause and fixed it.").arg(what));
+            return;
+        }
+        plan.inherited = true;
+        plan.category = category;
+        plan.kind = parentCategory == category ? parentKind : QString();
+        plan.notes.append(
+            QStringLiteral("The parent %1; my attempted fix does not address the real cause.")
+                .arg(what));
+    };
+
+    switch (verdict) {
+    case Verdict::CompileError:
+        keepOrFix(0.35 + 0.6 * skill, QStringLiteral("compile_error"),
+                  QStringLiteral("did not compile"));
+        return;
+    case Verdict::Wrong:
+    case Verdict::Crash:
+    case Verdict::Timeout:
+    case Verdict::Resource:
+        keepOrFix(0.3 + 0.6 * skill, QStringLiteral("wrong"),
+                  QStringLiteral("produced wrong results (%1)").arg(verdictName(verdict)));
+        return;
+    case Verdict::Flagged:
+        keepOrFix(0.4 + 0.55 * skill, QStringLiteral("gaming"),
+                  QStringLiteral("was flagged by the anti-cheat checks"));
+        return;
+    case Verdict::Pass:
+        break;
+    }
+    if (!space || space->knobs().isEmpty())
+        return;
+
+    // Correct parent: move a knob the way the feedback points, with noise.
+    const QString kind =
+        evaluation ? feedbackKind(*evaluation, *space) : space->bound() + QStringLiteral("_bound");
+    plan.feedback = kind;
+    QList<const Knob *> candidates;
+    QList<double> weights;
+    for (const Knob &knob : space->knobs()) {
+        const auto target = knob.feedback.constFind(kind);
+        if (target == knob.feedback.constEnd())
+            continue;
+        const QString current = plan.knobs.value(knob.name);
+        const QString next = moveKnob(knob, current, target.value());
+        if (next == current)
+            continue;
+        const double gain = valueQuality(knob, next) - valueQuality(knob, current);
+        candidates.append(&knob);
+        weights.append(0.2 + 4.0 * skill * std::max(0.0, gain) + (1.0 - skill) * 0.5);
+    }
+    if (!candidates.isEmpty() && rng.chance(0.35 + 0.6 * skill)) {
+        const Knob *knob = candidates.at(rng.weighted(weights));
+        const QString current = plan.knobs.value(knob->name);
+        const QString next = moveKnob(*knob, current, knob->feedback.value(kind));
+        plan.knobs.insert(knob->name, next);
+        plan.notes.append(
+            QStringLiteral("The feedback says %1, so I change %2 (%3) from %4 to %5.")
+                .arg(feedbackPhrase(kind), knob->name, knob->description, current, next));
+    } else {
+        const KnobConfig before = plan.knobs;
+        plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
+        for (auto it = plan.knobs.constBegin(); it != plan.knobs.constEnd(); ++it)
+            if (before.value(it.key()) != it.value())
+                plan.notes.append(
+                    QStringLiteral("The feedback says %1; I try %2 = %3 instead of %4.")
+                        .arg(feedbackPhrase(kind), it.key(), it.value(), before.value(it.key())));
+    }
+    if (rng.chance(0.25 * (1.0 - skill)))
+        plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
+}
+
+GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
+                                         const std::atomic<bool> &cancel)
+{
+    GenerationResult result;
+    if (cancel.load()) {
+        result.error = QStringLiteral("cancelled");
+        return result;
+    }
+    if (!request.task) {
+        result.error = QStringLiteral("offline policy: request without a task");
+        return result;
+    }
+    const Task &task = *request.task;
+    const std::shared_ptr<const VariantSpace> space = this->space(task.name, request.backend);
+    const double difficulty = space ? space->difficulty() : 0.5;
+
+    // Reasoning: a longer budget buys a slightly better model (a modest, real correlation).
+    CounterRng tokenRng =
+        CounterRng(request.seed, static_cast<quint64>(request.sampleIndex)).fork(kStreamTokens);
+    const double typical = 400.0 + 2600.0 * difficulty;
+    double reasoningFactor = 0.0;
+    if (request.reasoningLength > 0)
+        reasoningFactor = std::clamp(std::log2(request.reasoningLength / typical) / 2.0, -1.0, 1.0);
+    const double skill = clamp01(m_options.skill + 0.12 * reasoningFactor);
+    const double rateScale = std::max(0.0, 1.6 - 1.2 * skill);
+
+    CounterRng root(request.seed, static_cast<quint64>(request.sampleIndex));
+    CounterRng knobRng = root.fork(kStreamKnobs);
+    CounterRng defectRng = root.fork(kStreamDefects);
+    CounterRng decisionRng = root.fork(kStreamDecisions);
+
+    Plan plan;
+    const QList<CandidateRecord> &parents = request.parents;
+    auto knobsOf = [&](int i) -> KnobConfig {
+        if (i >= 0 && i < parents.size())
+            if (auto k = parentKnobs(parents.at(i), space.get()))
+                return *k;
+        return space ? samplePrior(*space, skill, knobRng) : KnobConfig{};
+    };
+
+    switch (request.operation) {
+    case Operation::Sample:
+    case Operation::Manual:
+        plan.knobs = knobsOf(-1);
+        plan.notes.append(QStringLiteral("A first version of %1 for the %2 backend.")
+                              .arg(task.name, backendName(request.backend)));
+        break;
+    case Operation::Refine:
+        plan.knobs = knobsOf(0);
+        if (!parents.isEmpty())
+            planRefinement(request, space.get(), skill, decisionRng, plan);
+        break;
+    case Operation::Mutate:
+        plan.knobs = knobsOf(0);
+        if (space) {
+            const KnobConfig before = plan.knobs;
+            plan.knobs =
+                mutate(*space, plan.knobs, skill, decisionRng.chance(0.4) ? 2 : 1, knobRng);
+            for (auto it = plan.knobs.constBegin(); it != plan.knobs.constEnd(); ++it)
+                if (before.value(it.key()) != it.value())
+                    plan.notes.append(QStringLiteral("Trying a different %1: %2 instead of %3.")
+                                          .arg(it.key(), it.value(), before.value(it.key())));
+        }
+        break;
+    case Operation::Crossover: {
+        const KnobConfig a = knobsOf(0);
+        const KnobConfig b = knobsOf(1);
+        QStringList fromA;
+        QStringList fromB;
+        if (space) {
+            for (const Knob &knob : space->knobs()) {
+                const QString va = a.value(knob.name);
+                const QString vb = b.value(knob.name);
+                if (va == vb) {
+                    plan.knobs.insert(knob.name, va);
+                    continue;
+                }
+                bool takeA = decisionRng.chance(0.5);
+                if (decisionRng.chance(0.35 * skill))
+                    takeA = valueQuality(knob, va) >= valueQuality(knob, vb);
+                plan.knobs.insert(knob.name, takeA ? va : vb);
+                (takeA ? fromA : fromB).append(knob.name);
+            }
+            // Crossover means both parents contribute whenever they differ in two knobs or more.
+            if (fromA.size() + fromB.size() >= 2 && (fromA.isEmpty() || fromB.isEmpty())) {
+                QStringList &donorList = fromA.isEmpty() ? fromB : fromA;
+                const QString flip =
+                    donorList.takeAt(decisionRng.below(static_cast<int>(donorList.size())));
+                plan.knobs.insert(flip, fromA.isEmpty() ? a.value(flip) : b.value(flip));
+                (fromA.isEmpty() ? fromA : fromB).append(flip);
+            }
+        } else {
+            plan.knobs = a;
+        }
+        plan.notes.append(
+            QStringLiteral("Combining the two parents: %1 from the first, %2 from the second.")
+                .arg(fromA.isEmpty() ? QStringLiteral("nothing") : fromA.join(QStringLiteral(", ")),
+                     fromB.isEmpty() ? QStringLiteral("nothing")
+                                     : fromB.join(QStringLiteral(", "))));
+        break;
+    }
+    }
+
+    // Source: render the variant, or fall back to the task's reference for tasks without a space.
+    QString source;
+    if (space) {
+        const TemplateEngine::Result rendered = space->render(plan.knobs);
+        if (!rendered.ok) {
+            result.error = QStringLiteral("offline policy: variant template of %1/%2, line %3: %4")
+                               .arg(task.name, backendName(request.backend))
+                               .arg(rendered.errorLine)
+                               .arg(rendered.error);
+            return result;
+        }
+        source = rendered.text;
+    } else {
+        source = task.referenceSource.value(request.backend);
+        if (source.isEmpty()) {
+            result.error =
+                QStringLiteral("offline policy: task %1 has no variant space and no %2 reference")
+                    .arg(task.name, backendName(request.backend));
+            return result;
+        }
+        plan.notes.append(
+            QStringLiteral("No variant space for this task: starting from the reference."));
+    }
+
+    // Fresh defects at the configured rates, unless a parent's defect was kept.
+    if (!plan.inherited) {
+        const double u = defectRng.uniform();
+        const double compile = m_options.compileErrorRate * rateScale;
+        const double wrong = m_options.wrongRate * rateScale;
+        const double gaming = m_options.gamingRate * rateScale;
+        if (u < compile)
+            plan.category = QStringLiteral("compile_error");
+        else if (u < compile + wrong)
+            plan.category = QStringLiteral("wrong");
+        else if (u < compile + wrong + gaming)
+            plan.category = QStringLiteral("gaming");
+    }
+    QString injected = QStringLiteral("none");
+    int injectedLine = 0;
+    if (!plan.category.isEmpty()) {
+        const QStringList kinds = DefectInjector::kinds(plan.category, task, request.backend);
+        QString kind = plan.kind;
+        if (kind.isEmpty() || !kinds.contains(kind))
+            kind = kinds.value(defectRng.below(static_cast<int>(kinds.size())));
+        const DefectInjector::Outcome outcome =
+            DefectInjector::apply(&source, plan.category, kind, task, request.backend, defectRng);
+        if (outcome.applied) {
+            injected = plan.category + QLatin1Char(':') + outcome.kind;
+            injectedLine = outcome.line;
+        }
+    }
+
+    // Token accounting as an LLM would report it: real prompt text, the answer, reasoning drawn
+    // per task difficulty and requested budget.
+    const Prompt prompt = m_prompts.build(request);
+    const QString promptText = prompt.transcript();
+    const QString language =
+        request.backend == Backend::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpp");
+    QStringList choices;
+    if (space)
+        for (const Knob &knob : space->knobs())
+            choices.append(QStringLiteral("- %1 = %2: %3")
+                               .arg(knob.name, plan.knobs.value(knob.name), knob.description));
+    const QString response =
+        QStringLiteral(
+            "%1\n\nHere is %2 %3 kernel for `%4`.\n\n```%5\n%6%7```\n\nKey choices:\n%8\n")
+            .arg(kSimulatedLabel,
+                 request.operation == Operation::Sample ? QStringLiteral("a")
+                                                        : QStringLiteral("an improved"),
+                 request.backend == Backend::Cuda ? QStringLiteral("CUDA")
+                                                  : QStringLiteral("C++/OpenMP"),
+                 task.entry, language, source,
+                 source.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"),
+                 choices.isEmpty() ? QStringLiteral("- the task's reference structure")
+                                   : choices.join(QLatin1Char('\n')));
+
+    qint64 reasoningTokens = 0;
+    const double spread = std::exp(0.35 * tokenRng.normal());
+    if (request.reasoningLength > 0)
+        reasoningTokens = qint64(request.reasoningLength *
+                                 std::clamp((0.55 + 0.3 * difficulty) * spread, 0.1, 1.0));
+    else
+        reasoningTokens = qint64(typical * spread);
+    reasoningTokens = std::max<qint64>(reasoningTokens, 16);
+
+    QString reasoning = kSimulatedLabel + QLatin1Char('\n') + plan.notes.join(QLatin1Char('\n'));
+    if (space)
+        reasoning +=
+            QStringLiteral(
+                "\nEstimated quality of this variant: %1 (0 = worst, 1 = best knob values).")
+                .arg(space->quality(plan.knobs), 0, 'f', 2);
+
+    CandidateRecord &c = result.candidate;
+    c.task = task.name;
+    c.operation = request.operation;
+    c.generation = request.generation;
+    c.island = request.island;
+    if (!parents.isEmpty() && parents.first().id != 0)
+        c.parent = parents.first().id;
+    if (request.operation == Operation::Crossover && parents.size() > 1 && parents.at(1).id != 0)
+        c.secondParent = parents.at(1).id;
+    c.source = source;
+    c.policy = name();
+    c.prompt = promptText;
+    c.reasoning = reasoning;
+    c.response = response;
+    c.promptTokens = TokenEstimator::count(promptText);
+    c.completionTokens = TokenEstimator::count(response);
+    c.reasoningTokens = reasoningTokens;
+    c.reasoningLength = request.reasoningLength > 0 ? request.reasoningLength : qint64(typical);
+    c.createdAt = QDateTime::currentDateTimeUtc();
+    QJsonObject meta{{QStringLiteral("simulated"), true},
+                     {QStringLiteral("model"), m_options.model},
+                     {QStringLiteral("skill"), m_options.skill},
+                     {QStringLiteral("effective_skill"), skill},
+                     {QStringLiteral("knobs"), VariantSpace::configToJson(plan.knobs)},
+                     {QStringLiteral("injected"), injected},
+                     {QStringLiteral("space"),
+                      space ? task.name + QLatin1Char('/') + backendName(request.backend)
+                            : QStringLiteral("reference")}};
+    if (injectedLine > 0)
+        meta.insert(QStringLiteral("injected_line"), injectedLine);
+    if (space)
+        meta.insert(QStringLiteral("quality"), space->quality(plan.knobs));
+    if (!plan.feedback.isEmpty())
+        meta.insert(QStringLiteral("feedback"), plan.feedback);
+    if (plan.fixedParent)
+        meta.insert(QStringLiteral("fixed_parent"), true);
+    c.policyMeta = meta;
+    result.ok = true;
+    return result;
+}
+
+} // namespace kiln

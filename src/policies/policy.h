@@ -1,0 +1,51 @@
+#pragma once
+
+#include "core/backend.h"
+#include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
+#include "tasks/task.h"
+
+#include <QString>
+#include <atomic>
+#include <optional>
+
+namespace kiln {
+
+// What the engine asks a policy to produce. Parents carry their evaluations so the prompt
+// (or the simulated policy) can react to feedback.
+struct GenerationRequest
+{
+    const Task *task = nullptr;
+    Backend backend = Backend::Cpu;
+    Operation operation = Operation::Sample;
+    QList<CandidateRecord> parents;            // 0 (sample), 1 (refine/mutate), 2 (crossover)
+    QList<EvaluationResult> parentEvaluations; // same order as parents
+    qint64 reasoningLength = 0; // requested reasoning budget in tokens (0: policy default)
+    quint64 seed = 0;           // run seed
+    qint64 sampleIndex = 0;     // position of this generation in the run; keys determinism/cache
+    int generation = 0;
+    int island = 0;
+};
+
+// What came back. ok=false is a recorded failure of that sample (no code, HTTP 500, ...),
+// never an exception; `candidate` still carries the prompt/response for the transcript.
+struct GenerationResult
+{
+    bool ok = false;
+    QString error;
+    CandidateRecord candidate;
+};
+
+// A source of candidates. generate() is called from worker threads, possibly concurrently,
+// and must return promptly once *cancel becomes true.
+class Policy
+{
+public:
+    virtual ~Policy() = default;
+    virtual QString name() const = 0; // "offline", "llm", "replay", "manual"
+    virtual bool isSimulated() const { return false; }
+    virtual GenerationResult generate(const GenerationRequest &request,
+                                      const std::atomic<bool> &cancel) = 0;
+};
+
+} // namespace kiln

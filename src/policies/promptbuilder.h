@@ -1,0 +1,49 @@
+#pragma once
+
+#include "policies/policy.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace kiln {
+
+// The text sent to a model for one generation request, built from editable templates
+// (resources/prompts/*.md, overridable per user). Used by the LLM policy for real requests
+// and by the offline policy so its simulated token counts come from real prompt text.
+struct Prompt
+{
+    QString system;
+    QString user;
+
+    // Both parts in one text, as the transcript and CandidateRecord::prompt keep it.
+    QString transcript() const;
+};
+
+class PromptBuilder
+{
+public:
+    // Loads the embedded templates, then any user overrides from templateDir (if it exists).
+    explicit PromptBuilder(const QString &templateDir = QString());
+    Prompt build(const GenerationRequest &request) const;
+    // Template names: "system", "first", "refine", "crossover" (mutate uses "refine").
+    QString templateText(const QString &name) const;
+
+    // Every template name, including the per-backend rules ("backend_cpu", "backend_cuda").
+    static QStringList templateNames();
+    // <AppConfigLocation>/prompts: where the desktop app writes a user's edited templates.
+    static QString defaultTemplateDir();
+    // Names of the templates that came from templateDir rather than the embedded defaults.
+    QStringList overriddenTemplates() const { return m_overridden; }
+    // Replaces every {{name}} whose name is a key of values; unknown placeholders stay verbatim
+    // so a typo in an edited template is visible in the transcript instead of vanishing.
+    static QString render(const QString &text, const QMap<QString, QString> &values);
+    // The placeholder values build() would use for request (exposed for tests and the editor).
+    QMap<QString, QString> values(const GenerationRequest &request) const;
+
+private:
+    QMap<QString, QString> m_templates;
+    QStringList m_overridden;
+};
+
+} // namespace kiln

@@ -1,0 +1,243 @@
+#include "isolation.h"
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <vector>
+
+namespace kiln::sandbox {
+
+namespace {
+
+// Landlock constants, spelled out because the distribution's kernel headers may predate the
+// running kernel's ABI (the values are a stable kernel ABI).
+constexpr std::uint64_t kLandlockWriteFile = 1ull << 1;
+constexpr std::uint64_t kLandlockRemoveDir = 1ull << 4;
+constexpr std::uint64_t kLandlockRemoveFile = 1ull << 5;
+constexpr std::uint64_t kLandlockMakeAll = 0x7full << 6; // char, dir, reg, sock, fifo, block, sym
+constexpr std::uint64_t kLandlockRefer = 1ull << 13;
+constexpr std::uint64_t kLandlockTruncate = 1ull << 14;
+constexpr std::uint64_t kLandlockNetBindTcp = 1ull << 0;
+constexpr std::uint64_t kLandlockNetConnectTcp = 1ull << 1;
+constexpr std::uint64_t kLandlockScopeAbstractUnix = 1ull << 0;
+constexpr std::uint64_t kLandlockScopeSignal = 1ull << 1;
+constexpr unsigned kLandlockRulePathBeneath = 1;
+constexpr unsigned kLandlockCreateRulesetVersion = 1u << 0;
+
+struct RulesetAttr
+{
+    std::uint64_t handledAccessFs;
+    std::uint64_t handledAccessNet;
+    std::uint64_t scoped;
+};
+
+struct __attribute__((packed)) PathBeneathAttr
+{
+    std::uint64_t allowedAccess;
+    std::int32_t parentFd;
+};
+
+bool writeFile(const char *path, const std::string &text)
+{
+    const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    return ok;
+}
+
+void enterNamespaces(IsolationReport &report)
+{
+    const uid_t uid = ::getuid();
+    const gid_t gid = ::getgid();
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
+        report.userNamespace = true;
+        report.networkNamespace = true;
+        // Map our own ids so files in the work directory can still be created.
+        writeFile("/proc/self/setgroups", "deny");
+        writeFile("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1");
+        writeFile("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1");
+        return;
+    }
+    // Without user namespaces a privileged sandbox may still get a network namespace.
+    if (::unshare(CLONE_NEWNET) == 0)
+        report.networkNamespace = true;
+}
+
+void confineFilesystem(const std::string &workDir, IsolationReport &report)
+{
+    const long abi =
+        ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
+    if (abi <= 0)
+        return;
+    std::uint64_t writes =
+        kLandlockWriteFile | kLandlockRemoveDir | kLandlockRemoveFile | kLandlockMakeAll;
+    if (abi >= 2)
+        writes |= kLandlockRefer;
+    if (abi >= 3)
+        writes |= kLandlockTruncate;
+    RulesetAttr attr{writes, 0, 0};
+    std::size_t attrSize = sizeof(std::uint64_t);
+    if (abi >= 4) {
+        // No TCP bind/connect at all: the fallback when no network namespace is available.
+        attr.handledAccessNet = kLandlockNetBindTcp | kLandlockNetConnectTcp;
+        attrSize = 2 * sizeof(std::uint64_t);
+    }
+    if (abi >= 6) {
+        attr.scoped = kLandlockScopeAbstractUnix | kLandlockScopeSignal;
+        attrSize = sizeof(RulesetAttr);
+    }
+    const int ruleset =
+        static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0));
+    if (ruleset < 0)
+        return;
+    auto allow = [&](const char *path, std::uint64_t access) {
+        const int fd = ::open(path, O_PATH | O_CLOEXEC);
+        if (fd < 0)
+            return;
+        PathBeneathAttr rule{access, fd};
+        ::syscall(SYS_landlock_add_rule, ruleset, kLandlockRulePathBeneath, &rule, 0);
+        ::close(fd);
+    };
+    allow(workDir.c_str(), writes);
+    allow("/dev/null", kLandlockWriteFile | (abi >= 3 ? kLandlockTruncate : 0));
+    ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (::syscall(SYS_landlock_restrict_self, ruleset, 0) == 0)
+        report.landlockAbi = static_cast<int>(abi);
+    ::close(ruleset);
+}
+
+void setLimit(int resource, rlim_t value)
+{
+    rlimit limit{value, value};
+    ::setrlimit(resource, &limit);
+}
+
+} // namespace
+
+std::string IsolationReport::describe() const
+{
+    return "userns=" + std::to_string(userNamespace ? 1 : 0) +
+           " netns=" + std::to_string(networkNamespace ? 1 : 0) +
+           " landlock=" + std::to_string(landlockAbi);
+}
+
+void isolateProcess(const std::string &workDir, const Limits &limits, IsolationReport &report)
+{
+    enterNamespaces(report);
+    confineFilesystem(workDir, report);
+    setLimit(RLIMIT_CORE, 0);
+    setLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpuSeconds));
+    setLimit(RLIMIT_AS, static_cast<rlim_t>(limits.addressSpaceBytes));
+    setLimit(RLIMIT_NOFILE, static_cast<rlim_t>(limits.openFiles));
+    setLimit(RLIMIT_FSIZE, static_cast<rlim_t>(limits.fileSizeBytes));
+    // Counts every task of the user, threads included, so it can only be a loose bound; the
+    // seccomp filter is what forbids new processes.
+    setLimit(RLIMIT_NPROC, 4096);
+    // A write beyond RLIMIT_FSIZE then fails with EFBIG instead of killing the sandbox.
+    ::signal(SIGXFSZ, SIG_IGN);
+}
+
+bool forbidProcessesAndNetwork()
+{
+#if defined(__x86_64__)
+    constexpr std::uint32_t arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+    constexpr std::uint32_t arch = AUDIT_ARCH_AARCH64;
+#else
+    return false;
+#endif
+    const std::uint32_t self = static_cast<std::uint32_t>(::getpid());
+    constexpr std::uint32_t denied = SECCOMP_RET_ERRNO | EPERM;
+    constexpr std::uint32_t allowed = SECCOMP_RET_ALLOW;
+    const auto nrOffset = offsetof(seccomp_data, nr);
+    const auto arg0 = offsetof(seccomp_data, args[0]); // low word on little-endian targets
+    std::vector<sock_filter> program;
+    auto stmt = [&](std::uint16_t code, std::uint32_t k) { program.push_back(BPF_STMT(code, k)); };
+    auto jump = [&](std::uint16_t code, std::uint32_t k, std::uint8_t jt, std::uint8_t jf) {
+        program.push_back(BPF_JUMP(code, k, jt, jf));
+    };
+    stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
+    jump(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0);
+    stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(nrOffset));
+#if defined(__x86_64__)
+    // x32 system calls would bypass the numbers below.
+    jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
+    stmt(BPF_RET | BPF_K, denied);
+#endif
+    // clone: only threads (CLONE_THREAD) may be created.
+    jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4);
+    stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(arg0));
+    jump(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1);
+    stmt(BPF_RET | BPF_K, allowed);
+    stmt(BPF_RET | BPF_K, denied);
+    // clone3 hides its flags behind a pointer: ENOSYS makes glibc fall back to clone.
+    jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
+    stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
+    // kill / tgkill: only this process may be signalled (raise() is allowed, and caught).
+    for (long nr : {long(SYS_kill), long(SYS_tgkill)}) {
+        jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 4);
+        stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(arg0));
+        jump(BPF_JMP | BPF_JEQ | BPF_K, self, 0, 1);
+        stmt(BPF_RET | BPF_K, allowed);
+        stmt(BPF_RET | BPF_K, denied);
+    }
+    const long forbidden[] = {
+#if defined(__x86_64__)
+        SYS_fork,
+        SYS_vfork,
+#endif
+        SYS_execve,
+        SYS_execveat,
+        SYS_ptrace,
+        SYS_process_vm_readv,
+        SYS_process_vm_writev,
+        SYS_socket,
+        SYS_socketpair,
+        SYS_unshare,
+        SYS_setns,
+        SYS_mount,
+        SYS_umount2,
+        SYS_pivot_root,
+        SYS_chroot,
+        SYS_bpf,
+        SYS_perf_event_open,
+        SYS_keyctl,
+        SYS_add_key,
+        SYS_request_key,
+        SYS_tkill,
+        SYS_rt_sigqueueinfo,
+        SYS_rt_tgsigqueueinfo,
+        SYS_pidfd_open,
+        SYS_pidfd_send_signal,
+        SYS_pidfd_getfd,
+        SYS_process_madvise,
+        SYS_kcmp,
+        SYS_seccomp
+    };
+    for (long nr : forbidden) {
+        jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 1);
+        stmt(BPF_RET | BPF_K, denied);
+    }
+    stmt(BPF_RET | BPF_K, allowed);
+
+    sock_fprog fprog{static_cast<unsigned short>(program.size()), program.data()};
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return false;
+    return ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fprog) == 0;
+}
+
+} // namespace kiln::sandbox

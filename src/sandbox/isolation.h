@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace kiln::sandbox {
+
+// Limits the engine asks for (command-line options of kiln-sandbox).
+struct Limits
+{
+    int cpuSeconds = 60;
+    std::uint64_t addressSpaceBytes = 2ull << 30;
+    int openFiles = 64;
+    std::uint64_t fileSizeBytes = 64ull << 20;
+};
+
+// What the OS allowed; reported to the engine in the "ready" line.
+struct IsolationReport
+{
+    bool userNamespace = false;
+    bool networkNamespace = false;
+    int landlockAbi = 0; // 0: not available; writes outside the work directory then allowed
+    bool seccomp = false;
+    std::string describe() const;
+};
+
+// Everything before the compiler runs: private namespaces, filesystem write confinement to
+// workDir (Landlock), resource limits. Failures that leave the sandbox usable are reported, not
+// fatal: the engine records what was missing.
+void isolateProcess(const std::string &workDir, const Limits &limits, IsolationReport &report);
+
+// After compilation, before any candidate code is loaded: forbids new processes, exec, sockets,
+// ptrace and signals to other processes (seccomp). Threads stay allowed (OpenMP, std::thread).
+bool forbidProcessesAndNetwork();
+
+} // namespace kiln::sandbox

@@ -1,0 +1,573 @@
+// kiln-sandbox: compiles, loads and runs one untrusted candidate for the engine (protocol.h).
+// Qt-free and deliberately small: it returns raw times and leaves outputs in shared memory;
+// every conclusion is drawn by the engine, outside this address space.
+
+#include "isolation.h"
+#include "protocol.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <new>
+#include <spawn.h>
+#include <string>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+namespace kiln::sandbox {
+namespace {
+
+using EntryShim = void (*)(void *const *, const long long *, const double *);
+
+struct ArgumentSet
+{
+    std::vector<std::uint64_t> offsets;
+    std::vector<long long> ints;
+    std::vector<double> reals;
+};
+
+// Private descriptors, moved out of the candidate's easy reach (0, 1 and 2 are reassigned).
+int g_requestFd = -1;
+int g_replyFd = -1;
+std::atomic<bool> g_fatalReported{false};
+
+void writeAll(int fd, const char *data, std::size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+}
+
+void reply(const std::string &line)
+{
+    const std::string text = line + "\n";
+    writeAll(g_replyFd, text.data(), text.size());
+}
+
+// Async-signal-safe decimal formatting for the fatal-signal report.
+char *appendNumber(char *out, unsigned long long value)
+{
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value);
+    while (n)
+        *out++ = digits[--n];
+    return out;
+}
+
+void onFatalSignal(int signal, siginfo_t *info, void *)
+{
+    const int savedErrno = errno; // ENOMEM here means an allocation just failed
+    if (!g_fatalReported.exchange(true)) {
+        char line[96];
+        char *p = line;
+        std::memcpy(p, "fatal ", 6);
+        p = appendNumber(p + 6, static_cast<unsigned>(signal));
+        *p++ = ' ';
+        p = appendNumber(p, static_cast<unsigned>(savedErrno));
+        *p++ = ' ';
+        p = appendNumber(p, reinterpret_cast<std::uintptr_t>(info ? info->si_addr : nullptr));
+        *p++ = '\n';
+        writeAll(g_replyFd, line, static_cast<std::size_t>(p - line));
+    }
+    // SA_RESETHAND restored the default action: returning re-raises a fault, and abort()
+    // raises again by itself.
+}
+
+void onAllocationFailure()
+{
+    static const char text[] = "resource alloc\n";
+    writeAll(g_replyFd, text, sizeof text - 1);
+    ::_exit(kExitResource);
+}
+
+void installCrashReporting()
+{
+    static std::vector<char> altStack(1 << 16);
+    stack_t stack{};
+    stack.ss_sp = altStack.data();
+    stack.ss_size = altStack.size();
+    ::sigaltstack(&stack, nullptr);
+    struct sigaction action
+    {
+    };
+    action.sa_sigaction = onFatalSignal;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU})
+        ::sigaction(signal, &action, nullptr);
+    std::set_new_handler(onAllocationFailure);
+}
+
+std::vector<std::string> splitWords(const std::string &line)
+{
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start < line.size()) {
+        std::size_t end = line.find(' ', start);
+        if (end == std::string::npos)
+            end = line.size();
+        if (end > start)
+            words.push_back(line.substr(start, end - start));
+        start = end + 1;
+    }
+    return words;
+}
+
+std::vector<std::string> splitFields(const std::string &word)
+{
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = word.find(':', start);
+        fields.push_back(word.substr(start, end == std::string::npos ? end : end - start));
+        if (end == std::string::npos)
+            return fields;
+        start = end + 1;
+    }
+}
+
+// Reads one request line; false on end of input.
+bool readLine(std::string &line)
+{
+    static std::string pending;
+    for (;;) {
+        const std::size_t newline = pending.find('\n');
+        if (newline != std::string::npos) {
+            line = pending.substr(0, newline);
+            pending.erase(0, newline + 1);
+            return true;
+        }
+        char chunk[65536];
+        const ssize_t n = ::read(g_requestFd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        pending.append(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+int countThreads()
+{
+    DIR *dir = ::opendir("/proc/self/task");
+    if (!dir)
+        return -1;
+    int count = 0;
+    while (const dirent *entry = ::readdir(dir)) {
+        if (entry->d_name[0] != '.')
+            ++count;
+    }
+    ::closedir(dir);
+    return count;
+}
+
+// Nanoseconds of CPU used so far by every thread except the main one.
+unsigned long long otherThreadsCpuNs()
+{
+    unsigned long long total = 0;
+    DIR *dir = ::opendir("/proc/self/task");
+    if (!dir)
+        return 0;
+    const std::string self = std::to_string(::getpid());
+    while (const dirent *entry = ::readdir(dir)) {
+        if (entry->d_name[0] == '.' || self == entry->d_name)
+            continue;
+        const std::string path = std::string("/proc/self/task/") + entry->d_name + "/schedstat";
+        if (FILE *file = std::fopen(path.c_str(), "re")) {
+            unsigned long long ns = 0;
+            if (std::fscanf(file, "%llu", &ns) == 1)
+                total += ns;
+            std::fclose(file);
+        }
+    }
+    ::closedir(dir);
+    return total;
+}
+
+extern "C" void kilnEmptyCall(void *const *, const long long *, const double *) {}
+
+class Sandbox
+{
+public:
+    explicit Sandbox(std::uint64_t flushBytes) : m_flushBytes(flushBytes) {}
+
+    void serve()
+    {
+        std::string line;
+        while (readLine(line)) {
+            const std::vector<std::string> words = splitWords(line);
+            if (words.empty())
+                continue;
+            const std::string &command = words[0];
+            if (command == "quit") {
+                reply("ok");
+                return;
+            }
+            if (command == "compile")
+                compile(words);
+            else if (command == "lock")
+                reply(lock() ? "ok" : "err seccomp unavailable");
+            else if (command == "load")
+                load(words);
+            else if (command == "map")
+                map();
+            else if (command == "args")
+                storeArguments(words);
+            else if (command == "batch")
+                batch(words);
+            else if (command == "probe")
+                probe(words);
+            else
+                reply("err unknown request " + command);
+        }
+    }
+
+private:
+    bool lock()
+    {
+        if (!m_locked)
+            m_locked = forbidProcessesAndNetwork();
+        m_lockAttempted = true;
+        return m_locked;
+    }
+
+    void compile(const std::vector<std::string> &words)
+    {
+        if (m_lockAttempted || words.size() < 2) {
+            reply("err compile after load or without a command");
+            return;
+        }
+        std::vector<char *> argv;
+        for (std::size_t i = 1; i < words.size(); ++i)
+            argv.push_back(const_cast<char *>(words[i].c_str()));
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "compile.log", O_WRONLY | O_CREAT | O_TRUNC,
+                                         0600);
+        posix_spawn_file_actions_adddup2(&actions, 1, 2);
+        const auto start = std::chrono::steady_clock::now();
+        pid_t pid = 0;
+        const int rc = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (rc != 0) {
+            reply("err cannot start compiler: " + std::string(std::strerror(rc)));
+            return;
+        }
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        reply("ok " + std::to_string(code) + " " + std::to_string(ms));
+    }
+
+    void load(const std::vector<std::string> &words)
+    {
+        if (words.size() < 4 || (words[1] != "c" && words[1] != "r")) {
+            reply("err usage: load c|r SYMBOL PATH");
+            return;
+        }
+        // Candidate code never runs before the process is locked down.
+        lock();
+        void *handle = ::dlopen(words[3].c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char *error = ::dlerror();
+            std::string text = error ? error : "dlopen failed";
+            for (char &c : text) {
+                if (c == '\n')
+                    c = ' ';
+            }
+            reply("err " + text);
+            return;
+        }
+        void *symbol = ::dlsym(handle, words[2].c_str());
+        if (!symbol) {
+            reply("err missing symbol " + words[2]);
+            return;
+        }
+        (words[1] == "c" ? m_candidate : m_reference) = reinterpret_cast<EntryShim>(symbol);
+        reply("ok");
+    }
+
+public:
+    // Maps the shared buffer; quiet at startup, answering when the engine asks.
+    void map(bool answer = true)
+    {
+        if (m_base)
+            ::munmap(m_base, m_size);
+        m_base = nullptr;
+        m_size = 0;
+        struct stat info
+        {
+        };
+        if (::fstat(m_bufferFd, &info) != 0 || info.st_size <= 0) {
+            if (answer)
+                reply("err no buffer");
+            return;
+        }
+        void *base = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ | PROT_WRITE,
+                            MAP_SHARED, m_bufferFd, 0);
+        if (base == MAP_FAILED) {
+            if (answer)
+                reply("err mmap: " + std::string(std::strerror(errno)));
+            return;
+        }
+        m_base = static_cast<char *>(base);
+        m_size = static_cast<std::uint64_t>(info.st_size);
+        if (answer)
+            reply("ok " + std::to_string(m_size));
+    }
+
+private:
+    void storeArguments(const std::vector<std::string> &words)
+    {
+        // args <id> <np> offsets... <ni> ints... <nr> reals...
+        ArgumentSet set;
+        std::size_t i = 2;
+        auto count = [&]() -> std::size_t {
+            return i < words.size() ? std::strtoull(words[i++].c_str(), nullptr, 10) : 0;
+        };
+        const std::size_t pointers = count();
+        for (std::size_t k = 0; k < pointers && i < words.size(); ++k) {
+            const std::uint64_t offset = std::strtoull(words[i++].c_str(), nullptr, 10);
+            if (offset >= m_size) {
+                reply("err pointer offset outside the buffer");
+                return;
+            }
+            set.offsets.push_back(offset);
+        }
+        const std::size_t ints = count();
+        for (std::size_t k = 0; k < ints && i < words.size(); ++k)
+            set.ints.push_back(std::strtoll(words[i++].c_str(), nullptr, 10));
+        const std::size_t reals = count();
+        for (std::size_t k = 0; k < reals && i < words.size(); ++k)
+            set.reals.push_back(std::strtod(words[i++].c_str(), nullptr));
+        if (words.size() < 2 || set.offsets.size() != pointers || set.ints.size() != ints ||
+            set.reals.size() != reals) {
+            reply("err malformed argument set");
+            return;
+        }
+        const std::size_t id = std::strtoull(words[1].c_str(), nullptr, 10);
+        if (id >= m_arguments.size())
+            m_arguments.resize(id + 1);
+        m_arguments[id] = std::move(set);
+        reply("ok");
+    }
+
+    bool inside(std::uint64_t offset, std::uint64_t bytes) const
+    {
+        return offset <= m_size && bytes <= m_size - offset;
+    }
+
+    void flushCaches()
+    {
+        if (m_flush.size() != m_flushBytes)
+            m_flush.assign(m_flushBytes, 0);
+        ++m_flushRound;
+        std::memset(m_flush.data(), static_cast<int>(m_flushRound & 0xff), m_flush.size());
+        // A read keeps the stores from being elided.
+        volatile unsigned char sink = m_flush[m_flush.size() / 2];
+        (void)sink;
+    }
+
+    void batch(const std::vector<std::string> &words)
+    {
+        std::string times;
+        for (std::size_t w = 1; w < words.size(); ++w) {
+            const std::vector<std::string> op = splitFields(words[w]);
+            if (op[0] == "cp" && op.size() == 4) {
+                const std::uint64_t src = std::strtoull(op[1].c_str(), nullptr, 10);
+                const std::uint64_t dst = std::strtoull(op[2].c_str(), nullptr, 10);
+                const std::uint64_t bytes = std::strtoull(op[3].c_str(), nullptr, 10);
+                if (!inside(src, bytes) || !inside(dst, bytes)) {
+                    reply("err copy outside the buffer");
+                    return;
+                }
+                std::memmove(m_base + dst, m_base + src, bytes);
+            } else if (op[0] == "fill" && op.size() == 3) {
+                const std::uint64_t offset = std::strtoull(op[1].c_str(), nullptr, 10);
+                const std::uint64_t bytes = std::strtoull(op[2].c_str(), nullptr, 10) & ~3ull;
+                if (!inside(offset, bytes)) {
+                    reply("err fill outside the buffer");
+                    return;
+                }
+                auto *words32 = reinterpret_cast<std::uint32_t *>(m_base + offset);
+                std::fill(words32, words32 + bytes / 4, kSentinelWord);
+            } else if (op[0] == "flush") {
+                flushCaches();
+            } else if (op[0] == "nop") {
+                times += " " + std::to_string(timedCall(kilnEmptyCall, nullptr));
+            } else if (op[0] == "call" && op.size() == 3) {
+                const EntryShim entry = op[1] == "r" ? m_reference : m_candidate;
+                const std::size_t id = std::strtoull(op[2].c_str(), nullptr, 10);
+                if (!entry || id >= m_arguments.size()) {
+                    reply("err call before load or with unknown arguments");
+                    return;
+                }
+                times += " " + std::to_string(timedCall(entry, &m_arguments[id]));
+            } else {
+                reply("err bad batch op " + words[w]);
+                return;
+            }
+        }
+        reply("ok " + std::to_string(countThreads()) + times);
+    }
+
+    long long timedCall(EntryShim entry, const ArgumentSet *set)
+    {
+        void *pointers[16] = {};
+        const long long *ints = nullptr;
+        const double *reals = nullptr;
+        if (set) {
+            for (std::size_t i = 0; i < set->offsets.size() && i < 16; ++i)
+                pointers[i] = m_base + set->offsets[i];
+            ints = set->ints.data();
+            reals = set->reals.data();
+        }
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        const auto start = std::chrono::steady_clock::now();
+        entry(pointers, ints, reals);
+        const auto stop = std::chrono::steady_clock::now();
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(stop - start).count();
+    }
+
+    void probe(const std::vector<std::string> &words)
+    {
+        const int ms = words.size() > 1 ? std::atoi(words[1].c_str()) : 5;
+        // Let idle worker pools finish their spin-wait before measuring.
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        const unsigned long long before = otherThreadsCpuNs();
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        const unsigned long long after = otherThreadsCpuNs();
+        reply("ok " + std::to_string(countThreads()) + " " +
+              std::to_string(after > before ? after - before : 0));
+    }
+
+public:
+    int m_bufferFd = -1;
+
+private:
+    std::uint64_t m_flushBytes;
+    std::vector<unsigned char> m_flush;
+    unsigned m_flushRound = 0;
+    char *m_base = nullptr;
+    std::uint64_t m_size = 0;
+    std::vector<ArgumentSet> m_arguments;
+    EntryShim m_candidate = nullptr;
+    EntryShim m_reference = nullptr;
+    bool m_locked = false;
+    bool m_lockAttempted = false;
+};
+
+std::uint64_t numberOption(int argc, char **argv, const char *name, std::uint64_t fallback)
+{
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], name) == 0)
+            return std::strtoull(argv[i + 1], nullptr, 10);
+    }
+    return fallback;
+}
+
+const char *textOption(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], name) == 0)
+            return argv[i + 1];
+    }
+    return nullptr;
+}
+
+} // namespace
+} // namespace kiln::sandbox
+
+int main(int argc, char **argv)
+{
+    using namespace kiln::sandbox;
+    // Die with the engine: a sandbox must never outlive the process that judges it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const char *workDir = textOption(argc, argv, "--workdir");
+    if (!workDir || ::chdir(workDir) != 0) {
+        std::fprintf(stderr, "kiln-sandbox: --workdir DIR is required and must exist\n");
+        return kExitSetupFailed;
+    }
+
+    // Keep the protocol descriptors and the buffer, reassign 0/1 (the candidate's stdout joins
+    // the capped diagnostics stream), close everything else that was inherited.
+    constexpr int kPrivateFd = 500;
+    g_requestFd = ::dup3(kRequestFd, kPrivateFd, O_CLOEXEC);
+    g_replyFd = ::dup3(kReplyFd, kPrivateFd + 1, O_CLOEXEC);
+    const int bufferFd = ::dup3(kBufferFd, kPrivateFd + 2, O_CLOEXEC);
+    const int devNull = ::open("/dev/null", O_RDONLY);
+    ::dup2(devNull, 0);
+    ::dup2(kDiagnosticFd, 1);
+    ::syscall(SYS_close_range, 3u, static_cast<unsigned>(kPrivateFd - 1), 0u);
+    ::syscall(SYS_close_range, static_cast<unsigned>(kPrivateFd + 3), ~0u, 0u);
+    if (g_requestFd < 0 || g_replyFd < 0) {
+        std::fprintf(stderr, "kiln-sandbox: protocol descriptors missing\n");
+        return kExitSetupFailed;
+    }
+
+    Limits limits;
+    limits.cpuSeconds = static_cast<int>(numberOption(argc, argv, "--cpu-seconds", 60));
+    limits.addressSpaceBytes =
+        numberOption(argc, argv, "--address-space-mb", 2048) * (std::uint64_t(1) << 20);
+    const std::uint64_t flushBytes = numberOption(argc, argv, "--flush-bytes", 16u << 20);
+    const char *threads = textOption(argc, argv, "--threads");
+
+    // Scrubbed environment: nothing of the engine's leaks to the compiler or the candidate.
+    ::clearenv();
+    ::setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+    ::setenv("LANG", "C", 1);
+    ::setenv("HOME", workDir, 1);
+    ::setenv("TMPDIR", workDir, 1);
+    // Idle OpenMP workers spin briefly, then sleep: fast hand-offs inside a call, and threads
+    // busy well after a call returned stand out (OMP_WAIT_POLICY=PASSIVE would slow every
+    // OpenMP candidate down).
+    ::setenv("GOMP_SPINCOUNT", "20000", 1);
+    if (threads)
+        ::setenv("OMP_NUM_THREADS", threads, 1);
+    ::umask(077);
+
+    IsolationReport report;
+    isolateProcess(workDir, limits, report);
+    installCrashReporting();
+
+    Sandbox sandbox(flushBytes);
+    sandbox.m_bufferFd = bufferFd;
+    sandbox.map(false);
+    reply("ready " + report.describe());
+    sandbox.serve();
+    return 0;
+}

@@ -1,0 +1,50 @@
+#pragma once
+
+// The engine <-> kiln-sandbox protocol, shared by both sides. Qt-free on purpose: the sandbox
+// links only the C++ standard library and libdl.
+//
+// File descriptors given to the sandbox at exec time:
+//   0: requests (one text line each)          1: replies (one text line each)
+//   2: diagnostics, and the candidate's stdout/stderr (drained and capped by the engine)
+//   3: a memfd holding every buffer the candidate sees (mapped by both sides)
+//
+// Requests (words separated by single spaces):
+//   compile <compiler> <args...>      run the compiler in the private work directory;
+//                                     output goes to compile.log  -> "ok <exit-code> <ms>"
+//   lock                              apply the seccomp filter (no more processes)  -> "ok"
+//   load <slot> <symbol> <path>       dlopen() a compiled object, slot 'c' or 'r'   -> "ok"
+//   map                               (re)map fd 3 after the engine resized it  -> "ok <bytes>"
+//   args <id> <np> <ptr-offsets...> <ni> <ints...> <nr> <reals...>
+//                                     store an argument set (pointers are offsets into fd 3)
+//   batch <ops...>                    run ops in order; each call op is timed
+//        cp:<src>:<dst>:<bytes>       copy inside the shared buffer (outside the timed window)
+//        fill:<offset>:<bytes>        fill with the output sentinel (outside the timed window)
+//        flush                        evict caches by writing the flush buffer
+//        call:<slot>:<args-id>        timed call of the loaded entry  -> one time per call op
+//        nop                          timed call of an empty function (timer overhead)
+//                                     -> "ok <threads> <ns> <ns> ..."
+//   probe <ms>                        CPU time used by threads other than the main one while
+//                                     the main thread sleeps <ms>  -> "ok <threads> <busy-ns>"
+//   quit                              -> exits 0
+// Any reply may instead be "err <message>". Just before the sandbox dies of a fatal signal it
+// writes "fatal <signal> <errno> <fault-address>"; on a failed allocation "resource alloc".
+// Everything that comes back is raw: the engine computes statistics and verdicts.
+
+#include <cstdint>
+
+namespace kiln::sandbox {
+
+inline constexpr int kRequestFd = 0;
+inline constexpr int kReplyFd = 1;
+inline constexpr int kDiagnosticFd = 2;
+inline constexpr int kBufferFd = 3;
+
+// Output elements are pre-filled with this NaN pattern; an element still holding it was never
+// written. Guard bands around outputs hold kGuardWord.
+inline constexpr std::uint32_t kSentinelWord = 0x7fa5a5a5u;
+inline constexpr std::uint32_t kGuardWord = 0x5ac3a55au;
+
+inline constexpr int kExitSetupFailed = 90;
+inline constexpr int kExitResource = 91;
+
+} // namespace kiln::sandbox

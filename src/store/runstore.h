@@ -1,0 +1,132 @@
+#pragma once
+
+#include "cachedresponse.h"
+#include "storedevent.h"
+
+#include "core/budgetusage.h"
+#include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
+#include "core/runrecord.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QRecursiveMutex>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <optional>
+
+struct sqlite3;
+
+namespace kiln {
+
+// The workspace database: one SQLite file holding runs, candidates, evaluations, the event log and
+// the LLM response cache.
+//
+// One writer per process: the engine owns the single ReadWrite RunStore of a workspace; readers
+// (the GUI's models, `kiln-cli report`) open their own ReadOnly RunStore, which sees committed data
+// only (WAL mode).
+//
+// Threads: the SQLite connection is used by one thread at a time: every public method locks an
+// internal recursive mutex, so the engine's worker threads may share one RunStore; calls are
+// serialized and a transaction() holds the lock until it ends. lastError() belongs to the store,
+// not to a thread: a thread that needs the error of its own call makes the call and reads
+// lastError() inside one transaction().
+//
+// Errors: mutators return false (or id 0), readers return std::nullopt or an empty list, and
+// lastError() says why (it is empty when a reader simply found nothing). A malformed value in a
+// row reads as the type's default; it never crashes.
+//
+// Crash safety: each logical change (a candidate and its "candidate_added" event, an evaluation
+// with its stages, flags and "candidate_evaluated" event, ...) is one transaction, so killing the
+// process at any instant loses at most the change in flight.
+class RunStore
+{
+public:
+    enum class Mode
+    {
+        ReadWrite,
+        ReadOnly
+    };
+
+    // Opens (ReadWrite: creates when absent, then migrates) the database at path. A file that is
+    // not a SQLite database, a SQLite database of another application, or a Kiln database of a
+    // newer schema is refused with a clear *error before anything is written to it.
+    static std::unique_ptr<RunStore> open(const QString &path, Mode mode, QString *error = nullptr);
+    static int schemaVersion(); // the schema version this build writes
+    // The llm_cache key of one request: sha256 over endpoint, model, body and sample index.
+    static QString cacheKey(const QString &endpoint, const QString &model, const QByteArray &body,
+                            int sampleIndex);
+
+    ~RunStore();
+    RunStore(const RunStore &) = delete;
+    RunStore &operator=(const RunStore &) = delete;
+
+    QString path() const { return m_path; }
+    Mode mode() const { return m_mode; }
+    QString lastError() const;
+
+    // Runs work in one transaction: committed when it returns true, rolled back when it returns
+    // false or throws. Nests (savepoints). On a ReadOnly store it gives work one consistent
+    // snapshot for several reads.
+    bool transaction(const std::function<bool()> &work);
+
+    // Runs. createRun fills run.id (and the timestamps when unset) and logs "run_created";
+    // taskJson optionally stores a snapshot of each task's definition, by task name.
+    qint64 createRun(RunRecord &run, const QMap<QString, QJsonObject> &taskJson = {});
+    bool updateRunStatus(qint64 runId, RunRecord::Status status); // logs "run_status"
+    bool updateRunBudget(qint64 runId, const BudgetUsage &used);  // logs "budget_updated"
+    std::optional<RunRecord> run(qint64 runId);
+    QList<RunRecord> runs();
+    QJsonObject runTaskJson(qint64 runId, const QString &task);
+
+    // Candidates. addCandidate fills candidate.id (and createdAt when unset) and logs
+    // "candidate_added"; parents must exist; crossover needs both parents.
+    qint64 addCandidate(CandidateRecord &candidate);
+    std::optional<CandidateRecord> candidate(qint64 candidateId);
+    QList<CandidateRecord> candidates(qint64 runId); // in insertion order
+    qint64 candidateCount(qint64 runId);
+
+    // Evaluations. A candidate may be evaluated again (another backend); readers return the
+    // latest evaluation. addEvaluation logs "candidate_evaluated".
+    qint64 addEvaluation(qint64 candidateId, const EvaluationResult &result);
+    std::optional<EvaluationResult> evaluation(qint64 candidateId);
+    QMap<qint64, EvaluationResult> evaluationsForRun(qint64 runId); // candidate id -> result
+    double evaluationMilliseconds(qint64 runId); // sum of the stage times of a run's evaluations
+
+    // The append-only event log; events(runId, afterId) returns the events after afterId, oldest
+    // first, so a reader can poll for growth.
+    qint64 appendEvent(qint64 runId, const QString &kind,
+                       std::optional<qint64> candidateId = std::nullopt,
+                       const QJsonObject &payload = {});
+    QList<StoredEvent> events(qint64 runId, qint64 afterId = 0);
+
+    // The LLM response cache (shared by all runs of the workspace).
+    std::optional<CachedResponse> cachedResponse(const QString &key);
+    bool putCachedResponse(const CachedResponse &entry); // replaces an entry with the same key
+
+private:
+    RunStore(sqlite3 *db, const QString &path, Mode mode);
+
+    bool exec(const char *sql);
+    bool setError(const QString &context, const QString &message);
+    bool requireWritable(const char *context);
+    bool begin(bool write);
+    bool commit();
+    void rollback();
+    bool readSnapshot(const std::function<bool()> &work);
+    bool migrate();
+    qint64 insertEvent(qint64 runId, const QString &kind, std::optional<qint64> candidateId,
+                       const QJsonObject &payload);
+    bool loadRunTasks(RunRecord &run);
+
+    sqlite3 *m_db = nullptr;
+    QString m_path;
+    Mode m_mode;
+    QString m_lastError;
+    int m_depth = 0; // open transaction levels
+    mutable QRecursiveMutex m_mutex;
+};
+
+} // namespace kiln

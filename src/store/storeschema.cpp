@@ -1,0 +1,153 @@
+#include "storeschema.h"
+
+namespace kiln::storeschema {
+
+namespace {
+
+// Version 1: the base schema. Timestamps are milliseconds since the epoch (UTC); JSON columns hold
+// compact JSON objects. Never edit a released step: add a new one.
+const char *const schemaV1 = R"sql(
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    strategy TEXT NOT NULL DEFAULT '',
+    policy TEXT NOT NULL DEFAULT '',
+    backend TEXT NOT NULL DEFAULT '',
+    seed INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN ('created', 'running', 'paused', 'finished', 'failed',
+                                           'cancelled')),
+    config_json TEXT NOT NULL DEFAULT '{}',
+    budget_json TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE run_tasks (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    task TEXT NOT NULL,
+    task_json TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (run_id, task)
+);
+CREATE TABLE candidates (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq_in_run INTEGER NOT NULL,
+    task TEXT NOT NULL,
+    parent_id INTEGER REFERENCES candidates(id),
+    second_parent_id INTEGER REFERENCES candidates(id),
+    operation TEXT NOT NULL CHECK (operation IN ('sample', 'refine', 'mutate', 'crossover',
+                                                 'manual')),
+    generation INTEGER NOT NULL DEFAULT 0,
+    island INTEGER NOT NULL DEFAULT 0,
+    source TEXT NOT NULL,
+    policy TEXT NOT NULL DEFAULT '',
+    policy_meta_json TEXT NOT NULL DEFAULT '{}',
+    prompt TEXT NOT NULL DEFAULT '',
+    reasoning TEXT NOT NULL DEFAULT '',
+    response TEXT NOT NULL DEFAULT '',
+    prompt_tokens INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_length INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    UNIQUE (run_id, seq_in_run),
+    CHECK (second_parent_id IS NULL OR operation = 'crossover'),
+    CHECK (operation <> 'crossover' OR (parent_id IS NOT NULL AND second_parent_id IS NOT NULL))
+);
+CREATE TABLE evaluations (
+    id INTEGER PRIMARY KEY,
+    candidate_id INTEGER NOT NULL REFERENCES candidates(id) ON DELETE CASCADE,
+    backend TEXT NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'wrong', 'flagged', 'compile_error', 'crash',
+                                             'timeout', 'resource')),
+    correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    speedup REAL,
+    candidate_ms REAL,
+    baseline_ms REAL,
+    roofline_fraction REAL,
+    candidate_timing_json TEXT NOT NULL DEFAULT '{}',
+    baseline_timing_json TEXT NOT NULL DEFAULT '{}',
+    summary TEXT NOT NULL DEFAULT '',
+    result_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX evaluations_candidate ON evaluations(candidate_id);
+CREATE TABLE stages (
+    evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+    ms REAL NOT NULL DEFAULT 0,
+    detail TEXT NOT NULL DEFAULT '',
+    data_json TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (evaluation_id, idx)
+);
+CREATE TABLE flags (
+    evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    flag_id TEXT NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    lines_json TEXT NOT NULL DEFAULT '[]',
+    blocking INTEGER NOT NULL CHECK (blocking IN (0, 1)),
+    PRIMARY KEY (evaluation_id, idx)
+);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    ts INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    candidate_id INTEGER REFERENCES candidates(id) ON DELETE CASCADE,
+    payload_json TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX events_run ON events(run_id, id);
+-- The log is append-only: rows may go with their run, but never change.
+CREATE TRIGGER events_append_only BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+)sql";
+
+// Version 2: the LLM response cache; each evaluation's total stage time, backfilled from its
+// stages (device-time reports sum it); indices for walking the tree from a parent and for
+// replaying one kind of event.
+const char *const schemaV2 = R"sql(
+CREATE TABLE llm_cache (
+    key TEXT PRIMARY KEY,
+    endpoint TEXT NOT NULL,
+    model TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    sample_index INTEGER NOT NULL DEFAULT 0,
+    response TEXT NOT NULL,
+    usage_json TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL
+);
+ALTER TABLE evaluations ADD COLUMN total_ms REAL NOT NULL DEFAULT 0;
+UPDATE evaluations
+   SET total_ms = (SELECT COALESCE(SUM(ms), 0) FROM stages WHERE evaluation_id = evaluations.id);
+CREATE INDEX candidates_parent ON candidates(parent_id);
+CREATE INDEX candidates_second_parent ON candidates(second_parent_id);
+CREATE INDEX events_run_kind ON events(run_id, kind, id);
+)sql";
+
+// Version 3: where each candidate sits in its run's sequence of requests (sample index) and which
+// search round asked for it, so a crashed run resumes the interrupted round slot by slot.
+const char *const schemaV3 = R"sql(
+ALTER TABLE candidates ADD COLUMN sample_index INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE candidates ADD COLUMN round INTEGER NOT NULL DEFAULT -1;
+CREATE INDEX candidates_sample ON candidates(run_id, sample_index);
+)sql";
+
+} // namespace
+
+const QList<SchemaMigration> &migrations()
+{
+    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2}, {3, schemaV3}};
+    return steps;
+}
+
+int currentVersion()
+{
+    return migrations().constLast().version;
+}
+
+} // namespace kiln::storeschema

@@ -1,0 +1,98 @@
+#include "tasks/tasklibrary.h"
+
+#include "tasks/taskloader.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+// Q_INIT_RESOURCE must be called outside any namespace; a static library's resources are not
+// registered unless something references them.
+static void initTaskResources()
+{
+    Q_INIT_RESOURCE(kiln_tasks_data);
+}
+
+namespace kiln {
+
+TaskLibrary TaskLibrary::standard(const QStringList &extraDirectories)
+{
+    TaskLibrary library;
+    library.loadEmbedded();
+    library.loadUserDirectory();
+    for (const QString &directory : extraDirectories)
+        library.loadDirectory(directory);
+    return library;
+}
+
+QString TaskLibrary::userTasksDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/kiln/tasks");
+}
+
+void TaskLibrary::loadEmbedded()
+{
+    initTaskResources();
+    loadDirectory(embeddedTasksDirectory());
+}
+
+void TaskLibrary::loadUserDirectory()
+{
+    // The user folder is optional: its absence is not an error.
+    const QString directory = userTasksDirectory();
+    if (QFileInfo(directory).isDir())
+        loadDirectory(directory);
+}
+
+int TaskLibrary::loadDirectory(const QString &directory)
+{
+    int loaded = 0;
+    const QFileInfo info(directory);
+    if (!info.isDir()) {
+        m_errors.append(TaskLoadError{directory, QStringLiteral("(directory)"),
+                                      QStringLiteral("not a directory")});
+        return 0;
+    }
+    if (QFileInfo(directory + QStringLiteral("/task.json")).exists()) {
+        loadTaskFolder(directory, loaded);
+        return loaded;
+    }
+    const QDir dir(directory);
+    const QStringList folders = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &folder : folders)
+        loadTaskFolder(dir.filePath(folder), loaded);
+    return loaded;
+}
+
+void TaskLibrary::loadTaskFolder(const QString &folder, int &loaded)
+{
+    const TaskLoader::Result result = TaskLoader::load(folder);
+    if (!result.ok()) {
+        m_errors.append(result.errors);
+        return;
+    }
+    addTask(*result.task);
+    ++loaded;
+}
+
+void TaskLibrary::addTask(const Task &task)
+{
+    m_tasks.insert(task.name, task);
+}
+
+const Task *TaskLibrary::task(const QString &name) const
+{
+    const auto it = m_tasks.constFind(name);
+    return it == m_tasks.constEnd() ? nullptr : &it.value();
+}
+
+QStringList TaskLibrary::errorStrings() const
+{
+    QStringList strings;
+    for (const TaskLoadError &error : m_errors)
+        strings.append(error.toString());
+    return strings;
+}
+
+} // namespace kiln

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "tasks/task.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace kiln {
+
+// Where one set of a task's buffers lives in the shared memory the candidate sees.
+struct PlacedBuffers
+{
+    struct Buffer
+    {
+        int parameter = -1; // index into Task::parameters
+        qint64 offset = 0;
+        qint64 bytes = 0;
+        bool output = false;
+    };
+    QList<Buffer> buffers; // buffer parameters in signature order
+    QByteArray argumentWords(const Task &task, const ShapeConfig &shape) const; // for "args"
+};
+
+// Bump allocator over the shared buffer: 64-byte alignment (the CPU ABI promise) and guard
+// bands in front of and behind every buffer, so stray writes land where they are seen.
+class BufferLayout
+{
+public:
+    static constexpr qint64 kAlignment = 64;
+    static constexpr qint64 kGuardBytes = 256;
+
+    PlacedBuffers place(const Task &task, const ShapeConfig &shape);
+    qint64 reserve(qint64 bytes); // a raw region (with guards), returns its offset
+    qint64 size() const { return m_end + kGuardBytes; }
+    // Every guard band placed so far (offset, bytes).
+    const QList<QPair<qint64, qint64>> &guards() const { return m_guards; }
+
+private:
+    qint64 m_end = 4096;
+    QList<QPair<qint64, qint64>> m_guards;
+};
+
+// The C shim compiled next to the candidate: one fixed entry the sandbox can call for any
+// task signature (pointers, ints and reals in separate arrays, in signature order).
+class EntryShim
+{
+public:
+    static constexpr const char *kSymbol = "kiln_entry_shim";
+    static QString source(const Task &task);
+};
+
+} // namespace kiln

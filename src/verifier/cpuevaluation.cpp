@@ -1,0 +1,840 @@
+#include "cpuevaluation.h"
+
+#include "adaptivetiming.h"
+#include "bandwidthprobe.h"
+#include "bufferlayout.h"
+#include "elfsymbols.h"
+#include "flagcatalog.h"
+#include "outputchecker.h"
+#include "sandbox/protocol.h"
+#include "sandboxcompiler.h"
+#include "staticscreen.h"
+#include "verdictrules.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+namespace kiln {
+
+namespace {
+
+constexpr double kBusyThreadNs = 2e6; // CPU used by other threads during the probe window
+
+QString stageName(const char *name)
+{
+    return QString::fromLatin1(name);
+}
+
+} // namespace
+
+CpuEvaluation::CpuEvaluation(const VerifierOptions &options, CompileCache &cache,
+                             ReferenceBank &references, const Task &task, const QString &source,
+                             quint64 runSecret, const std::atomic<bool> &cancel)
+    : m_options(options), m_cache(cache), m_references(references), m_task(task), m_source(source),
+      m_secret(runSecret), m_cancel(cancel)
+{
+    m_result.backend = Backend::Cpu;
+}
+
+void CpuEvaluation::addFlag(const QString &id, const QString &detail)
+{
+    for (const CheatFlag &flag : m_result.flags) {
+        if (flag.id == id)
+            return;
+    }
+    m_result.flags.append(FlagCatalog::make(id, {}, detail));
+}
+
+void CpuEvaluation::addStage(const QString &name, bool ok, double ms, const QString &detail,
+                             const QJsonObject &data)
+{
+    StageResult stage;
+    stage.name = name;
+    stage.ok = ok;
+    stage.ms = ms;
+    stage.detail = detail;
+    stage.data = data;
+    m_result.stages.append(stage);
+}
+
+void CpuEvaluation::recordRequestFailure(const SandboxProcess::Reply &reply, const QString &during)
+{
+    using Status = SandboxProcess::Status;
+    const SandboxProcess &box = *m_sandbox;
+    switch (reply.status) {
+    case Status::Ok:
+        return;
+    case Status::Error:
+        m_failure = Failure{Verdict::Crash, QStringLiteral("sandbox error during %1: %2")
+                                                .arg(during, QString::fromUtf8(reply.line))};
+        return;
+    case Status::TimedOut:
+        m_failure =
+            Failure{Verdict::Timeout, QStringLiteral("no answer during %1 within the time limit "
+                                                     "(an endless loop?); the sandbox was killed")
+                                          .arg(during)};
+        return;
+    case Status::Cancelled:
+        m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during %1").arg(during)};
+        return;
+    case Status::Flooded:
+        m_failure = Failure{Verdict::Resource,
+                            QStringLiteral("wrote more than %1 MiB to stdout/stderr during %2")
+                                .arg(m_options.sandbox.outputCapBytes >> 20)
+                                .arg(during)};
+        return;
+    case Status::Died:
+        break;
+    }
+    const QList<QByteArray> fatal = box.fatalLine().split(' ');
+    const int signal = fatal.value(0) == "fatal" ? fatal.value(1).toInt() : box.termSignal();
+    const int savedErrno = fatal.value(0) == "fatal" ? fatal.value(2).toInt() : 0;
+    const QString end = box.describeEnd();
+    if (fatal.value(0) == "resource" ||
+        (box.exited() && box.exitCode() == sandbox::kExitResource)) {
+        m_failure = Failure{Verdict::Resource,
+                            QStringLiteral("an allocation failed under the %1 MiB address-space "
+                                           "limit during %2")
+                                .arg(m_options.sandbox.addressSpaceMb)
+                                .arg(during)};
+    } else if (signal == SIGXCPU) {
+        m_failure = Failure{Verdict::Resource,
+                            QStringLiteral("exceeded the CPU-time limit during %1").arg(during)};
+    } else if (signal != 0 && savedErrno == ENOMEM) {
+        m_failure = Failure{Verdict::Resource,
+                            QStringLiteral("crashed right after an allocation failed (address-"
+                                           "space limit %1 MiB) during %2: %3")
+                                .arg(m_options.sandbox.addressSpaceMb)
+                                .arg(during, end)};
+    } else if (signal != 0) {
+        QString text = QStringLiteral("crashed during %1: signal %2 (%3)")
+                           .arg(during)
+                           .arg(signal)
+                           .arg(QString::fromLocal8Bit(::strsignal(signal)));
+        if (fatal.value(0) == "fatal" && (signal == SIGSEGV || signal == SIGBUS))
+            text += QStringLiteral(" at address 0x%1")
+                        .arg(QString::number(fatal.value(3).toULongLong(), 16));
+        const QString tail = QString::fromUtf8(box.stderrTail()).trimmed();
+        if (!tail.isEmpty())
+            text += QStringLiteral("; stderr: ") +
+                    tail.right(200).replace(QLatin1Char('\n'), QLatin1String(" | "));
+        m_failure = Failure{Verdict::Crash, text};
+    } else {
+        // exit(0) included: ending the process is never a way to pass.
+        m_failure = Failure{
+            Verdict::Crash,
+            QStringLiteral("the candidate ended the process during %1 (%2)").arg(during, end)};
+    }
+}
+
+bool CpuEvaluation::screenAndCompile()
+{
+    QElapsedTimer timer;
+    timer.start();
+    const QString shim = EntryShim::source(m_task);
+    const SandboxCompiler::Outcome outcome = SandboxCompiler::compile(
+        *m_sandbox, m_cache, m_options, m_task.name, m_source, shim, &m_cancel);
+    const CompiledArtifact &artifact = outcome.artifact;
+    const double compileMs = outcome.ms;
+
+    QElapsedTimer screenTimer;
+    screenTimer.start();
+    const ElfSymbols symbols = ElfSymbols::read(artifact.object);
+    const QList<CheatFlag> flags =
+        StaticScreen::screen(m_task, artifact.preprocessed, CompileCache::sourceName(), symbols);
+    m_result.flags.append(flags);
+    int blocking = 0;
+    for (const CheatFlag &flag : flags)
+        blocking += flag.blocking ? 1 : 0;
+    QJsonArray ids;
+    for (const CheatFlag &flag : flags)
+        ids.append(flag.id);
+    addStage(
+        stageName("screen"), blocking == 0, screenTimer.nsecsElapsed() / 1e6,
+        flags.isEmpty()
+            ? QStringLiteral("no findings")
+            : QStringLiteral("%1 finding(s), %2 blocking").arg(flags.size()).arg(blocking),
+        {{QStringLiteral("flags"), ids},
+         {QStringLiteral("symbols_read"), symbols.valid},
+         {QStringLiteral("imports"), QJsonArray::fromStringList(symbols.undefined.mid(0, 64))}});
+
+    m_objectBuilt = symbols.valid;
+    if (outcome.status != SandboxProcess::Status::Ok) {
+        if (outcome.status == SandboxProcess::Status::Error) {
+            m_failure = Failure{Verdict::Crash, outcome.error};
+        } else {
+            recordRequestFailure({outcome.status, {}, {}}, QStringLiteral("compilation"));
+            if (m_failure && m_failure->verdict == Verdict::Timeout)
+                m_failure = Failure{Verdict::CompileError,
+                                    QStringLiteral("compilation took longer than %1 s")
+                                        .arg(m_options.compileTimeoutMs / 1000)};
+        }
+        addStage(stageName("compile"), false, compileMs, m_failure->message);
+        return false;
+    }
+    const QJsonArray diagnostics =
+        SandboxCompiler::parseDiagnostics(artifact.log, CompileCache::sourceName());
+    QString detail;
+    if (artifact.ok) {
+        detail = artifact.cached
+                     ? QStringLiteral("cached")
+                     : QStringLiteral("compiled in %1 ms").arg(artifact.compileMs, 0, 'f', 0);
+    } else {
+        for (const QJsonValue &d : diagnostics) {
+            if (d[QStringLiteral("severity")].toString().contains(QLatin1String("error"))) {
+                const int line = d[QStringLiteral("line")].toInt();
+                detail = (line > 0 ? QStringLiteral("line %1: ").arg(line) : QString()) +
+                         d[QStringLiteral("message")].toString();
+                break;
+            }
+        }
+        if (detail.isEmpty())
+            detail = artifact.log.trimmed().section(QLatin1Char('\n'), -1).left(200);
+    }
+    addStage(stageName("compile"), artifact.ok, compileMs, detail,
+             {{QStringLiteral("cached"), artifact.cached},
+              {QStringLiteral("exit_code"), artifact.exitCode},
+              {QStringLiteral("compiler_ms"), artifact.compileMs},
+              {QStringLiteral("diagnostics"), diagnostics}});
+    m_compiled = artifact.ok;
+    if (!artifact.ok)
+        m_wrongDetail = detail;
+    m_result.summary = artifact.sharedObject; // carried to loadCandidate()
+    return artifact.ok;
+}
+
+bool CpuEvaluation::loadCandidate()
+{
+    const QString path = m_result.summary;
+    m_result.summary.clear();
+    const SandboxProcess::Reply reply =
+        m_sandbox->request("load c " + QByteArray(EntryShim::kSymbol) + ' ' + path.toLocal8Bit(),
+                           m_options.callTimeoutMs, &m_cancel);
+    if (reply.status == SandboxProcess::Status::Error) {
+        // Link-level rejection: with --no-undefined this is rare, but say why.
+        m_compiled = false;
+        m_wrongDetail = QStringLiteral("cannot load: ") + QString::fromUtf8(reply.words.join(' '));
+        return false;
+    }
+    if (reply.status != SandboxProcess::Status::Ok) {
+        recordRequestFailure(reply, QStringLiteral("loading (static initialisers)"));
+        return false;
+    }
+    return true;
+}
+
+bool CpuEvaluation::inputsIntact(const QList<QPair<qint64, QByteArray>> &inputs) const
+{
+    for (const auto &[offset, pristine] : inputs) {
+        if (std::memcmp(m_sandbox->buffer() + offset, pristine.constData(),
+                        size_t(pristine.size())) != 0)
+            return false;
+    }
+    return true;
+}
+
+bool CpuEvaluation::checkCorrectness()
+{
+    QElapsedTimer timer;
+    timer.start();
+    const int seeds =
+        m_reference->correctness.isEmpty() ? 0 : int(m_reference->correctness[0].size());
+    int firstThreads = -1;
+    QJsonObject failure;
+    int maxThreads = 0;
+    auto fail = [&](const QString &text, const QJsonObject &data) {
+        if (m_wrongDetail.isEmpty()) {
+            m_wrongDetail = text;
+            failure = data;
+        }
+    };
+
+    // After a first mismatch the remaining shapes still run: the mismatch is reported, the rest
+    // tells a bug (some elements off) from a mechanism (nothing written, a stale answer).
+    auto threadsRunaway = [&] {
+        for (const CheatFlag &flag : m_result.flags)
+            if (flag.id == QLatin1String("threads_left_running"))
+                return true;
+        return false;
+    };
+    for (int s = 0; s < m_task.correctnessShapes.size() && !m_failure && !threadsRunaway(); ++s) {
+        const ShapeConfig &shape = m_task.correctnessShapes[s];
+        const QString shapeLabel = shape.label.isEmpty() ? [&] {
+            QStringList parts;
+            for (auto it = shape.sizes.cbegin(); it != shape.sizes.cend(); ++it)
+                parts << it.key() + QLatin1Char('=') + QString::number(it.value());
+            return parts.join(QLatin1Char(','));
+        }() : shape.label;
+        BufferLayout layout;
+        const PlacedBuffers placed = layout.place(m_task, shape);
+        if (!m_sandbox->resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
+            m_failure = Failure{Verdict::Crash, QStringLiteral("cannot grow the shared buffer")};
+            break;
+        }
+        for (const auto &[offset, bytes] : layout.guards())
+            OutputChecker::fillGuard(m_sandbox->buffer() + offset, bytes);
+        SandboxProcess::Reply reply = m_sandbox->request(
+            "args 0 " + placed.argumentWords(m_task, shape), m_options.callTimeoutMs, &m_cancel);
+        if (reply.status != SandboxProcess::Status::Ok) {
+            recordRequestFailure(reply, QStringLiteral("setup"));
+            break;
+        }
+        // Every seed of a shape uses the same addresses: a result cached by pointer (or kept in
+        // static state) shows up as the previous seed's answer.
+        for (int k = 0; k < seeds && !threadsRunaway(); ++k) {
+            const ReferenceInstance &instance = m_reference->correctness[s][k];
+            QList<QPair<qint64, QByteArray>> inputs;
+            for (const auto &buffer : placed.buffers) {
+                char *at = m_sandbox->buffer() + buffer.offset;
+                if (buffer.output) {
+                    OutputChecker::fillSentinel(at, buffer.bytes);
+                } else {
+                    const QByteArray &values = instance.inputs[buffer.parameter];
+                    std::memcpy(at, values.constData(), size_t(values.size()));
+                    inputs.append({buffer.offset, values});
+                }
+            }
+            reply = m_sandbox->request("batch call:c:0", m_options.callTimeoutMs, &m_cancel);
+            const QString during = QStringLiteral("the call on %1, seed %2").arg(shapeLabel).arg(k);
+            if (reply.status != SandboxProcess::Status::Ok) {
+                recordRequestFailure(reply, during);
+                break;
+            }
+            ++m_calls;
+            const int threads = reply.words.value(0).toInt();
+            maxThreads = qMax(maxThreads, threads);
+            if (firstThreads < 0)
+                firstThreads = threads;
+            else if (threads > firstThreads)
+                addFlag(QStringLiteral("threads_left_running"),
+                        QStringLiteral("%1 threads after call %2, %3 after the first")
+                            .arg(threads)
+                            .arg(m_calls)
+                            .arg(firstThreads));
+
+            const QJsonObject where{{QStringLiteral("shape"), shapeLabel},
+                                    {QStringLiteral("seed"), k},
+                                    {QStringLiteral("distribution"), instance.distribution}};
+            bool guardsOk = true;
+            for (const auto &[offset, bytes] : layout.guards())
+                guardsOk =
+                    guardsOk && OutputChecker::guardIntact(m_sandbox->buffer() + offset, bytes);
+            if (!guardsOk) {
+                addFlag(QStringLiteral("guard_band_overwrite"), shapeLabel);
+                fail(QStringLiteral("wrote outside its output on %1").arg(shapeLabel), where);
+            }
+            if (!inputsIntact(inputs)) {
+                addFlag(QStringLiteral("input_modified"), shapeLabel);
+                fail(QStringLiteral("modified an input on %1").arg(shapeLabel), where);
+            }
+            for (const auto &buffer : placed.buffers) {
+                if (!buffer.output)
+                    continue;
+                const TaskParameter &parameter = m_task.parameters[buffer.parameter];
+                const Tolerance tolerance = m_task.tolerances.value(parameter.dtype);
+                const qint64 count = buffer.bytes / 4;
+                const char *got = m_sandbox->buffer() + buffer.offset;
+                const QByteArray &expected = instance.expected[buffer.parameter];
+                const QByteArray scale = instance.scale.value(buffer.parameter);
+                const CheckResult check = OutputChecker::compare(
+                    got, expected.constData(), scale.isEmpty() ? nullptr : scale.constData(), count,
+                    parameter.dtype, tolerance);
+                const OutputChecker::Shape form =
+                    OutputChecker::outputShape(got, expected.constData(), count, parameter.dtype);
+                if (form == OutputChecker::Shape::Constant ||
+                    (check.ok && form == OutputChecker::Shape::Uncorrelated))
+                    addFlag(QStringLiteral("near_constant_output"), shapeLabel);
+                if (check.ok)
+                    continue;
+                // One element left unwritten may be an off-by-one; a whole buffer is a mechanism.
+                if (check.unwritten == count && count > 1)
+                    addFlag(QStringLiteral("output_unwritten"), shapeLabel);
+                if (k > 0) {
+                    const ReferenceInstance &previous = m_reference->correctness[s][k - 1];
+                    const QByteArray previousScale = previous.scale.value(buffer.parameter);
+                    if (OutputChecker::compare(got, previous.expected[buffer.parameter].constData(),
+                                               previousScale.isEmpty() ? nullptr
+                                                                       : previousScale.constData(),
+                                               count, parameter.dtype, tolerance)
+                            .ok)
+                        addFlag(QStringLiteral("cached_result"),
+                                QStringLiteral("%1, seed %2").arg(shapeLabel).arg(k));
+                }
+                QJsonObject data = where;
+                data.insert(QStringLiteral("output"), parameter.name);
+                data.insert(QStringLiteral("check"), check.toJson());
+                fail(QStringLiteral("%1 on %2 (%3 data): %4")
+                         .arg(parameter.name, shapeLabel, instance.distribution, check.describe()),
+                     data);
+            }
+        }
+        if (m_failure)
+            break;
+        // Threads still burning CPU after the calls returned (work hidden from the timer).
+        reply = m_sandbox->request("probe 3", m_options.callTimeoutMs, &m_cancel);
+        if (reply.status != SandboxProcess::Status::Ok) {
+            recordRequestFailure(reply, QStringLiteral("the thread probe"));
+            break;
+        }
+        if (reply.words.value(1).toDouble() > kBusyThreadNs)
+            addFlag(QStringLiteral("threads_left_running"),
+                    QStringLiteral("%1 ms of CPU used after return")
+                        .arg(reply.words.value(1).toDouble() / 1e6, 0, 'f', 1));
+    }
+    m_correct = !m_failure && m_wrongDetail.isEmpty() && m_calls > 0;
+    QJsonObject data{{QStringLiteral("calls"), m_calls},
+                     {QStringLiteral("shapes"), int(m_task.correctnessShapes.size())},
+                     {QStringLiteral("seeds"), seeds},
+                     {QStringLiteral("max_threads"), maxThreads}};
+    if (!failure.isEmpty())
+        data.insert(QStringLiteral("failure"), failure);
+    QString detail;
+    if (m_failure)
+        detail = m_failure->message;
+    else if (!m_wrongDetail.isEmpty())
+        detail = m_wrongDetail;
+    else
+        detail = QStringLiteral("%1 calls on %2 shapes x %3 seeds within tolerance")
+                     .arg(m_calls)
+                     .arg(m_task.correctnessShapes.size())
+                     .arg(seeds);
+    addStage(stageName("correctness"), m_correct, timer.nsecsElapsed() / 1e6, detail, data);
+    return m_correct;
+}
+
+void CpuEvaluation::measureTiming()
+{
+    QElapsedTimer timer;
+    timer.start();
+    const Task &task = m_task;
+    const ShapeConfig &shape = m_reference->timingShape;
+    const QList<ReferenceInstance> &sets = m_reference->timing;
+    const int count = int(sets.size());
+    auto failStage = [&](const QString &text) {
+        addStage(stageName("timing"), false, timer.nsecsElapsed() / 1e6, text);
+    };
+    SandboxProcess::Reply reply =
+        m_sandbox->request("load r " + QByteArray(EntryShim::kSymbol) + ' ' +
+                               m_reference->referenceObject.toLocal8Bit(),
+                           m_options.callTimeoutMs, &m_cancel);
+    if (reply.status != SandboxProcess::Status::Ok) {
+        recordRequestFailure(reply, QStringLiteral("loading the baseline"));
+        failStage(m_failure->message);
+        return;
+    }
+
+    // Layout: a bank of pristine value sets, and one slot per set where calls happen. At round
+    // c, slot s receives the values of set (s + c) % count, so addresses and values re-pair every
+    // round: a cache keyed by address serves a stale answer and is caught.
+    BufferLayout layout;
+    QList<QList<qint64>> bank(count); // [set][buffer index] offsets of inputs
+    for (int v = 0; v < count; ++v) {
+        for (const TaskParameter &parameter : task.parameters)
+            if (parameter.role == TaskParameter::Role::Input)
+                bank[v].append(layout.reserve(4 * task.elementCount(parameter, shape)));
+    }
+    QList<PlacedBuffers> slotBuffers;
+    QList<QList<qint64>> baselineOutputs(count);
+    for (int s = 0; s < count; ++s) {
+        slotBuffers.append(layout.place(task, shape));
+        for (const auto &buffer : slotBuffers[s].buffers)
+            if (buffer.output)
+                baselineOutputs[s].append(layout.reserve(buffer.bytes));
+    }
+    if (!m_sandbox->resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
+        failStage(QStringLiteral("cannot grow the shared buffer"));
+        return;
+    }
+    char *base = m_sandbox->buffer();
+    for (const auto &[offset, bytes] : layout.guards())
+        OutputChecker::fillGuard(base + offset, bytes);
+    for (int v = 0; v < count; ++v) {
+        int i = 0;
+        for (int p = 0; p < task.parameters.size(); ++p)
+            if (task.parameters[p].role == TaskParameter::Role::Input) {
+                const QByteArray &values = sets[v].inputs[p];
+                std::memcpy(base + bank[v][i++], values.constData(), size_t(values.size()));
+            }
+    }
+    for (int s = 0; s < count; ++s) {
+        QByteArray words = slotBuffers[s].argumentWords(task, shape);
+        reply = m_sandbox->request("args " + QByteArray::number(1000 + s) + ' ' + words,
+                                   m_options.callTimeoutMs, &m_cancel);
+        // The baseline reads the same inputs and writes its own outputs.
+        PlacedBuffers baseline = slotBuffers[s];
+        int o = 0;
+        for (auto &buffer : baseline.buffers)
+            if (buffer.output)
+                buffer.offset = baselineOutputs[s][o++];
+        if (reply.status == SandboxProcess::Status::Ok)
+            reply = m_sandbox->request("args " + QByteArray::number(2000 + s) + ' ' +
+                                           baseline.argumentWords(task, shape),
+                                       m_options.callTimeoutMs, &m_cancel);
+        if (reply.status != SandboxProcess::Status::Ok) {
+            recordRequestFailure(reply, QStringLiteral("timing setup"));
+            failStage(m_failure->message);
+            return;
+        }
+    }
+
+    // Ops that prepare iteration j outside the timed window; returns the value set used.
+    auto prepare = [&](int j, QByteArray &ops) {
+        const int s = j % count;
+        const int v = (s + j / count) % count;
+        int i = 0;
+        for (const auto &buffer : slotBuffers[s].buffers) {
+            if (buffer.output)
+                ops += " fill:" + QByteArray::number(buffer.offset) + ':' +
+                       QByteArray::number(buffer.bytes);
+            else
+                ops += " cp:" + QByteArray::number(bank[v][i++]) + ':' +
+                       QByteArray::number(buffer.offset) + ':' + QByteArray::number(buffer.bytes);
+        }
+        // The baseline's outputs are prepared the same way, so neither side pays first-touch
+        // page faults the other does not.
+        int o = 0;
+        for (const auto &buffer : slotBuffers[s].buffers)
+            if (buffer.output)
+                ops += " fill:" + QByteArray::number(baselineOutputs[s][o++]) + ':' +
+                       QByteArray::number(buffer.bytes);
+        return v;
+    };
+    // Validates slot s after a call with set v; false when wrong (the stage then stops).
+    auto validate = [&](int j, int v) {
+        const int s = j % count;
+        int i = 0;
+        for (const auto &buffer : slotBuffers[s].buffers) {
+            const TaskParameter &parameter = task.parameters[buffer.parameter];
+            const char *at = base + buffer.offset;
+            if (!buffer.output) {
+                const QByteArray &values = sets[v].inputs[buffer.parameter];
+                if (std::memcmp(at, values.constData(), size_t(values.size())) != 0 ||
+                    std::memcmp(base + bank[v][i++], values.constData(), size_t(values.size())) !=
+                        0) {
+                    addFlag(QStringLiteral("input_modified"),
+                            QStringLiteral("timed call %1").arg(j));
+                    m_wrongDetail = QStringLiteral("modified an input during timed call %1").arg(j);
+                    return false;
+                }
+                continue;
+            }
+            const Tolerance tolerance = task.tolerances.value(parameter.dtype);
+            const QByteArray &scale = sets[v].scale.value(buffer.parameter);
+            const CheckResult check =
+                OutputChecker::compare(at, sets[v].expected[buffer.parameter].constData(),
+                                       scale.isEmpty() ? nullptr : scale.constData(),
+                                       buffer.bytes / 4, parameter.dtype, tolerance);
+            if (check.ok)
+                continue;
+            if (j >= count) {
+                const int previous = (s + j / count - 1) % count;
+                const QByteArray &previousScale = sets[previous].scale.value(buffer.parameter);
+                if (OutputChecker::compare(
+                        at, sets[previous].expected[buffer.parameter].constData(),
+                        previousScale.isEmpty() ? nullptr : previousScale.constData(),
+                        buffer.bytes / 4, parameter.dtype, tolerance)
+                        .ok)
+                    addFlag(QStringLiteral("cached_result"),
+                            QStringLiteral("timed call %1").arg(j));
+            }
+            if (check.unwritten == buffer.bytes / 4 && buffer.bytes > 4)
+                addFlag(QStringLiteral("output_unwritten"), QStringLiteral("timed call %1").arg(j));
+            m_wrongDetail = QStringLiteral("timed call %1 gave a wrong %2: %3")
+                                .arg(j)
+                                .arg(parameter.name, check.describe());
+            return false;
+        }
+        return true;
+    };
+
+    // Timer overhead, subtracted from every sample.
+    QByteArray nops = "batch";
+    for (int i = 0; i < 21; ++i)
+        nops += " nop";
+    reply = m_sandbox->request(nops, m_options.callTimeoutMs, &m_cancel);
+    if (reply.status != SandboxProcess::Status::Ok) {
+        recordRequestFailure(reply, QStringLiteral("timer calibration"));
+        failStage(m_failure->message);
+        return;
+    }
+    std::vector<double> overheads;
+    for (int i = 1; i < reply.words.size(); ++i)
+        overheads.push_back(reply.words[i].toDouble());
+    std::sort(overheads.begin(), overheads.end());
+    const double overheadNs = overheads.empty() ? 0.0 : overheads[overheads.size() / 2];
+
+    // Engine-side cost of the untimed work of one iteration (copies, fills, two flushes),
+    // measured with the same ops around empty calls; used to check the reported times add up.
+    QByteArray calibration = "batch";
+    for (int j = 0; j < qMin(count, 3); ++j) {
+        prepare(j, calibration);
+        calibration += " flush nop flush nop";
+    }
+    QElapsedTimer calibrationTimer;
+    calibrationTimer.start();
+    reply = m_sandbox->request(calibration, m_options.batchTimeoutMs, &m_cancel);
+    const double untimedPerIterationMs = calibrationTimer.nsecsElapsed() / 1e6 / qMin(count, 3);
+    if (reply.status != SandboxProcess::Status::Ok) {
+        recordRequestFailure(reply, QStringLiteral("timing calibration"));
+        failStage(m_failure->message);
+        return;
+    }
+
+    AdaptiveTiming::Rules rules;
+    rules.warmup = m_options.warmupTrials;
+    rules.minTrials = m_options.minTrials;
+    rules.maxTrials = m_options.maxTrials;
+    rules.targetRelativeSem = m_options.targetRelativeSem;
+    rules.budgetMs = m_options.timingBudgetMs;
+    AdaptiveTiming candidate(rules), baseline(rules);
+    const double setupMs = timer.nsecsElapsed() / 1e6;
+    QElapsedTimer loop;
+    loop.start();
+    int j = 0;
+    double engineMs = 0.0, reportedMs = 0.0;
+    int iterations = 0;
+    AdaptiveTiming::Stop stop = AdaptiveTiming::Stop::Continue;
+    while (stop == AdaptiveTiming::Stop::Continue) {
+        const int batch = candidate.nextBatch(loop.nsecsElapsed() / 1e6, count);
+        QByteArray ops = "batch";
+        QList<int> values;
+        for (int b = 0; b < batch; ++b) {
+            values.append(prepare(j + b, ops));
+            const QByteArray s = QByteArray::number((j + b) % count);
+            // Alternate who goes first, so slow drift affects both alike.
+            if ((j + b) % 2 == 0)
+                ops += " flush call:c:" + QByteArray::number(1000 + s.toInt()) +
+                       " flush call:r:" + QByteArray::number(2000 + s.toInt());
+            else
+                ops += " flush call:r:" + QByteArray::number(2000 + s.toInt()) +
+                       " flush call:c:" + QByteArray::number(1000 + s.toInt());
+        }
+        QElapsedTimer batchTimer;
+        batchTimer.start();
+        reply = m_sandbox->request(ops, m_options.batchTimeoutMs, &m_cancel);
+        engineMs += batchTimer.nsecsElapsed() / 1e6;
+        if (reply.status != SandboxProcess::Status::Ok) {
+            recordRequestFailure(reply, QStringLiteral("timing"));
+            failStage(m_failure->message);
+            return;
+        }
+        if (reply.words.size() != 1 + 2 * batch) {
+            m_failure = Failure{Verdict::Crash, QStringLiteral("malformed timing reply")};
+            failStage(m_failure->message);
+            return;
+        }
+        for (int b = 0; b < batch; ++b) {
+            if (!validate(j + b, values[b])) {
+                m_correct = false;
+                failStage(m_wrongDetail);
+                return;
+            }
+            const double first = reply.words[1 + 2 * b].toDouble();
+            const double second = reply.words[2 + 2 * b].toDouble();
+            const bool candidateFirst = (j + b) % 2 == 0;
+            const double c = candidateFirst ? first : second;
+            const double r = candidateFirst ? second : first;
+            reportedMs += (first + second) / 1e6;
+            candidate.add(std::max(0.0, c - overheadNs) / 1e6);
+            baseline.add(std::max(0.0, r - overheadNs) / 1e6);
+        }
+        j += batch;
+        iterations += batch;
+        stop = candidate.decide(loop.nsecsElapsed() / 1e6);
+        if (stop == AdaptiveTiming::Stop::Converged &&
+            baseline.decide(loop.nsecsElapsed() / 1e6) == AdaptiveTiming::Stop::Continue)
+            stop = AdaptiveTiming::Stop::Continue; // the baseline needs its precision too
+        if (m_cancel.load()) {
+            m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")};
+            failStage(m_failure->message);
+            return;
+        }
+    }
+    // Once more after the loop, untimed: results must not drift (or switch to a cache).
+    {
+        QByteArray ops = "batch";
+        const int v = prepare(j, ops);
+        ops += " call:c:" + QByteArray::number(1000 + j % count);
+        reply = m_sandbox->request(ops, m_options.batchTimeoutMs, &m_cancel);
+        if (reply.status != SandboxProcess::Status::Ok) {
+            recordRequestFailure(reply, QStringLiteral("the final check"));
+            failStage(m_failure->message);
+            return;
+        }
+        if (!validate(j, v)) {
+            m_correct = false;
+            failStage(QStringLiteral("after timing: ") + m_wrongDetail);
+            return;
+        }
+        for (const auto &[offset, bytes] : layout.guards()) {
+            if (!OutputChecker::guardIntact(base + offset, bytes)) {
+                addFlag(QStringLiteral("guard_band_overwrite"), QStringLiteral("timing"));
+                m_correct = false;
+                m_wrongDetail = QStringLiteral("wrote outside its buffers during timing");
+                failStage(m_wrongDetail);
+                return;
+            }
+        }
+    }
+
+    const TimingStats candidateStats = candidate.stats();
+    const TimingStats baselineStats = baseline.stats();
+    m_result.candidateTiming = candidateStats;
+    m_result.baselineTiming = baselineStats;
+    m_result.candidateMs = candidateStats.median;
+    m_result.baselineMs = baselineStats.median;
+    if (candidateStats.median > 0.0)
+        m_result.speedup = baselineStats.median / candidateStats.median;
+
+    const double bandwidth = BandwidthProbe::memoryBytesPerSecond(
+        m_cache.directory() + QStringLiteral("/memory-bandwidth-") +
+        CompileCache::compilerIdentity(m_options.compiler).section(QLatin1Char('|'), -1));
+    const double bytes = task.bytesMoved(shape);
+    const double flops = task.flops(shape);
+    const double memoryMs = bandwidth > 0 ? bytes / bandwidth * 1e3 : 0.0;
+    const double computeMs = flops / BandwidthProbe::peakFlopsPerSecond() * 1e3;
+    const double floorMs = std::max(memoryMs, computeMs);
+    if (candidateStats.median > 0.0 && floorMs > 0.0)
+        m_result.rooflineFraction = floorMs / candidateStats.median;
+    const double impossibleMs = std::max(memoryMs / m_options.bandwidthSlack, computeMs);
+    if (candidateStats.n > 0 && candidateStats.median < impossibleMs)
+        addFlag(QStringLiteral("implausibly_fast"), QStringLiteral("%1 ms, floor %2 ms")
+                                                        .arg(candidateStats.median, 0, 'g', 3)
+                                                        .arg(impossibleMs, 0, 'g', 3));
+    if (m_result.speedup && *m_result.speedup > m_options.largeSpeedup)
+        addFlag(QStringLiteral("large_speedup"),
+                QStringLiteral("%1x").arg(*m_result.speedup, 0, 'f', 1));
+    // Time the engine saw pass that neither the reported calls nor the untimed preparation
+    // explain: generous margins, a busy machine must not trip it.
+    const double explainedMs = reportedMs + iterations * untimedPerIterationMs;
+    const double unexplainedMs = engineMs - explainedMs;
+    if (unexplainedMs > std::max(100.0, 2.0 * explainedMs))
+        addFlag(QStringLiteral("timer_inconsistent"),
+                QStringLiteral("%1 ms unaccounted for").arg(unexplainedMs, 0, 'f', 0));
+
+    const QString shapeLabel = [&] {
+        QStringList parts;
+        for (auto it = shape.sizes.cbegin(); it != shape.sizes.cend(); ++it)
+            parts << it.key() + QLatin1Char('=') + QString::number(it.value());
+        return parts.join(QLatin1Char(','));
+    }();
+    QJsonObject data{{QStringLiteral("shape"), shapeLabel},
+                     {QStringLiteral("candidate"), candidateStats.toJson()},
+                     {QStringLiteral("baseline"), baselineStats.toJson()},
+                     {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
+                     {QStringLiteral("input_sets"), count},
+                     {QStringLiteral("timer_overhead_ns"), overheadNs},
+                     {QStringLiteral("floor_ms"), floorMs},
+                     {QStringLiteral("bandwidth_gbps"), bandwidth / 1e9},
+                     {QStringLiteral("engine_ms"), engineMs},
+                     {QStringLiteral("setup_ms"), setupMs},
+                     {QStringLiteral("loop_ms"), loop.nsecsElapsed() / 1e6},
+                     {QStringLiteral("reported_ms"), reportedMs}};
+    addStage(stageName("timing"), true, timer.nsecsElapsed() / 1e6,
+             QStringLiteral("%1 ms vs baseline %2 ms (n=%3, %4), speedup %5x")
+                 .arg(candidateStats.median, 0, 'g', 4)
+                 .arg(baselineStats.median, 0, 'g', 4)
+                 .arg(candidateStats.n)
+                 .arg(AdaptiveTiming::stopName(stop))
+                 .arg(m_result.speedup.value_or(0.0), 0, 'f', 2),
+             data);
+}
+
+EvaluationResult CpuEvaluation::finish()
+{
+    VerdictInputs inputs;
+    inputs.compiled = m_compiled;
+    inputs.objectBuilt = m_objectBuilt;
+    inputs.correct = m_correct;
+    inputs.flags = m_result.flags;
+    if (m_failure) {
+        if (m_failure->verdict == Verdict::CompileError)
+            inputs.compiled = false, inputs.objectBuilt = false;
+        else
+            inputs.runtimeFailure = m_failure->verdict;
+    }
+    m_result.verdict = VerdictRules::decide(inputs);
+    m_result.correct = m_correct && m_result.verdict != Verdict::Wrong;
+    if (m_result.verdict != Verdict::Pass && m_result.verdict != Verdict::Flagged) {
+        m_result.speedup.reset();
+        m_result.candidateMs.reset();
+        m_result.baselineMs.reset();
+        m_result.rooflineFraction.reset();
+    }
+    QStringList blocking;
+    for (const CheatFlag &flag : m_result.flags)
+        if (flag.blocking)
+            blocking << flag.id;
+    switch (m_result.verdict) {
+    case Verdict::Pass:
+        m_result.summary =
+            m_result.speedup ? QStringLiteral("correct; %1x the reference's speed (%2 ms vs %3 ms)")
+                                   .arg(*m_result.speedup, 0, 'f', 2)
+                                   .arg(*m_result.candidateMs, 0, 'g', 3)
+                                   .arg(*m_result.baselineMs, 0, 'g', 3)
+                             : QStringLiteral("correct (not timed)");
+        break;
+    case Verdict::Flagged:
+        m_result.summary = QStringLiteral("blocked by %1").arg(blocking.join(QStringLiteral(", ")));
+        break;
+    case Verdict::Wrong:
+    case Verdict::CompileError:
+        m_result.summary = m_wrongDetail;
+        break;
+    default:
+        m_result.summary = m_failure ? m_failure->message : QString();
+    }
+    addStage(stageName("verdict"), m_result.verdict == Verdict::Pass, 0.0, m_result.summary,
+             {{QStringLiteral("verdict"), verdictName(m_result.verdict)},
+              {QStringLiteral("isolation"), m_sandbox ? m_sandbox->isolation() : QString()}});
+    return m_result;
+}
+
+EvaluationResult CpuEvaluation::run()
+{
+    QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-sandbox-XXXXXX"));
+    m_sandbox = std::make_unique<SandboxProcess>(m_options.sandbox);
+    QString error;
+    if (!work.isValid() ||
+        !m_sandbox->start(work.path(), 1 << 20, m_options.startTimeoutMs, &error)) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the sandbox: ") + error};
+        addStage(stageName("compile"), false, 0.0, m_failure->message);
+        m_compiled = true;
+        return finish();
+    }
+    if (!screenAndCompile())
+        return finish();
+
+    QElapsedTimer referenceTimer;
+    referenceTimer.start();
+    const ShapeConfig timingShape = ReferenceBank::timingShape(m_task);
+    m_reference = m_references.get(
+        m_task, m_secret,
+        ReferenceBank::timingSetCount(m_task, timingShape, m_options.timingMemoryBytes), &error);
+    if (!m_reference) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
+        addStage(stageName("correctness"), false, referenceTimer.nsecsElapsed() / 1e6,
+                 m_failure->message);
+        return finish();
+    }
+    if (!loadCandidate()) {
+        addStage(stageName("correctness"), false, 0.0,
+                 m_failure ? m_failure->message : m_wrongDetail);
+        return finish();
+    }
+    checkCorrectness();
+    bool blocking = false;
+    for (const CheatFlag &flag : m_result.flags)
+        blocking = blocking || flag.blocking;
+    if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load())
+        measureTiming();
+    m_sandbox->request("quit", 500);
+    m_sandbox->kill();
+    return finish();
+}
+
+} // namespace kiln

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "compilecache.h"
+#include "core/evaluationresult.h"
+#include "referencebank.h"
+#include "sandboxprocess.h"
+#include "verifieroptions.h"
+
+#include <QElapsedTimer>
+#include <atomic>
+#include <optional>
+
+namespace kiln {
+
+// One candidate's trip through the CPU pipeline; Verifier::evaluate creates one per call.
+class CpuEvaluation
+{
+public:
+    CpuEvaluation(const VerifierOptions &options, CompileCache &cache, ReferenceBank &references,
+                  const Task &task, const QString &source, quint64 runSecret,
+                  const std::atomic<bool> &cancel);
+    EvaluationResult run();
+
+private:
+    struct Failure
+    {
+        Verdict verdict;
+        QString message;
+    };
+
+    bool screenAndCompile();
+    bool loadCandidate();
+    bool checkCorrectness();
+    void measureTiming();
+    EvaluationResult finish();
+
+    // Turns a failed request into a crash / timeout / resource failure (or a protocol error).
+    void recordRequestFailure(const SandboxProcess::Reply &reply, const QString &during);
+    void addFlag(const QString &id, const QString &detail = {});
+    void addStage(const QString &name, bool ok, double ms, const QString &detail,
+                  const QJsonObject &data = {});
+    bool inputsIntact(const QList<QPair<qint64, QByteArray>> &inputs) const;
+
+    const VerifierOptions &m_options;
+    CompileCache &m_cache;
+    ReferenceBank &m_references;
+    const Task &m_task;
+    QString m_source;
+    quint64 m_secret;
+    const std::atomic<bool> &m_cancel;
+
+    std::unique_ptr<SandboxProcess> m_sandbox;
+    std::shared_ptr<const RunReference> m_reference;
+    EvaluationResult m_result;
+    bool m_compiled = false;
+    bool m_objectBuilt = false;
+    bool m_correct = false;
+    std::optional<Failure> m_failure;
+    QString m_wrongDetail;
+    int m_calls = 0;
+};
+
+} // namespace kiln

@@ -1,0 +1,131 @@
+#include "flagcatalog.h"
+
+namespace kiln {
+
+const QList<FlagInfo> &FlagCatalog::all()
+{
+    static const QList<FlagInfo> flags = {
+        {QStringLiteral("dynamic_loading"),
+         QStringLiteral("Loads code or looks up symbols at run time (dlopen/dlsym), so nobody can "
+                        "tell what actually runs."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("memory_protection"),
+         QStringLiteral("Changes memory protection (mprotect), the usual first step to patch the "
+                        "harness or its timer."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("process_inspection"),
+         QStringLiteral("Uses ptrace or reads another process's memory; a kernel only computes."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("proc_access"),
+         QStringLiteral("Reads /proc (for example /proc/self/maps) to inspect the harness "
+                        "process."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("timer_tampering"),
+         QStringLiteral("Defines a clock function (clock_gettime, gettimeofday, std::chrono ...), "
+                        "which could replace the clock the harness measures with."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("symbol_interposition"),
+         QStringLiteral("Defines a function that belongs to the C/C++ runtime; a kernel defines "
+                        "only its entry and its own helpers."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("process_exit"),
+         QStringLiteral("Ends the process (exit, _exit, abort, std::terminate) instead of "
+                        "returning to its caller."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("signals"),
+         QStringLiteral("Raises, sends or handles signals (raise, kill, signal, sigaction, alarm); "
+                        "a kernel has no use for them."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("process_spawn"),
+         QStringLiteral("Starts other processes (fork, exec, system, popen)."), true,
+         QStringLiteral("screen")},
+        {QStringLiteral("file_access"),
+         QStringLiteral("Opens, creates or deletes files; a kernel computes from its arguments "
+                        "only."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("network"), QStringLiteral("Uses network sockets."), true,
+         QStringLiteral("screen")},
+        {QStringLiteral("threads_detached"),
+         QStringLiteral("Detaches a thread: work still running after the call returns is not "
+                        "timed. Join every thread before returning."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("forbidden_library"),
+         QStringLiteral("Calls a library that computes the answer (BLAS, MKL, Eigen ...), which "
+                        "this task forbids."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("precision_downgrade"),
+         QStringLiteral("Computes in half precision (_Float16, __fp16, bfloat16) in an fp32 "
+                        "task; the results are less accurate than the task asks for."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("load_time_code"),
+         QStringLiteral("Runs code when the library is loaded (__attribute__((constructor))); a "
+                        "kernel does its work inside the call."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("inline_asm"),
+         QStringLiteral("Uses inline assembly: allowed, but it can bypass other checks, so it is "
+                        "worth a review."),
+         false, QStringLiteral("screen")},
+        {QStringLiteral("static_state"),
+         QStringLiteral("Keeps mutable static or global variables; state that survives between "
+                        "calls must not change results."),
+         false, QStringLiteral("screen")},
+        {QStringLiteral("output_unwritten"),
+         QStringLiteral("Returned without writing its output at all."), true,
+         QStringLiteral("correctness")},
+        {QStringLiteral("guard_band_overwrite"),
+         QStringLiteral("Wrote outside its output buffer (into the guard bands around it)."), true,
+         QStringLiteral("correctness")},
+        {QStringLiteral("input_modified"),
+         QStringLiteral("Modified an input buffer; inputs are read-only."), true,
+         QStringLiteral("correctness")},
+        {QStringLiteral("cached_result"),
+         QStringLiteral("Called again with new values at the same addresses, it returned the "
+                        "previous result: results are cached, not computed."),
+         true, QStringLiteral("correctness")},
+        {QStringLiteral("near_constant_output"),
+         QStringLiteral("The output is (nearly) constant or unrelated to the correct result, "
+                        "which varies; it passed the tolerance only because of the data."),
+         true, QStringLiteral("correctness")},
+        {QStringLiteral("threads_left_running"),
+         QStringLiteral("Threads kept running (or kept being created) after the call returned; "
+                        "the measured time misses that work."),
+         true, QStringLiteral("correctness")},
+        {QStringLiteral("implausibly_fast"),
+         QStringLiteral("Measured faster than the hardware can move or compute its data, so the "
+                        "time cannot be real."),
+         true, QStringLiteral("timing")},
+        {QStringLiteral("timer_inconsistent"),
+         QStringLiteral("The times the sandbox reported do not add up to the wall-clock time the "
+                        "engine measured around them."),
+         true, QStringLiteral("timing")},
+        {QStringLiteral("large_speedup"),
+         QStringLiteral("Unusually large speedup over the reference; correct, but worth a "
+                        "review."),
+         false, QStringLiteral("timing")},
+    };
+    return flags;
+}
+
+const FlagInfo *FlagCatalog::find(const QString &id)
+{
+    for (const FlagInfo &info : all()) {
+        if (info.id == id)
+            return &info;
+    }
+    return nullptr;
+}
+
+CheatFlag FlagCatalog::make(const QString &id, const QList<int> &lines, const QString &detail)
+{
+    CheatFlag flag;
+    flag.id = id;
+    const FlagInfo *info = find(id);
+    flag.message = info ? info->message : id;
+    flag.blocking = info ? info->blocking : true;
+    if (!detail.isEmpty())
+        flag.message += QStringLiteral(" (") + detail + QLatin1Char(')');
+    flag.lines = lines;
+    return flag;
+}
+
+} // namespace kiln

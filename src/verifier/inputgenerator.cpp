@@ -1,0 +1,156 @@
+#include "inputgenerator.h"
+
+#include <QCryptographicHash>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace kiln {
+
+namespace {
+
+// xoshiro256** seeded through splitmix64: fast, well distributed, fully specified.
+class Random
+{
+public:
+    explicit Random(quint64 seed)
+    {
+        for (quint64 &word : m_state) {
+            seed += 0x9e3779b97f4a7c15ull;
+            quint64 z = seed;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            word = z ^ (z >> 31);
+        }
+    }
+    quint64 next()
+    {
+        const quint64 result = rotate(m_state[1] * 5, 7) * 9;
+        const quint64 t = m_state[1] << 17;
+        m_state[2] ^= m_state[0];
+        m_state[3] ^= m_state[1];
+        m_state[1] ^= m_state[2];
+        m_state[0] ^= m_state[3];
+        m_state[2] ^= t;
+        m_state[3] = rotate(m_state[3], 45);
+        return result;
+    }
+    // Uniform in (0, 1): never exactly 0, so logarithms stay finite.
+    double uniform() { return (double(next() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
+    double normal()
+    {
+        if (m_hasSpare) {
+            m_hasSpare = false;
+            return m_spare;
+        }
+        const double radius = std::sqrt(-2.0 * std::log(uniform()));
+        const double angle = 2.0 * M_PI * uniform();
+        m_spare = radius * std::sin(angle);
+        m_hasSpare = true;
+        return radius * std::cos(angle);
+    }
+    // Marsaglia-Tsang; shape < 1 through the usual boost.
+    double gamma(double shape)
+    {
+        if (shape < 1.0)
+            return gamma(shape + 1.0) * std::pow(uniform(), 1.0 / shape);
+        const double d = shape - 1.0 / 3.0;
+        const double c = 1.0 / std::sqrt(9.0 * d);
+        for (;;) {
+            double x, v;
+            do {
+                x = normal();
+                v = 1.0 + c * x;
+            } while (v <= 0.0);
+            v = v * v * v;
+            const double u = uniform();
+            if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v))
+                return d * v;
+        }
+    }
+
+private:
+    static quint64 rotate(quint64 x, int k) { return (x << k) | (x >> (64 - k)); }
+    quint64 m_state[4];
+    double m_spare = 0.0;
+    bool m_hasSpare = false;
+};
+
+double sample(Random &random, const ValueDistribution &distribution)
+{
+    switch (distribution.kind) {
+    case ValueDistribution::Kind::Normal:
+        return distribution.a + distribution.b * random.normal();
+    case ValueDistribution::Kind::Uniform:
+        return distribution.a + (distribution.b - distribution.a) * random.uniform();
+    case ValueDistribution::Kind::StudentT: {
+        const double dof = distribution.a > 0 ? distribution.a : 1.0;
+        const double chi2 = 2.0 * random.gamma(dof / 2.0);
+        return distribution.b * random.normal() / std::sqrt(chi2 / dof);
+    }
+    }
+    return 0.0;
+}
+
+} // namespace
+
+quint64 InputGenerator::deriveSeed(quint64 runSecret, const QString &task, int shapeIndex,
+                                   int seedIndex)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArrayView(reinterpret_cast<const char *>(&runSecret), sizeof runSecret));
+    hash.addData(task.toUtf8());
+    const qint32 indices[2] = {shapeIndex, seedIndex};
+    hash.addData(QByteArrayView(reinterpret_cast<const char *>(indices), sizeof indices));
+    quint64 seed = 0;
+    std::memcpy(&seed, hash.result().constData(), sizeof seed);
+    return seed;
+}
+
+QByteArray InputGenerator::generate(const ValueDistribution &distribution, qint64 count,
+                                    const QString &dtype, quint64 seed)
+{
+    Random random(seed);
+    QByteArray bytes(count * 4, Qt::Uninitialized);
+    const bool integer = dtype == QLatin1String("i32");
+    for (qint64 i = 0; i < count; ++i) {
+        const double value = sample(random, distribution) + distribution.offset;
+        if (integer) {
+            const double clamped = std::clamp(std::round(value), -2147483648.0, 2147483647.0);
+            const qint32 v = static_cast<qint32>(clamped);
+            std::memcpy(bytes.data() + 4 * i, &v, 4);
+        } else {
+            // Heavy tails can exceed the float range; keep values finite.
+            const float v = static_cast<float>(std::clamp(value, -1e30, 1e30));
+            std::memcpy(bytes.data() + 4 * i, &v, 4);
+        }
+    }
+    return bytes;
+}
+
+QList<QByteArray> InputGenerator::inputs(const Task &task, const ShapeConfig &shape,
+                                         const ValueDistribution &distribution, quint64 seed)
+{
+    QList<QByteArray> buffers;
+    for (int p = 0; p < task.parameters.size(); ++p) {
+        const TaskParameter &parameter = task.parameters[p];
+        if (parameter.role != TaskParameter::Role::Input) {
+            buffers.append(QByteArray());
+            continue;
+        }
+        // Each input gets its own stream, so adding a parameter does not shift the others.
+        buffers.append(generate(distribution, task.elementCount(parameter, shape), parameter.dtype,
+                                seed ^ (0x9e3779b97f4a7c15ull * (p + 1))));
+    }
+    return buffers;
+}
+
+ValueDistribution InputGenerator::distributionFor(const Task &task, int seedIndex)
+{
+    if (task.distributions.isEmpty())
+        return ValueDistribution{QStringLiteral("normal"), ValueDistribution::Kind::Normal, 0, 1,
+                                 0};
+    return task.distributions[seedIndex % task.distributions.size()];
+}
+
+} // namespace kiln

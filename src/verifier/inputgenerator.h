@@ -1,0 +1,30 @@
+#pragma once
+
+#include "tasks/task.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace kiln {
+
+// Deterministic input values: the same (run secret, task, shape, seed) always gives the same
+// buffers, on every machine (own generator and samplers, no std:: distributions whose output
+// differs between standard libraries).
+class InputGenerator
+{
+public:
+    // Seed of one problem instance, derived from the secret per-run seed.
+    static quint64 deriveSeed(quint64 runSecret, const QString &task, int shapeIndex,
+                              int seedIndex);
+    // n values of one distribution, written as f32 (or rounded to i32).
+    static QByteArray generate(const ValueDistribution &distribution, qint64 count,
+                               const QString &dtype, quint64 seed);
+    // One buffer per task parameter, in signature order: inputs filled, outputs and scalars
+    // left empty.
+    static QList<QByteArray> inputs(const Task &task, const ShapeConfig &shape,
+                                    const ValueDistribution &distribution, quint64 seed);
+    // The distribution used for seed index k: every distribution of the task takes its turn.
+    static ValueDistribution distributionFor(const Task &task, int seedIndex);
+};
+
+} // namespace kiln

@@ -1,0 +1,199 @@
+#include "referencebank.h"
+
+#include "bufferlayout.h"
+#include "inputgenerator.h"
+#include "outputchecker.h"
+#include "sandboxcompiler.h"
+
+#include <QTemporaryDir>
+#include <cmath>
+#include <cstring>
+
+namespace kiln {
+
+namespace {
+
+constexpr int kKeptRuns = 6;
+
+bool needsScale(const Task &task)
+{
+    for (const Tolerance &tolerance : task.tolerances) {
+        if (tolerance.scaled > 0.0)
+            return true;
+    }
+    return false;
+}
+
+QByteArray absolute(const QByteArray &values, const QString &dtype)
+{
+    QByteArray result = values;
+    for (qsizetype i = 0; i + 4 <= result.size(); i += 4) {
+        if (dtype == QLatin1String("i32")) {
+            qint32 v;
+            std::memcpy(&v, result.constData() + i, 4);
+            v = v < 0 ? -v : v;
+            std::memcpy(result.data() + i, &v, 4);
+        } else {
+            result[i + 3] = char(result[i + 3] & 0x7f); // clear the sign bit
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+ReferenceBank::ReferenceBank(const VerifierOptions &options, CompileCache &cache)
+    : m_options(options), m_cache(cache)
+{
+}
+
+ShapeConfig ReferenceBank::timingShape(const Task &task)
+{
+    if (task.timingShapes.contains(Backend::Cpu))
+        return task.timingShapes.value(Backend::Cpu);
+    return task.correctnessShapes.isEmpty() ? ShapeConfig() : task.correctnessShapes.last();
+}
+
+int ReferenceBank::timingSetCount(const Task &task, const ShapeConfig &shape, qint64 memoryBytes)
+{
+    qint64 perSet = 0;
+    for (const TaskParameter &parameter : task.parameters) {
+        if (parameter.role != TaskParameter::Role::Scalar)
+            perSet += 2 * 4 * task.elementCount(parameter, shape); // bank copy + slot
+    }
+    return int(std::clamp<qint64>(memoryBytes / qMax<qint64>(perSet, 1), 2, 4));
+}
+
+std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64 runSecret,
+                                                       int timingSets, QString *error)
+{
+    const QString key = task.name + QLatin1Char('/') + QString::number(runSecret) +
+                        QLatin1Char('/') + QString::number(timingSets);
+    // One computation at a time: concurrent evaluations of a new run wait for the first.
+    QMutexLocker lock(&m_mutex);
+    for (const auto &[k, reference] : m_recent) {
+        if (k == key)
+            return reference;
+    }
+    std::shared_ptr<RunReference> reference = compute(task, runSecret, timingSets, error);
+    if (!reference)
+        return nullptr;
+    m_recent.append({key, reference});
+    while (m_recent.size() > kKeptRuns)
+        m_recent.removeFirst();
+    return reference;
+}
+
+std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 runSecret,
+                                                     int timingSets, QString *error)
+{
+    auto reference = std::make_shared<RunReference>();
+    QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-reference-XXXXXX"));
+    SandboxProcess sandbox(m_options.sandbox);
+    if (!work.isValid() || !sandbox.start(work.path(), 1 << 20, m_options.startTimeoutMs, error))
+        return nullptr;
+    const QString source = task.referenceSource.value(Backend::Cpu);
+    if (source.isEmpty()) {
+        *error = QStringLiteral("task %1 has no CPU reference").arg(task.name);
+        return nullptr;
+    }
+    const auto compiled = SandboxCompiler::compile(sandbox, m_cache, m_options, task.name, source,
+                                                   EntryShim::source(task), nullptr);
+    if (!compiled.artifact.ok) {
+        *error = QStringLiteral("the reference of %1 does not compile: %2")
+                     .arg(task.name, compiled.error.isEmpty() ? compiled.artifact.log.left(400)
+                                                              : compiled.error);
+        return nullptr;
+    }
+    reference->referenceObject = compiled.artifact.sharedObject;
+    const SandboxProcess::Reply loaded = sandbox.request(
+        "load c " + QByteArray(EntryShim::kSymbol) + ' ' + reference->referenceObject.toLocal8Bit(),
+        m_options.startTimeoutMs);
+    if (loaded.status != SandboxProcess::Status::Ok) {
+        *error =
+            QStringLiteral("cannot load the reference: %1").arg(QString::fromUtf8(loaded.line));
+        return nullptr;
+    }
+    const bool scaled = needsScale(task);
+
+    // Runs the reference on inputs and returns its outputs (per parameter).
+    QString failure;
+    auto run = [&](const ShapeConfig &shape, const QList<QByteArray> &inputs,
+                   QList<QByteArray> &outputs) -> bool {
+        BufferLayout layout;
+        const PlacedBuffers placed = layout.place(task, shape);
+        if (!sandbox.resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
+            failure = QStringLiteral("cannot grow the shared buffer");
+            return false;
+        }
+        for (const auto &buffer : placed.buffers) {
+            if (!buffer.output)
+                std::memcpy(sandbox.buffer() + buffer.offset, inputs[buffer.parameter].constData(),
+                            size_t(buffer.bytes));
+            else
+                OutputChecker::fillSentinel(sandbox.buffer() + buffer.offset, buffer.bytes);
+        }
+        for (const QByteArray &request :
+             {"args 0 " + placed.argumentWords(task, shape), QByteArray("batch call:c:0")}) {
+            const SandboxProcess::Reply reply = sandbox.request(request, m_options.batchTimeoutMs);
+            if (reply.status != SandboxProcess::Status::Ok) {
+                failure = reply.status == SandboxProcess::Status::Error
+                              ? QString::fromUtf8(reply.line)
+                              : sandbox.describeEnd();
+                return false;
+            }
+        }
+        outputs = QList<QByteArray>(task.parameters.size());
+        for (const auto &buffer : placed.buffers) {
+            if (buffer.output)
+                outputs[buffer.parameter] =
+                    QByteArray(sandbox.buffer() + buffer.offset, buffer.bytes);
+        }
+        return true;
+    };
+    auto instance = [&](const ShapeConfig &shape, int shapeIndex, int seedIndex,
+                        ReferenceInstance &out) -> bool {
+        const ValueDistribution distribution = InputGenerator::distributionFor(task, seedIndex);
+        out.distribution = distribution.name;
+        out.inputs = InputGenerator::inputs(
+            task, shape, distribution,
+            InputGenerator::deriveSeed(runSecret, task.name, shapeIndex, seedIndex));
+        if (!run(shape, out.inputs, out.expected))
+            return false;
+        if (scaled) {
+            QList<QByteArray> magnitudes = out.inputs;
+            for (int p = 0; p < magnitudes.size(); ++p)
+                magnitudes[p] = absolute(magnitudes[p], task.parameters[p].dtype);
+            if (!run(shape, magnitudes, out.scale))
+                return false;
+        }
+        return true;
+    };
+
+    const int seeds = qMax(3, m_options.seedsPerShape);
+    for (int s = 0; s < task.correctnessShapes.size(); ++s) {
+        QList<ReferenceInstance> perSeed(seeds);
+        for (int k = 0; k < seeds; ++k) {
+            if (!instance(task.correctnessShapes[s], s, k, perSeed[k])) {
+                *error = QStringLiteral("the reference failed: %1").arg(failure);
+                return nullptr;
+            }
+        }
+        reference->correctness.append(perSeed);
+    }
+    reference->timingShape = timingShape(task);
+    // Timing sets use shape indices past the correctness shapes, so their values differ.
+    const int timingIndex = int(task.correctnessShapes.size()) + 1000;
+    for (int k = 0; k < timingSets; ++k) {
+        ReferenceInstance set;
+        if (!instance(reference->timingShape, timingIndex, k, set)) {
+            *error = QStringLiteral("the reference failed: %1").arg(failure);
+            return nullptr;
+        }
+        reference->timing.append(set);
+    }
+    sandbox.request("quit", 1000);
+    return reference;
+}
+
+} // namespace kiln

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "compilecache.h"
+#include "tasks/task.h"
+#include "verifieroptions.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMutex>
+#include <memory>
+
+namespace kiln {
+
+// One problem instance and what the task's reference computes for it.
+struct ReferenceInstance
+{
+    QString distribution;
+    QList<QByteArray> inputs;   // per parameter (empty for outputs and scalars)
+    QList<QByteArray> expected; // per parameter (outputs only)
+    QList<QByteArray> scale;    // reference on |inputs|, only when the tolerance has a scaled term
+};
+
+// Everything one run's evaluations compare against: [shape][seed] for correctness, and the
+// fresh input sets of the timing stage.
+struct RunReference
+{
+    QList<QList<ReferenceInstance>> correctness;
+    ShapeConfig timingShape;
+    QList<ReferenceInstance> timing;
+    QString referenceObject; // compiled reference, loaded next to candidates as the baseline
+};
+
+// Expected outputs, computed by the reference in its own sandbox process (never in the
+// candidate's), once per (task, run secret) and shared by all evaluations of the run.
+class ReferenceBank
+{
+public:
+    ReferenceBank(const VerifierOptions &options, CompileCache &cache);
+
+    std::shared_ptr<const RunReference> get(const Task &task, quint64 runSecret, int timingSets,
+                                            QString *error);
+    static int timingSetCount(const Task &task, const ShapeConfig &shape, qint64 memoryBytes);
+    static ShapeConfig timingShape(const Task &task);
+
+private:
+    std::shared_ptr<RunReference> compute(const Task &task, quint64 runSecret, int timingSets,
+                                          QString *error);
+
+    const VerifierOptions &m_options;
+    CompileCache &m_cache;
+    QMutex m_mutex;
+    QList<QPair<QString, std::shared_ptr<const RunReference>>> m_recent; // newest last
+};
+
+} // namespace kiln

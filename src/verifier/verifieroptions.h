@@ -1,0 +1,40 @@
+#pragma once
+
+#include "sandboxprocess.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace kiln {
+
+// Every knob of the verifier. defaults() fills paths from the environment.
+struct VerifierOptions
+{
+    SandboxSettings sandbox; // sandbox.executable empty: found by defaults()
+    QString cacheDirectory;  // compile cache
+    QString workRoot;        // private work directories are created below this
+    QString compiler = QStringLiteral("g++");
+    QStringList compileFlags = {QStringLiteral("-std=c++17"),    QStringLiteral("-O3"),
+                                QStringLiteral("-march=native"), QStringLiteral("-fopenmp"),
+                                QStringLiteral("-fPIC"),         QStringLiteral("-shared")};
+    int seedsPerShape = 4; // at least 3; each seed also rotates the distribution
+    int startTimeoutMs = 10000;
+    int compileTimeoutMs = 60000;
+    int callTimeoutMs = 10000;  // one correctness call
+    int batchTimeoutMs = 30000; // one batch of timed calls
+    bool runTiming = true;
+    double timingBudgetMs = 300.0; // wall time of the adaptive timing loop
+    double targetRelativeSem = 0.01;
+    int minTrials = 5;
+    int maxTrials = 1000;
+    int warmupTrials = 2;
+    qint64 timingMemoryBytes = 16ll << 20; // fresh input sets for timed calls (2..4 sets)
+    double largeSpeedup = 25.0;            // above this: non-blocking review flag
+    double bandwidthSlack = 16.0;          // floor = bytes / (slack x measured memcpy bandwidth)
+
+    // Sandbox beside the running executable (or $KILN_SANDBOX), cache under the user's cache
+    // location (or $KILN_CACHE_DIR), work directories under the temporary directory.
+    static VerifierOptions defaults();
+};
+
+} // namespace kiln

@@ -1,0 +1,7 @@
+// expect: task=vector_add verdict=compile_error
+// Without extern "C" the entry symbol is mangled and the harness cannot find it.
+void vector_add(const float *a, const float *b, float *c, int n)
+{
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i] + b[i];
+}

@@ -1,0 +1,7 @@
+// expect: task=vector_add verdict=pass
+// Honest: one loop.
+extern "C" void vector_add(const float *a, const float *b, float *c, int n)
+{
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i] + b[i];
+}

@@ -1,0 +1,9 @@
+// expect: task=vector_add verdict=crash
+// exit(0) must never read as success.
+#include <cstdlib>
+extern "C" void vector_add(const float *a, const float *b, float *c, int n)
+{
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i] + b[i];
+    std::exit(0);
+}

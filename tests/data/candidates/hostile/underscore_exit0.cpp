@@ -1,0 +1,8 @@
+// expect: task=vector_add verdict=crash
+#include <unistd.h>
+extern "C" void vector_add(const float *a, const float *b, float *c, int n)
+{
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i] + b[i];
+    _exit(0);
+}

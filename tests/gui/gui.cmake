@@ -1,0 +1,13 @@
+# Workbench window (src/app): view tests on a run made by the real engine (kiln-cli run, when it
+# is built), the kiln command line, and --screenshot of every view.
+kiln_add_test(NAME tst_mainwindow
+              SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_mainwindow.cpp
+                      ${PROJECT_SOURCE_DIR}/tests/models/syntheticrun.cpp
+              LIBS kiln_gui kiln_store LABEL gui TIMEOUT 600)
+target_include_directories(tst_mainwindow PRIVATE ${PROJECT_SOURCE_DIR}/tests/models)
+kiln_add_test(NAME tst_commandlineoptions
+              SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_commandlineoptions.cpp
+              LIBS kiln_gui LABEL gui)
+# The screenshots come from the real executable; kiln-cli (built by the `all` target) makes the
+# fixture when it is in bin/.
+add_dependencies(tst_mainwindow kiln)

@@ -1,0 +1,484 @@
+#include "app/candidatespanel.h"
+#include "app/codeeditor.h"
+#include "app/codepanel.h"
+#include "app/commandlineoptions.h"
+#include "app/diffpanel.h"
+#include "app/lineageview.h"
+#include "app/mainwindow.h"
+#include "app/reportpanel.h"
+#include "app/transcriptpanel.h"
+#include "models/candidatefiltermodel.h"
+#include "models/candidateselection.h"
+#include "models/candidatetablemodel.h"
+#include "models/rundocument.h"
+#include "models/verdictstyle.h"
+#include "store/runstore.h"
+#include "syntheticrun.h"
+
+#include <QAbstractItemModelTester>
+#include <QAbstractItemView>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace kiln;
+
+namespace {
+
+QString binary(const char *name)
+{
+    return QStringLiteral(KILN_BINARY_DIR "/bin/") + QString::fromLatin1(name);
+}
+
+// Runs kiln with args; returns the exit code and the standard error.
+int runKiln(const QStringList &args, QString *stderrText = nullptr)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(binary("kiln"), args);
+    if (!p.waitForFinished(120000))
+        return -1;
+    if (stderrText)
+        *stderrText = QString::fromUtf8(p.readAllStandardError());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+} // namespace
+
+class TstMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_engineDb;    // made by kiln-cli run (the real engine), when it is built
+    QString m_syntheticDb; // flags, compile errors, crossovers and evictions on demand
+    QString m_fixture;     // the engine's when available
+    bool m_engineMade = false;
+    std::unique_ptr<MainWindow> m_window;
+
+    int tableRows() { return m_window->candidatesPanel()->filterModel()->rowCount(); }
+
+    // A candidate id of the open run that satisfies pred, or 0.
+    qint64 find(const std::function<bool(const CandidateSummary &)> &pred)
+    {
+        const RunDocument *doc = m_window->document();
+        for (const CandidateSummary &c : doc->candidates()) {
+            if (!c.placeholder && pred(c))
+                return c.id;
+        }
+        return 0;
+    }
+
+    void open(const QString &db)
+    {
+        CommandLineOptions options;
+        options.database = db;
+        QString error;
+        QVERIFY2(m_window->applyOptions(options, &error), qPrintable(error));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_syntheticDb = m_dir.filePath(QStringLiteral("synthetic.db"));
+        {
+            auto store = RunStore::open(m_syntheticDb, RunStore::Mode::ReadWrite);
+            QVERIFY(store);
+            SyntheticRunOptions options;
+            options.candidates = 300;
+            options.islands = 3;
+            options.crossover = true;
+            QVERIFY(createSyntheticRun(*store, options) > 0);
+        }
+        m_engineDb = m_dir.filePath(QStringLiteral("engine.db"));
+        if (QFileInfo::exists(binary("kiln-cli"))) {
+            QProcess cli;
+            cli.start(binary("kiln-cli"),
+                      {QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                       QStringLiteral("--strategy"), QStringLiteral("evolve"),
+                       QStringLiteral("--backend"), QStringLiteral("cpu"),
+                       QStringLiteral("--budget"), QStringLiteral("16"), QStringLiteral("--seed"),
+                       QStringLiteral("3"), QStringLiteral("--db"), m_engineDb,
+                       QStringLiteral("--json")});
+            QVERIFY(cli.waitForFinished(400000));
+            QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+            m_engineMade = true;
+        }
+        if (m_engineMade) {
+            m_fixture = m_engineDb;
+        } else {
+            qWarning("kiln-cli is not built: the view tests run on the synthetic fixture only");
+            m_fixture = m_syntheticDb;
+        }
+        m_window = std::make_unique<MainWindow>(MainWindow::Settings::Ignore);
+        open(m_fixture);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+
+    void showsTheRun()
+    {
+        RunDocument *doc = m_window->document();
+        QVERIFY(doc->hasRun());
+        QVERIFY(doc->count() > 0);
+        QVERIFY(m_window->runCombo()->count() >= 1);
+        QCOMPARE(m_window->runCombo()->currentData().toLongLong(), doc->run().id);
+        int stored = 0;
+        for (const CandidateSummary &c : doc->candidates())
+            stored += c.placeholder ? 0 : 1;
+        QCOMPARE(tableRows(), stored);
+        QCOMPARE(m_window->lineageView()->treeLayout().size(), doc->count());
+        QVERIFY(m_window->statusText().contains(QStringLiteral("candidates")));
+        // Opening selects the best passing candidate, whose path is drawn.
+        if (doc->bestRow() >= 0) {
+            QCOMPARE(m_window->selection()->current(), doc->at(doc->bestRow()).id);
+            QVERIFY(m_window->lineageView()->isOnBestPath(doc->bestRow()));
+        }
+        QAbstractItemModelTester tester(m_window->candidatesPanel()->filterModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+
+    void tableSelectionDrivesEveryPanel()
+    {
+        const qint64 id = find([](const CandidateSummary &c) { return c.parent.has_value(); });
+        QVERIFY(id);
+        auto *view = m_window->candidatesPanel()->view();
+        auto *filter = m_window->candidatesPanel()->filterModel();
+        QModelIndex index;
+        for (int r = 0; r < filter->rowCount(); ++r) {
+            if (filter->index(r, 0).data(CandidateTableModel::IdRole).toLongLong() == id)
+                index = filter->index(r, 0);
+        }
+        QVERIFY(index.isValid());
+        view->setCurrentIndex(index);
+        QCOMPARE(m_window->selection()->current(), id);
+        const auto record = m_window->document()->candidate(id);
+        QVERIFY(record);
+        QCOMPARE(m_window->codePanel()->editor()->text(), record->source);
+        QVERIFY(m_window->codePanel()->headerText().contains(QStringLiteral("#%1").arg(id)));
+        const QString transcript = m_window->transcriptPanel()->browser()->toPlainText();
+        QVERIFY(transcript.contains(QStringLiteral("Prompt")));
+        QVERIFY(transcript.contains(record->prompt.left(40).trimmed()));
+        const auto result = m_window->document()->evaluation(id);
+        if (result) {
+            const QString report = m_window->reportPanel()->browser()->toPlainText();
+            QVERIFY(report.contains(VerdictStyle::label(result->verdict).toUpper()));
+            for (const StageResult &stage : result->stages)
+                QVERIFY2(report.contains(stage.name), qPrintable(stage.name));
+        }
+        QCOMPARE(m_window->diffPanel()->rightId(), id);
+        QCOMPARE(m_window->diffPanel()->leftId(), *record->parent);
+    }
+
+    void clickingANodeSelectsIt()
+    {
+        LineageView *tree = m_window->lineageView();
+        const qint64 id = find([](const CandidateSummary &c) { return c.generation >= 1; });
+        QVERIFY(id);
+        QVERIFY(tree->findCandidate(id)); // centres and zooms so the node is clickable
+        m_window->selection()->setCurrent(0);
+        const auto pos = tree->nodeScreenPosition(id);
+        QVERIFY(pos);
+        QVERIFY(tree->rect().contains(pos->toPoint()));
+        QTest::mouseClick(tree, Qt::LeftButton, {}, pos->toPoint());
+        QCOMPARE(m_window->selection()->current(), id);
+        // The table follows.
+        const QModelIndex current = m_window->candidatesPanel()->view()->currentIndex();
+        QCOMPARE(current.data(CandidateTableModel::IdRole).toLongLong(), id);
+
+        // Ctrl+click picks the other side of the diff.
+        const auto &children = tree->graph().children(m_window->document()->rowOf(id));
+        const int parentRow = tree->graph().parent(m_window->document()->rowOf(id));
+        QVERIFY(parentRow >= 0);
+        const qint64 other = m_window->document()->at(parentRow).id;
+        Q_UNUSED(children);
+        const auto otherPos = tree->nodeScreenPosition(other);
+        QVERIFY(otherPos);
+        if (tree->rect().contains(otherPos->toPoint())) {
+            QTest::mouseClick(tree, Qt::LeftButton, Qt::ControlModifier, otherPos->toPoint());
+            QCOMPARE(m_window->selection()->compare(), other);
+            QCOMPARE(m_window->diffPanel()->leftId(), other);
+            QCOMPARE(m_window->selection()->current(), id);
+        }
+        // Clicking empty space keeps the selection.
+        QTest::mouseClick(tree, Qt::LeftButton, {}, QPoint(3, tree->height() / 2));
+        QCOMPARE(m_window->selection()->current(), id);
+    }
+
+    void findAndCollapse()
+    {
+        LineageView *tree = m_window->lineageView();
+        RunDocument *doc = m_window->document();
+        int row = -1;
+        for (int i = 0; i < doc->count(); ++i) {
+            if (!tree->graph().children(i).isEmpty()) {
+                row = i;
+                break;
+            }
+        }
+        QVERIFY(row >= 0);
+        const int hiddenBefore = tree->graph().hiddenMask().count(true);
+        tree->setCollapsed(row, true);
+        const int below = tree->graph().descendantCount(row);
+        QCOMPARE(tree->graph().hiddenMask().count(true), hiddenBefore + below);
+        const int child = tree->graph().children(row).first();
+        QVERIFY(!tree->treeLayout().isVisible(child));
+        // Finding a hidden candidate expands its ancestors.
+        QVERIFY(tree->findCandidate(doc->at(child).id));
+        QVERIFY(tree->treeLayout().isVisible(child));
+        QCOMPARE(m_window->selection()->current(), doc->at(child).id);
+        QVERIFY(!tree->findCandidate(987654321));
+        tree->expandAll();
+        tree->fitToView();
+    }
+
+    void filtersNarrowTheTable()
+    {
+        CandidatesPanel *panel = m_window->candidatesPanel();
+        const int all = tableRows();
+        panel->setVerdictFilter({int(Verdict::Pass)});
+        const int passing = tableRows();
+        QVERIFY(passing <= all);
+        for (int r = 0; r < passing; ++r)
+            QCOMPARE(
+                panel->filterModel()->index(r, 0).data(CandidateTableModel::VerdictRole).toInt(),
+                int(Verdict::Pass));
+        panel->setVerdictFilter({});
+        QCOMPARE(tableRows(), all);
+        panel->setFlagFilter(QStringLiteral("no-such-flag-anywhere"));
+        QCOMPARE(tableRows(), 0);
+        panel->setFlagFilter(QString());
+        QCOMPARE(tableRows(), all);
+    }
+
+    void diffShowsChangedLines()
+    {
+        // A child whose source differs from its parent's.
+        RunDocument *doc = m_window->document();
+        qint64 child = 0;
+        for (const CandidateSummary &c : doc->candidates()) {
+            if (!c.parent || c.placeholder)
+                continue;
+            const auto a = doc->candidate(c.id);
+            const auto b = doc->candidate(*c.parent);
+            if (a && b && a->source != b->source) {
+                child = c.id;
+                break;
+            }
+        }
+        QVERIFY(child);
+        m_window->showView(QStringLiteral("diff"));
+        m_window->selection()->setCurrent(child);
+        DiffPanel *diff = m_window->diffPanel();
+        QCOMPARE(diff->rightId(), child);
+        QVERIFY(!diff->diff().identical());
+        QVERIFY(diff->summaryText().contains(QStringLiteral("lines")));
+        // Both editors show one row per aligned row, so scrolling stays in step.
+        QCOMPARE(diff->leftEditor()->lines(), int(diff->diff().rows().size()));
+        QCOMPARE(diff->rightEditor()->lines(), int(diff->diff().rows().size()));
+        const int first = diff->diff().hunks().first();
+        const auto &row = diff->diff().rows().at(first);
+        if (row.rightLine >= 0)
+            QCOMPARE(diff->rightEditor()->text(first).trimmed(),
+                     diff->diff().rightLines().at(row.rightLine).trimmed());
+        diff->nextChange();
+        diff->previousChange();
+        QVERIFY(diff->currentHunk() >= 0);
+        diff->leftEditor()->setFirstVisibleLine(std::max(0, int(diff->diff().rows().size()) - 12));
+        QTRY_COMPARE(diff->rightEditor()->firstVisibleLine(), diff->leftEditor()->firstVisibleLine());
+        diff->rightEditor()->setFirstVisibleLine(0);
+        QTRY_COMPARE(diff->leftEditor()->firstVisibleLine(), 0);
+    }
+
+    void flagsAndDiagnosticsOnTheirLines()
+    {
+        // The engine flags cheats only when its policy produces one: use the synthetic run.
+        MainWindow window(MainWindow::Settings::Ignore);
+        CommandLineOptions options;
+        options.database = m_syntheticDb;
+        QVERIFY(window.applyOptions(options));
+        RunDocument *doc = window.document();
+        qint64 flagged = 0;
+        qint64 broken = 0;
+        for (const CandidateSummary &c : doc->candidates()) {
+            if (!flagged && c.flagIds.contains(QStringLiteral("side_stream")))
+                flagged = c.id;
+            if (!broken && c.evaluated && c.verdict == Verdict::CompileError)
+                broken = c.id;
+        }
+        QVERIFY(flagged && broken);
+        window.selection()->setCurrent(flagged);
+        const EvaluationResult result = *doc->evaluation(flagged);
+        const CheatFlag flag = result.flags.first();
+        CodeEditor *editor = window.codePanel()->editor();
+        QVERIFY(!flag.lines.isEmpty());
+        const int line = flag.lines.first();
+        QVERIFY(editor->text(line - 1).contains(QStringLiteral("cudaStreamCreate")));
+        QVERIFY(editor->markersAt(line) & (1u << editor->flagMarker()));
+        QVERIFY(editor->noteAt(line).contains(flag.message));
+        QCOMPARE(editor->markersAt(1), 0u);
+        QVERIFY(window.reportPanel()->browser()->toPlainText().contains(flag.message));
+
+        window.selection()->setCurrent(broken);
+        bool marked = false;
+        for (int l = 1; l <= editor->lines(); ++l)
+            marked = marked || (editor->markersAt(l) & (1u << editor->errorMarker()));
+        QVERIFY(marked);
+        QVERIFY(window.reportPanel()->browser()->toHtml().contains(QStringLiteral("kiln-line:")));
+        // The synthetic run has crossovers: the tree switches to the layered layout.
+        QCOMPARE(window.lineageView()->treeLayout().mode(), TreeLayout::Mode::Layered);
+    }
+
+    void liveRunGrows()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("live.db"));
+        auto writer = RunStore::open(path, RunStore::Mode::ReadWrite);
+        QVERIFY(writer);
+        RunRecord run;
+        run.tasks = {QStringLiteral("softmax")};
+        run.strategy = QStringLiteral("refine");
+        run.status = RunRecord::Status::Running;
+        const qint64 runId = writer->createRun(run);
+        auto add = [&](std::optional<qint64> parent) {
+            CandidateRecord c;
+            c.runId = runId;
+            c.task = QStringLiteral("softmax");
+            c.parent = parent;
+            c.operation = parent ? Operation::Refine : Operation::Sample;
+            c.source = QStringLiteral("// turn\n");
+            writer->addCandidate(c);
+            return c.id;
+        };
+        const qint64 root = add(std::nullopt);
+        MainWindow window(MainWindow::Settings::Ignore);
+        CommandLineOptions options;
+        options.database = path;
+        QVERIFY(window.applyOptions(options));
+        window.show();
+        QCOMPARE(window.document()->count(), 1);
+        const qint64 next = add(root);
+        add(next);
+        QTRY_COMPARE_WITH_TIMEOUT(window.document()->count(), 3, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.lineageView()->treeLayout().size(), 3, 5000);
+        QCOMPARE(window.candidatesPanel()->filterModel()->rowCount(), 3);
+        QCOMPARE(window.lineageView()->treeLayout().depth(2), 2);
+    }
+
+    void layoutIsRemembered()
+    {
+        QSettings().clear();
+        {
+            MainWindow window(MainWindow::Settings::Remember);
+            window.show();
+            window.dockFor(QStringLiteral("transcript"))->hide();
+            window.close();
+        }
+        MainWindow again(MainWindow::Settings::Remember);
+        again.show();
+        QVERIFY(again.dockFor(QStringLiteral("transcript"))->isHidden());
+        QVERIFY(!again.dockFor(QStringLiteral("code"))->isHidden());
+        QSettings().clear();
+    }
+
+    void screenshots_data()
+    {
+        QTest::addColumn<QString>("view");
+        for (const QString &view : CommandLineOptions::views())
+            QTest::newRow(qPrintable(view)) << view;
+    }
+
+    void screenshots()
+    {
+        QFETCH(QString, view);
+        const QString out = QStringLiteral(KILN_BINARY_DIR "/screenshots/kiln-%1.png").arg(view);
+        QDir().mkpath(QFileInfo(out).absolutePath());
+        QFile::remove(out);
+        QString err;
+        QCOMPARE(runKiln({QStringLiteral("--db"), m_fixture, QStringLiteral("--view"), view,
+                          QStringLiteral("--screenshot"), out},
+                         &err),
+                 0);
+        QImage image(out);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        // Not a blank window: many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
+    }
+
+    void badArguments_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("unknown") << QStringList{QStringLiteral("--frobnicate")}
+                                 << QStringLiteral("unknown argument");
+        QTest::newRow("missing db")
+            << QStringList{QStringLiteral("--db"), QStringLiteral("/nonexistent/x.db")}
+            << QStringLiteral("cannot open database");
+        QTest::newRow("no such run")
+            << QStringList{QStringLiteral("--db"), QStringLiteral("FIXTURE"),
+                           QStringLiteral("--run"), QStringLiteral("4242")}
+            << QStringLiteral("no run 4242");
+        QTest::newRow("no such candidate")
+            << QStringList{QStringLiteral("--db"), QStringLiteral("FIXTURE"),
+                           QStringLiteral("--select"), QStringLiteral("987654")}
+            << QStringLiteral("no candidate 987654");
+        QTest::newRow("bad view") << QStringList{QStringLiteral("--view"),
+                                                 QStringLiteral("sideways")}
+                                  << QStringLiteral("--view must be one of");
+        QTest::newRow("not a database")
+            << QStringList{QStringLiteral("--db"), QStringLiteral("TEXTFILE")}
+            << QStringLiteral("cannot open database");
+    }
+
+    void badArguments()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        const QString text = m_dir.filePath(QStringLiteral("notes.txt"));
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(5000, 'x'));
+        f.close();
+        for (QString &a : args) {
+            if (a == QStringLiteral("FIXTURE"))
+                a = m_syntheticDb;
+            if (a == QStringLiteral("TEXTFILE"))
+                a = text;
+        }
+        QString err;
+        QCOMPARE(runKiln(args + QStringList{QStringLiteral("--screenshot"),
+                                            m_dir.filePath(QStringLiteral("never.png"))},
+                         &err),
+                 2);
+        const QStringList lines = err.trimmed().split(QLatin1Char('\n'));
+        QString last;
+        for (const QString &l : lines) {
+            if (l.startsWith(QStringLiteral("kiln:")))
+                last = l;
+        }
+        QVERIFY2(last.contains(reason), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("never.png"))));
+    }
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,285 @@
+// End to end through the real kiln-cli: offline policy, CPU verifier in sandboxes, SQLite store.
+#include "store/runstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+
+using namespace kiln;
+
+namespace {
+
+QString cli()
+{
+    return QStringLiteral(KILN_BINARY_DIR "/bin/kiln-cli");
+}
+
+struct Outcome
+{
+    int status = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Outcome runCli(const QStringList &arguments, int timeoutMs = 240000)
+{
+    QProcess process;
+    process.start(cli(), arguments);
+    Outcome o;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        o.err = "timed out";
+        return o;
+    }
+    o.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    o.out = process.readAllStandardOutput();
+    o.err = process.readAllStandardError();
+    return o;
+}
+
+// (operation, parents as sample indices, source) per sample index: ids differ between
+// databases, lineage and code must not.
+QStringList lineage(const QString &db, qint64 runId)
+{
+    auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+    QMap<qint64, qint64> indexOf;
+    QList<CandidateRecord> candidates = store->candidates(runId);
+    for (const CandidateRecord &c : candidates)
+        indexOf.insert(c.id, c.sampleIndex);
+    std::sort(candidates.begin(), candidates.end(),
+              [](const CandidateRecord &a, const CandidateRecord &b) { return a.sampleIndex < b.sampleIndex; });
+    QStringList rows;
+    for (const CandidateRecord &c : candidates) {
+        rows.append(QStringLiteral("%1 %2 %3 %4 %5")
+                        .arg(c.sampleIndex)
+                        .arg(operationName(c.operation))
+                        .arg(c.parent ? indexOf.value(*c.parent) : -1)
+                        .arg(c.secondParent ? indexOf.value(*c.secondParent) : -1)
+                        .arg(QString::fromLatin1(QCryptographicHash::hash(c.source.toUtf8(),
+                                                                          QCryptographicHash::Sha1)
+                                                     .toHex())));
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestSearchRun : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(cli()), "kiln-cli is not built");
+        qputenv("KILN_CACHE_DIR", QByteArray(KILN_BINARY_DIR "/test-compile-cache"));
+    }
+
+    void countBudgetIsExactAndStored()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("w.db"));
+        const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("vector_add"),
+                                  QStringLiteral("--strategy"), QStringLiteral("beam"),
+                                  QStringLiteral("--param"), QStringLiteral("beams=2"),
+                                  QStringLiteral("--param"), QStringLiteral("children=2"),
+                                  QStringLiteral("--budget"), QStringLiteral("7"), QStringLiteral("--seed"),
+                                  QStringLiteral("3"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(o.status == 0, o.err.constData());
+        const QJsonObject doc = o.json();
+        QVERIFY2(!doc.isEmpty(), "stdout must hold exactly one JSON document");
+        QCOMPARE(doc.value(QStringLiteral("candidates")).toInt(), 7);
+        const QJsonObject used = doc.value(QStringLiteral("budget_used")).toObject();
+        QCOMPARE(used.value(QStringLiteral("evals")).toInt() <= 7, true);
+        QCOMPARE(used.value(QStringLiteral("samples")).toInt(), 7);
+        QVERIFY(used.value(QStringLiteral("prompt_tokens")).toDouble() > 0);
+        int verdicts = 0;
+        const QJsonObject v = doc.value(QStringLiteral("verdicts")).toObject();
+        for (const QString &key : {QStringLiteral("pass"), QStringLiteral("wrong"), QStringLiteral("flagged"),
+                                   QStringLiteral("compile_error"), QStringLiteral("crash"),
+                                   QStringLiteral("timeout"), QStringLiteral("resource")}) {
+            QVERIFY2(v.contains(key), qPrintable(key));
+            verdicts += v.value(key).toInt();
+        }
+        QCOMPARE(verdicts, used.value(QStringLiteral("evals")).toInt());
+
+        const qint64 runId = qint64(doc.value(QStringLiteral("run_id")).toDouble());
+        auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        QCOMPARE(store->run(runId)->status, RunRecord::Status::Finished);
+        int started = 0, finished = 0;
+        for (const StoredEvent &e : store->events(runId)) {
+            started += e.kind == QLatin1String("round_started");
+            finished += e.kind == QLatin1String("round_finished");
+        }
+        QVERIFY(started >= 2);
+        QCOMPARE(finished, started);
+        // Beam refines: beyond the first round every candidate has a parent from this run.
+        int refined = 0;
+        for (const CandidateRecord &c : store->candidates(runId))
+            refined += c.parent.has_value();
+        QVERIFY(refined > 0);
+
+        const Outcome report = runCli({QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QCOMPARE(report.status, 0);
+        const QJsonArray runs = report.json().value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].toObject().value(QStringLiteral("curve")).toArray().size(), 7);
+
+        const Outcome csv = runCli({QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--run"),
+                                    QString::number(runId), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.status, 0);
+        QCOMPARE(csv.out.count('\n'), 8);  // header + one row per candidate
+    }
+
+    void killedRunResumesToTheSameCandidates()
+    {
+        QTemporaryDir dir;
+        const QString killedDb = dir.filePath(QStringLiteral("killed.db"));
+        const QString wholeDb = dir.filePath(QStringLiteral("whole.db"));
+        // Refinement that follows the latest candidate decides without looking at timings,
+        // so its lineage is a pure function of the seed.
+        const QStringList args{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                               QStringLiteral("--strategy"), QStringLiteral("refine"),
+                               QStringLiteral("--param"), QStringLiteral("width=2"),
+                               QStringLiteral("--param"), QStringLiteral("turns=5"),
+                               QStringLiteral("--param"), QStringLiteral("follow=latest"),
+                               QStringLiteral("--budget"), QStringLiteral("10"), QStringLiteral("--seed"),
+                               QStringLiteral("11"), QStringLiteral("--json")};
+        QProcess victim;
+        victim.start(cli(), args + QStringList{QStringLiteral("--db"), killedDb});
+        QVERIFY(victim.waitForStarted());
+        // Kill it once a few candidates are stored, mid-run.
+        QElapsedTimer clock;
+        clock.start();
+        qint64 stored = 0;
+        while (clock.elapsed() < 120000 && victim.state() == QProcess::Running) {
+            QThread::msleep(100);
+            if (auto store = RunStore::open(killedDb, RunStore::Mode::ReadOnly)) {
+                if (store->runs().size() == 1)
+                    stored = store->candidateCount(store->runs().first().id);
+            }
+            if (stored >= 4)
+                break;
+        }
+        QVERIFY2(victim.state() == QProcess::Running, "the run finished before it could be killed");
+        ::kill(pid_t(victim.processId()), SIGKILL);
+        victim.waitForFinished();
+
+        auto store = RunStore::open(killedDb, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        const qint64 runId = store->runs().first().id;
+        QVERIFY(store->candidateCount(runId) < 10);
+        store.reset();
+
+        const Outcome resumed = runCli({QStringLiteral("resume"), QStringLiteral("--db"), killedDb,
+                                        QStringLiteral("--run"), QString::number(runId), QStringLiteral("--json")});
+        QVERIFY2(resumed.status == 0, resumed.err.constData());
+        QCOMPARE(resumed.json().value(QStringLiteral("candidates")).toInt(), 10);
+
+        const Outcome whole = runCli(args + QStringList{QStringLiteral("--db"), wholeDb});
+        QVERIFY2(whole.status == 0, whole.err.constData());
+        const QStringList resumedRows = lineage(killedDb, runId);
+        const QStringList wholeRows =
+            lineage(wholeDb, qint64(whole.json().value(QStringLiteral("run_id")).toDouble()));
+        QCOMPARE(resumedRows.size(), wholeRows.size());
+        for (qsizetype i = 0; i < resumedRows.size(); ++i) {
+            const QStringList a = resumedRows[i].split(QLatin1Char(' '));
+            const QStringList b = wholeRows[i].split(QLatin1Char(' '));
+            // Index, operation and parents: the lineage is the same.
+            QCOMPARE(a.mid(0, 4), b.mid(0, 4));
+            // A sample is a pure function of (seed, index). A refinement also reads its parent's
+            // measured timing, which differs between any two runs, so only samples are compared.
+            if (a[1] == QLatin1String("sample"))
+                QCOMPARE(a[4], b[4]);
+        }
+    }
+
+    void suiteSharesOneBudget_data()
+    {
+        QTest::addColumn<QString>("allocation");
+        QTest::newRow("even") << QStringLiteral("even");
+        QTest::newRow("adaptive") << QStringLiteral("adaptive");
+    }
+    void suiteSharesOneBudget()
+    {
+        QFETCH(QString, allocation);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("s.db"));
+        const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--suite"),
+                                  QStringLiteral("vector_add,transpose"), QStringLiteral("--strategy"),
+                                  QStringLiteral("best-of-n"), QStringLiteral("--budget"), QStringLiteral("10"),
+                                  QStringLiteral("--param"), QStringLiteral("allocation=") + allocation,
+                                  QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(o.status == 0, o.err.constData());
+        QCOMPARE(o.json().value(QStringLiteral("candidates")).toInt(), 10);
+        auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        QMap<QString, int> perTask;
+        for (const CandidateRecord &c : store->candidates(store->runs().first().id))
+            perTask[c.task] += 1;
+        QCOMPARE(perTask.size(), 2);
+        if (allocation == QLatin1String("even"))
+            QCOMPARE(perTask.value(QStringLiteral("vector_add")), 5);
+    }
+
+    void badArgumentsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("no task") << QStringList{QStringLiteral("run")};
+        QTest::newRow("unknown task") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("nope")};
+        QTest::newRow("unknown strategy") << QStringList{QStringLiteral("run"), QStringLiteral("--task"),
+                                                         QStringLiteral("softmax"), QStringLiteral("--strategy"), QStringLiteral("astar")};
+        QTest::newRow("bad budget") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                                                   QStringLiteral("--budget"), QStringLiteral("-3")};
+        QTest::newRow("bad param") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                                                  QStringLiteral("--param"), QStringLiteral("colour=blue")};
+        QTest::newRow("param out of range") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                                                           QStringLiteral("--strategy"), QStringLiteral("beam"),
+                                                           QStringLiteral("--param"), QStringLiteral("beams=0")};
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("tasks"), QStringLiteral("--frobnicate")};
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("dance")};
+        QTest::newRow("report without db") << QStringList{QStringLiteral("report")};
+        QTest::newRow("resume unknown run") << QStringList{QStringLiteral("resume"), QStringLiteral("--db"),
+                                                           QStringLiteral("/nonexistent/dir/x.db"), QStringLiteral("--run"), QStringLiteral("4")};
+    }
+    void badArgumentsExitTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QTemporaryDir dir;
+        QStringList withDb = arguments;
+        if (arguments.first() == QLatin1String("run"))
+            withDb << QStringLiteral("--db") << dir.filePath(QStringLiteral("x.db"));
+        const Outcome o = runCli(withDb, 30000);
+        QCOMPARE(o.status, 2);
+        QVERIFY(o.out.isEmpty());
+        const QList<QByteArray> lines = o.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(!lines.first().isEmpty());
+    }
+
+    void tasksJsonFollowsTheContract()
+    {
+        const Outcome o = runCli({QStringLiteral("tasks"), QStringLiteral("--json")});
+        QCOMPARE(o.status, 0);
+        const QJsonArray tasks = o.json().value(QStringLiteral("tasks")).toArray();
+        QCOMPARE(tasks.size(), 6);
+        for (const QJsonValue &t : tasks) {
+            const QJsonObject task = t.toObject();
+            for (const char *key : {"name", "title", "backends", "signature", "shapes"})
+                QVERIFY2(task.contains(QLatin1String(key)), key);
+            QVERIFY(task.value(QStringLiteral("shapes")).toInt() >= 4);
+        }
+        const Outcome version = runCli({QStringLiteral("--version")});
+        QCOMPARE(version.status, 0);
+        QVERIFY(version.out.startsWith("kiln-cli "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSearchRun)
+#include "tst_searchrun.moc"

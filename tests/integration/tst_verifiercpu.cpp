@@ -1,0 +1,324 @@
+// End to end through the real sandbox: every candidate under tests/data/candidates/cpu and
+// tests/data/candidates/hostile carries its expected verdict (and flag) in its first line:
+//   // expect: task=NAME verdict=VERDICT [flag=ID]
+
+#include "tasks/tasklibrary.h"
+#include "verifier/verifier.h"
+#include "verifier/verifierpool.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFutureSynchronizer>
+#include <QHash>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <dirent.h>
+#include <unistd.h>
+
+using namespace kiln;
+
+namespace {
+
+struct Expectation
+{
+    QString path;
+    QString task;
+    QString verdict;
+    QString flag;
+};
+
+Expectation readExpectation(const QString &path)
+{
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    const QString first = QString::fromUtf8(file.readLine());
+    static const QRegularExpression pattern(
+        QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
+    const QRegularExpressionMatch match = pattern.match(first);
+    return {path, match.captured(1), match.captured(2), match.captured(3)};
+}
+
+QString readFile(const QString &path)
+{
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    return QString::fromUtf8(file.readAll());
+}
+
+QStringList flagIds(const EvaluationResult &result)
+{
+    QStringList ids;
+    for (const CheatFlag &flag : result.flags)
+        ids << flag.id + (flag.blocking ? QStringLiteral("!") : QString());
+    return ids;
+}
+
+// Children of this process (sandboxes, or anything a candidate forked that escaped).
+int childProcesses()
+{
+    int count = 0;
+    const QString self = QString::number(::getpid());
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString &pid : pids) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QString text = QString::fromLatin1(stat.readAll());
+        const QStringList fields =
+            text.mid(text.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
+        if (fields.value(1) == self)
+            ++count;
+    }
+    return count;
+}
+
+} // namespace
+
+class TestVerifierCpu : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_cache;
+    TaskLibrary m_tasks;
+    VerifierOptions m_options;
+    std::unique_ptr<VerifierPool> m_pool;
+    QHash<QString, EvaluationResult> m_results;
+    QList<Expectation> m_expectations;
+    static constexpr quint64 kSecret = 20261130;
+
+    const Task &task(const QString &name)
+    {
+        const Task *t = m_tasks.task(name);
+        Q_ASSERT(t);
+        return *t;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cache.isValid());
+        QVERIFY(m_tasks.loadDirectory(QStringLiteral(KILN_SOURCE_DIR "/tasks")) >= 6);
+        m_options = VerifierOptions::defaults();
+        m_options.sandbox.executable = QStringLiteral(KILN_BINARY_DIR "/bin/kiln-sandbox");
+        m_options.cacheDirectory = m_cache.path();
+        m_options.callTimeoutMs = 3000; // the endless loop costs this much
+        m_options.timingBudgetMs = 60;  // timing is exercised, not measured precisely, here
+        m_pool = std::make_unique<VerifierPool>(m_options, 2);
+        QVERIFY2(m_pool->verifier().checkSetup().isEmpty(),
+                 qPrintable(m_pool->verifier().checkSetup()));
+
+        for (const char *folder : {"cpu", "hostile"}) {
+            const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/") +
+                           QLatin1String(folder));
+            for (const QString &name :
+                 dir.entryList({QStringLiteral("*.cpp")}, QDir::Files, QDir::Name))
+                m_expectations.append(readExpectation(dir.filePath(name)));
+        }
+        QVERIFY(m_expectations.size() >= 40);
+        QFile::remove(QStringLiteral("/tmp/kiln-escaped-file.txt"));
+
+        // Everything evaluated up front, two sandboxes at a time.
+        QElapsedTimer timer;
+        timer.start();
+        QList<QPair<QString, QFuture<EvaluationResult>>> futures;
+        for (const Expectation &e : std::as_const(m_expectations)) {
+            QVERIFY2(m_tasks.contains(e.task), qPrintable(e.path));
+            futures.append(
+                {e.path, m_pool->submit(task(e.task), Backend::Cpu, readFile(e.path), kSecret)});
+        }
+        for (auto &[path, future] : futures)
+            m_results.insert(path, future.result());
+        qInfo("%lld candidates evaluated in %lld ms", qint64(futures.size()), timer.elapsed());
+    }
+
+    void verdicts_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const Expectation &e : std::as_const(m_expectations))
+            QTest::newRow(qPrintable(QFileInfo(e.path).fileName())) << e.path;
+    }
+
+    void verdicts()
+    {
+        QFETCH(QString, path);
+        const Expectation e = readExpectation(path);
+        const EvaluationResult result = m_results.value(path);
+        const QString why = QStringLiteral("%1: got %2 (%3) flags [%4]")
+                                .arg(QFileInfo(path).fileName(), verdictName(result.verdict),
+                                     result.summary, flagIds(result).join(QLatin1Char(' ')));
+        QCOMPARE(verdictName(result.verdict), e.verdict);
+        if (!e.flag.isEmpty()) {
+            bool found = false;
+            // The expected flag is there, and blocking whenever it is the reason for "flagged".
+            for (const CheatFlag &flag : result.flags)
+                found = found || (flag.id == e.flag &&
+                                  (flag.blocking || e.verdict != QLatin1String("flagged")));
+            QVERIFY2(found, qPrintable(why));
+        }
+        if (e.verdict == QLatin1String("pass")) {
+            QVERIFY2(!result.hasBlockingFlag(), qPrintable(why));
+            QVERIFY(result.correct);
+            QVERIFY(result.speedup.has_value() && *result.speedup > 0.0);
+            QVERIFY(result.candidateTiming.n >= 2);
+            QVERIFY(result.candidateTiming.min <= result.candidateTiming.median);
+        } else {
+            QVERIFY(!result.speedup.has_value() || e.verdict == QLatin1String("flagged"));
+        }
+        // Every evaluation ends with a verdict stage; a screen stage always runs first.
+        QVERIFY(!result.stages.isEmpty());
+        QCOMPARE(result.stages.last().name, QStringLiteral("verdict"));
+        QCOMPARE(result.stages.first().name, QStringLiteral("screen"));
+        QVERIFY(!result.summary.isEmpty());
+    }
+
+    void flagsPointAtLines_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<int>("line");
+        QTest::newRow("dlsym") << "cpu/game_dlsym.cpp"
+                               << "dynamic_loading" << 8;
+        QTest::newRow("token pasting") << "cpu/game_token_paste.cpp"
+                                       << "dynamic_loading" << 9;
+        QTest::newRow("half") << "cpu/game_half_precision.cpp"
+                              << "precision_downgrade" << 7;
+        QTest::newRow("detach") << "cpu/game_detached_thread.cpp"
+                                << "threads_detached" << 10;
+    }
+
+    void flagsPointAtLines()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, flag);
+        QFETCH(int, line);
+        const EvaluationResult result =
+            m_results.value(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/") + file);
+        for (const CheatFlag &f : result.flags) {
+            if (f.id == flag) {
+                QVERIFY2(f.lines.contains(line), qPrintable(QStringLiteral("lines %1").arg([&] {
+                             QStringList l;
+                             for (int x : f.lines)
+                                 l << QString::number(x);
+                             return l.join(QLatin1Char(','));
+                         }())));
+                QVERIFY(!f.message.isEmpty());
+                return;
+            }
+        }
+        QFAIL("flag missing");
+    }
+
+    // After every hostile candidate the same verifier judges an honest one normally.
+    void hostileThenHonest_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const Expectation &e : std::as_const(m_expectations))
+            if (e.path.contains(QLatin1String("/hostile/")))
+                QTest::newRow(qPrintable(QFileInfo(e.path).fileName())) << e.path;
+    }
+
+    void hostileThenHonest()
+    {
+        QFETCH(QString, path);
+        const Expectation e = readExpectation(path);
+        QCOMPARE(verdictName(m_results.value(path).verdict), e.verdict);
+        const EvaluationResult next = m_pool->verifier().evaluate(
+            task(QStringLiteral("vector_add")), Backend::Cpu,
+            readFile(
+                QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/vector_add_naive.cpp")),
+            kSecret);
+        QCOMPARE(verdictName(next.verdict), QStringLiteral("pass"));
+    }
+
+    void hostileLeftNothingBehind()
+    {
+        // No sandbox and no forked child survives its evaluation.
+        QTRY_COMPARE_WITH_TIMEOUT(childProcesses(), 0, 5000);
+        const EvaluationResult written = m_results.value(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/hostile/write_file.cpp"));
+        const QString isolation =
+            written.stages.last().data.value(QStringLiteral("isolation")).toString();
+        if (!isolation.contains(QLatin1String("landlock=0")))
+            QVERIFY(!QFile::exists(QStringLiteral("/tmp/kiln-escaped-file.txt")));
+        else
+            qWarning("Landlock unavailable: writes outside the work directory are only flagged");
+    }
+
+    void diagnosticsHaveLines()
+    {
+        const EvaluationResult result = m_results.value(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/bug_syntax.cpp"));
+        const StageResult *compile = result.stage(QStringLiteral("compile"));
+        QVERIFY(compile);
+        const QJsonArray diagnostics = compile->data.value(QStringLiteral("diagnostics")).toArray();
+        QVERIFY(!diagnostics.isEmpty());
+        QCOMPARE(diagnostics.first()[QStringLiteral("line")].toInt(), 5);
+        QVERIFY(compile->detail.startsWith(QStringLiteral("line 5")));
+    }
+
+    void jsonDocumentOfCli()
+    {
+        const EvaluationResult result = m_results.value(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/vector_add_naive.cpp"));
+        const QJsonObject json = result.toJson();
+        for (const char *key : {"verdict", "correct", "speedup", "candidate_ms", "baseline_ms",
+                                "roofline_fraction", "flags", "stages"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        QStringList names;
+        for (const QJsonValue &stage : json.value(QStringLiteral("stages")).toArray()) {
+            names << stage[QStringLiteral("name")].toString();
+            QVERIFY(stage[QStringLiteral("ms")].isDouble());
+        }
+        QCOMPARE(names, (QStringList{QStringLiteral("screen"), QStringLiteral("compile"),
+                                     QStringLiteral("correctness"), QStringLiteral("timing"),
+                                     QStringLiteral("verdict")}));
+        const QJsonObject timing = result.stage(QStringLiteral("timing"))->data;
+        for (const char *key : {"n", "mean", "median", "std", "sem", "min", "max"})
+            QVERIFY(
+                timing.value(QStringLiteral("candidate")).toObject().contains(QLatin1String(key)));
+    }
+
+    void compileCacheHits()
+    {
+        const QString source = readFile(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/transpose_naive.cpp"));
+        const EvaluationResult again = m_pool->verifier().evaluate(
+            task(QStringLiteral("transpose")), Backend::Cpu, source, kSecret);
+        const StageResult *compile = again.stage(QStringLiteral("compile"));
+        QVERIFY(compile && compile->data.value(QStringLiteral("cached")).toBool());
+        QVERIFY2(compile->ms < 200, qPrintable(QString::number(compile->ms)));
+        QCOMPARE(again.verdict, Verdict::Pass);
+    }
+
+    void cancelStopsAnEndlessLoop()
+    {
+        std::atomic<bool> cancel{false};
+        QElapsedTimer timer;
+        timer.start();
+        QThread *stopper = QThread::create([&cancel] {
+            QThread::msleep(300);
+            cancel = true;
+        });
+        stopper->start();
+        VerifierOptions options = m_options;
+        options.callTimeoutMs = 60000; // only the cancel flag can end it early
+        Verifier verifier(options);
+        const EvaluationResult result = verifier.evaluate(
+            task(QStringLiteral("vector_add")), Backend::Cpu,
+            readFile(
+                QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/hostile/infinite_loop.cpp")),
+            kSecret, cancel);
+        stopper->wait();
+        delete stopper;
+        QVERIFY(result.verdict != Verdict::Pass);
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVerifierCpu)
+#include "tst_verifiercpu.moc"

@@ -1,0 +1,287 @@
+#include "models/candidatefiltermodel.h"
+#include "models/candidateselection.h"
+#include "models/candidatetablemodel.h"
+#include "models/rundocument.h"
+#include "store/runstore.h"
+#include "syntheticrun.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kiln;
+
+class TstCandidateTableModel : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    qint64 m_runId = 0;
+
+    int countWhere(const RunDocument &doc,
+                   const std::function<bool(const CandidateSummary &)> &pred)
+    {
+        int n = 0;
+        for (const CandidateSummary &c : doc.candidates())
+            n += (!c.placeholder && pred(c)) ? 1 : 0;
+        return n;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_path = m_dir.filePath(QStringLiteral("models.db"));
+        auto store = RunStore::open(m_path, RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        SyntheticRunOptions options;
+        options.candidates = 400;
+        options.islands = 3;
+        options.crossover = true;
+        m_runId = createSyntheticRun(*store, options);
+        QVERIFY(m_runId > 0);
+    }
+
+    void loadsTheRun()
+    {
+        RunDocument doc;
+        QString error;
+        QVERIFY2(doc.openDatabase(m_path, &error), qPrintable(error));
+        QVERIFY(doc.loadRun(m_runId, &error));
+        QCOMPARE(doc.count(), 400);
+        QVERIFY(!doc.isLive());
+        QVERIFY(doc.bestRow() >= 0);
+        const CandidateSummary &best = doc.at(doc.bestRow());
+        QCOMPARE(best.verdict, Verdict::Pass);
+        for (const CandidateSummary &c : doc.candidates()) {
+            if (c.evaluated && c.verdict == Verdict::Pass)
+                QVERIFY(*c.speedup <= *best.speedup);
+        }
+        // Evictions logged by the engine mark ghosts.
+        QVERIFY(countWhere(doc, [](const CandidateSummary &c) { return c.ghost; }) > 0);
+        // Full records come from the store on demand.
+        const auto record = doc.candidate(best.id);
+        QVERIFY(record);
+        QVERIFY(record->source.contains(QStringLiteral("softmax")));
+        QVERIFY(doc.evaluation(best.id));
+        QVERIFY(!doc.loadRun(9999, &error));
+        QVERIFY(error.contains(QStringLiteral("9999")));
+    }
+
+    void refusesForeignFiles()
+    {
+        const QString bogus = m_dir.filePath(QStringLiteral("bogus.db"));
+        QFile f(bogus);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a database at all, just some text padding it out to a page.");
+        f.close();
+        RunDocument doc;
+        QString error;
+        QVERIFY(!doc.openDatabase(bogus, &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void modelsPassTheTester()
+    {
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(m_path));
+        CandidateTableModel model(&doc);
+        CandidateFilterModel filter;
+        filter.setSourceModel(&model);
+        QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&filter,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(doc.loadRun(m_runId));
+        QCOMPARE(model.rowCount(), doc.count());
+        QCOMPARE(model.columnCount(), int(CandidateTableModel::ColumnCount));
+        filter.sort(CandidateTableModel::SpeedupColumn, Qt::DescendingOrder);
+        filter.setVerdicts({int(Verdict::Pass)});
+        filter.setFlagFilter(QStringLiteral("*"));
+        filter.clearFilters();
+        QCOMPARE(filter.rowCount(), countWhere(doc, [](const CandidateSummary &) { return true; }));
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::newRow("verdict pass") << 0;
+        QTest::newRow("verdicts wrong+compile") << 1;
+        QTest::newRow("any flag") << 2;
+        QTest::newRow("flag side_stream") << 3;
+        QTest::newRow("operation crossover") << 4;
+        QTest::newRow("island 2") << 5;
+        QTest::newRow("generations 2..4") << 6;
+        QTest::newRow("speedup >= 1.2") << 7;
+    }
+
+    void filters()
+    {
+        QFETCH(int, which);
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(m_path));
+        QVERIFY(doc.loadRun(m_runId));
+        CandidateTableModel model(&doc);
+        CandidateFilterModel filter;
+        filter.setSourceModel(&model);
+        std::function<bool(const CandidateSummary &)> pred;
+        switch (which) {
+        case 0:
+            filter.setVerdicts({int(Verdict::Pass)});
+            pred = [](const CandidateSummary &c) {
+                return c.evaluated && c.verdict == Verdict::Pass;
+            };
+            break;
+        case 1:
+            filter.setVerdicts({int(Verdict::Wrong), int(Verdict::CompileError)});
+            pred = [](const CandidateSummary &c) {
+                return c.evaluated &&
+                       (c.verdict == Verdict::Wrong || c.verdict == Verdict::CompileError);
+            };
+            break;
+        case 2:
+            filter.setFlagFilter(QStringLiteral("*"));
+            pred = [](const CandidateSummary &c) { return !c.flagIds.isEmpty(); };
+            break;
+        case 3:
+            filter.setFlagFilter(QStringLiteral("side"));
+            pred = [](const CandidateSummary &c) {
+                return c.flagIds.contains(QStringLiteral("side_stream"));
+            };
+            break;
+        case 4:
+            filter.setOperations({int(Operation::Crossover)});
+            pred = [](const CandidateSummary &c) { return c.operation == Operation::Crossover; };
+            break;
+        case 5:
+            filter.setIsland(2);
+            pred = [](const CandidateSummary &c) { return c.island == 2; };
+            break;
+        case 6:
+            filter.setGenerationRange(2, 4);
+            pred = [](const CandidateSummary &c) { return c.generation >= 2 && c.generation <= 4; };
+            break;
+        case 7:
+            filter.setMinimumSpeedup(1.2);
+            pred = [](const CandidateSummary &c) { return c.speedup && *c.speedup >= 1.2; };
+            break;
+        }
+        const int expected = countWhere(doc, pred);
+        QVERIFY2(expected > 0, "the fixture should exercise every filter");
+        QCOMPARE(filter.rowCount(), expected);
+        for (int r = 0; r < filter.rowCount(); ++r) {
+            const int row = filter.mapToSource(filter.index(r, 0)).row();
+            QVERIFY(pred(doc.at(row)));
+        }
+    }
+
+    void sortsNumerically()
+    {
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(m_path));
+        QVERIFY(doc.loadRun(m_runId));
+        CandidateTableModel model(&doc);
+        CandidateFilterModel filter;
+        filter.setSourceModel(&model);
+        filter.sort(CandidateTableModel::SpeedupColumn, Qt::DescendingOrder);
+        const QModelIndex top = filter.index(0, CandidateTableModel::IdColumn);
+        QCOMPARE(top.data(CandidateTableModel::IdRole).toLongLong(), doc.at(doc.bestRow()).id);
+        filter.sort(CandidateTableModel::TokensColumn, Qt::AscendingOrder);
+        qint64 previous = -1;
+        for (int r = 0; r < filter.rowCount(); ++r) {
+            const qint64 tokens = filter.index(r, CandidateTableModel::TokensColumn)
+                                      .data(CandidateTableModel::SortRole)
+                                      .toLongLong();
+            QVERIFY(tokens >= previous);
+            previous = tokens;
+        }
+    }
+
+    void growsIncrementally()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("live.db"));
+        auto writer = RunStore::open(path, RunStore::Mode::ReadWrite);
+        QVERIFY(writer);
+        RunRecord run;
+        run.tasks = {QStringLiteral("softmax")};
+        run.strategy = QStringLiteral("refine");
+        run.status = RunRecord::Status::Running;
+        const qint64 runId = writer->createRun(run);
+        auto add = [&](std::optional<qint64> parent) {
+            CandidateRecord c;
+            c.runId = runId;
+            c.task = QStringLiteral("softmax");
+            c.parent = parent;
+            c.operation = parent ? Operation::Refine : Operation::Sample;
+            c.source = QStringLiteral("void softmax() {}\n");
+            writer->addCandidate(c);
+            return c.id;
+        };
+        const qint64 root = add(std::nullopt);
+        add(root);
+
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(path));
+        QVERIFY(doc.loadRun(runId));
+        QVERIFY(doc.isLive());
+        CandidateTableModel model(&doc);
+        CandidateFilterModel filter;
+        filter.setSourceModel(&model);
+        filter.setVerdicts({int(Verdict::Pass)});
+        QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&filter,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(filter.rowCount(), 0);
+
+        const qint64 third = add(root);
+        const qint64 fourth = add(third);
+        EvaluationResult pass;
+        pass.verdict = Verdict::Pass;
+        pass.correct = true;
+        pass.speedup = 1.7;
+        QVERIFY(writer->addEvaluation(third, pass));
+        QVERIFY(writer->appendEvent(runId, QStringLiteral("evicted"), std::nullopt,
+                                    QJsonObject{{QStringLiteral("ids"), QJsonArray{root}}}));
+        QSignalSpy best(&doc, &RunDocument::bestChanged);
+        QVERIFY(doc.poll() > 0);
+        QCOMPARE(reset.count(), 0); // growth never resets the model
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(filter.rowCount(), 1);
+        QCOMPARE(doc.at(doc.rowOf(third)).verdict, Verdict::Pass);
+        QCOMPARE(doc.at(doc.bestRow()).id, third);
+        QCOMPARE(best.count(), 1);
+        QVERIFY(doc.at(doc.rowOf(root)).ghost);
+        QCOMPARE(*doc.at(doc.rowOf(fourth)).parent, third);
+        QCOMPARE(doc.poll(), 0); // nothing new
+
+        QVERIFY(writer->updateRunStatus(runId, RunRecord::Status::Finished));
+        QSignalSpy changed(&doc, &RunDocument::runChanged);
+        doc.poll();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(!doc.isLive());
+    }
+
+    void selectionSignalsOnlyOnChange()
+    {
+        CandidateSelection selection;
+        QSignalSpy current(&selection, &CandidateSelection::currentChanged);
+        selection.setCurrent(4);
+        selection.setCurrent(4);
+        selection.setCompare(2);
+        QCOMPARE(current.count(), 1);
+        selection.clear();
+        QCOMPARE(selection.current(), 0);
+        QCOMPARE(selection.compare(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCandidateTableModel)
+#include "tst_candidatetablemodel.moc"

@@ -1,0 +1,141 @@
+#include "models/reportformatter.h"
+#include "models/transcriptformatter.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+using namespace kiln;
+
+class TstReportFormatter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void diagnosticsFromLogs_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("severity");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("nvcc") << QStringLiteral(
+                                     "kernel.cu(23): error: identifier \"blockDimx\" is undefined")
+                              << 23 << QStringLiteral("error")
+                              << QStringLiteral("identifier \"blockDimx\" is undefined");
+        QTest::newRow("gcc")
+            << QStringLiteral(
+                   "In function 'void f()':\n/tmp/x/kernel.cpp:12:5: error: 'foo' was not declared")
+            << 12 << QStringLiteral("error") << QStringLiteral("'foo' was not declared");
+        QTest::newRow("warning") << QStringLiteral("kernel.cpp:7:1: warning: unused variable 'k'")
+                                 << 7 << QStringLiteral("warning")
+                                 << QStringLiteral("unused variable 'k'");
+        QTest::newRow("nvrtc") << QStringLiteral("candidate.cu(4): error: expected a \";\"") << 4
+                               << QStringLiteral("error") << QStringLiteral("expected a \";\"");
+    }
+
+    void diagnosticsFromLogs()
+    {
+        QFETCH(QString, log);
+        QFETCH(int, line);
+        QFETCH(QString, severity);
+        QFETCH(QString, message);
+        EvaluationResult r;
+        r.verdict = Verdict::CompileError;
+        r.stages.append(StageResult{QStringLiteral("compile"), false, 10.0, QString(),
+                                    QJsonObject{{QStringLiteral("log"), log}}});
+        const QList<ReportFormatter::Diagnostic> d = ReportFormatter::compileDiagnostics(r);
+        QCOMPARE(d.size(), 1);
+        QCOMPARE(d.first().line, line);
+        QCOMPARE(d.first().severity, severity);
+        QCOMPARE(d.first().message, message);
+        QVERIFY(ReportFormatter::html(r).contains(QStringLiteral("kiln-line:%1").arg(line)));
+    }
+
+    void structuredDiagnostics()
+    {
+        EvaluationResult r;
+        QJsonArray diags{QJsonObject{{QStringLiteral("line"), 9},
+                                     {QStringLiteral("column"), 3},
+                                     {QStringLiteral("severity"), QStringLiteral("error")},
+                                     {QStringLiteral("message"), QStringLiteral("bad")}}};
+        r.stages.append(StageResult{QStringLiteral("compile"), false, 1.0, QString(),
+                                    QJsonObject{{QStringLiteral("diagnostics"), diags}}});
+        const auto d = ReportFormatter::compileDiagnostics(r);
+        QCOMPARE(d.size(), 1);
+        QCOMPARE(d.first().line, 9);
+        QCOMPARE(d.first().column, 3);
+    }
+
+    void reportShowsEverything()
+    {
+        EvaluationResult r;
+        r.verdict = Verdict::Flagged;
+        r.speedup = 3.5;
+        r.rooflineFraction = 0.62;
+        r.candidateTiming = TimingStats::fromSamples({1.0, 1.1, 0.9});
+        r.stages.append(StageResult{
+            QStringLiteral("correctness"), false, 4.5, QStringLiteral("mismatch"),
+            QJsonObject{{QStringLiteral("max_abs_error"), 0.25},
+                        {QStringLiteral("first_bad_index"), 4097},
+                        {QStringLiteral("cases"),
+                         QJsonArray{QJsonObject{{QStringLiteral("shape"), QJsonArray{37, 1000}},
+                                                {QStringLiteral("seed"), 12},
+                                                {QStringLiteral("ok"), false}}}}}});
+        r.flags.append(CheatFlag{
+            QStringLiteral("side_stream"), QStringLiteral("Work on another stream"), {31}, true});
+        const QString html = ReportFormatter::html(r);
+        for (const QString &needle :
+             {QStringLiteral("FLAGGED"), QStringLiteral("3.50×"), QStringLiteral("side_stream"),
+              QStringLiteral("Work on another stream"), QStringLiteral("kiln-line:31"),
+              QStringLiteral("blocking"), QStringLiteral("correctness"), QStringLiteral("4.5 ms"),
+              QStringLiteral("Max abs error"), QStringLiteral("4097"), QStringLiteral("37 × 1000"),
+              QStringLiteral("62%"), QStringLiteral("Timing statistics")})
+            QVERIFY2(html.contains(needle), qPrintable(needle));
+    }
+
+    void mismatchFromVerifierData()
+    {
+        // The shape the CPU verifier writes: correctness.data.failure.{shape, seed, check{...}}.
+        EvaluationResult r;
+        r.verdict = Verdict::Wrong;
+        const QJsonObject check{
+            {QStringLiteral("ok"), false},          {QStringLiteral("elements"), 37000},
+            {QStringLiteral("mismatches"), 12},     {QStringLiteral("first_mismatch"), 4097},
+            {QStringLiteral("got"), 1.0},           {QStringLiteral("expected"), 0.5},
+            {QStringLiteral("max_abs_error"), 0.5}, {QStringLiteral("max_rel_error"), 1.0}};
+        const QJsonObject failure{{QStringLiteral("shape"), QStringLiteral("rows=37,cols=1000")},
+                                  {QStringLiteral("seed"), 2},
+                                  {QStringLiteral("output"), QStringLiteral("y")},
+                                  {QStringLiteral("check"), check}};
+        r.stages.append(StageResult{
+            QStringLiteral("correctness"), false, 3.0, QStringLiteral("y wrong"),
+            QJsonObject{{QStringLiteral("calls"), 6}, {QStringLiteral("failure"), failure}}});
+        const QString html = ReportFormatter::html(r);
+        for (const QString &needle :
+             {QStringLiteral("Mismatch statistics"), QStringLiteral("First bad index"),
+              QStringLiteral("4097"), QStringLiteral("rows=37,cols=1000"),
+              QStringLiteral("12 of 37000"), QStringLiteral("1 / 0.5"),
+              QStringLiteral("Failure · Check · Max abs error")})
+            QVERIFY2(html.contains(needle), qPrintable(needle));
+    }
+
+    void transcriptLabelsSimulation()
+    {
+        CandidateRecord c;
+        c.id = 5;
+        c.policy = QStringLiteral("offline");
+        c.prompt = QStringLiteral("Make <it> fast");
+        c.response = QStringLiteral("```cuda\n...```");
+        c.promptTokens = 1200;
+        const QString html = TranscriptFormatter::html(c);
+        QVERIFY(html.contains(QStringLiteral("Simulated")));
+        QVERIFY(html.contains(QStringLiteral("Make &lt;it&gt; fast")));
+        QVERIFY(html.contains(QStringLiteral("Prompt")));
+        c.policy = QStringLiteral("llm");
+        c.policyMeta = QJsonObject{{QStringLiteral("model"), QStringLiteral("gpt-x")}};
+        QVERIFY(!TranscriptFormatter::html(c).contains(QStringLiteral("Simulated")));
+        QVERIFY(TranscriptFormatter::html(c).contains(QStringLiteral("gpt-x")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstReportFormatter)
+#include "tst_reportformatter.moc"

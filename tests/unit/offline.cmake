@@ -1,0 +1,9 @@
+# Offline (simulated) policy: template language and policy behaviour.
+if(TARGET kiln_policy_offline)
+    kiln_add_test(NAME tst_templateengine
+                  SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_templateengine.cpp
+                  LIBS kiln_policy_offline LABEL unit TIMEOUT 60)
+    kiln_add_test(NAME tst_offlinepolicy
+                  SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_offlinepolicy.cpp
+                  LIBS kiln_policy_offline Qt6::Concurrent LABEL unit TIMEOUT 120)
+endif()

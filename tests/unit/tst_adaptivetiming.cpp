@@ -1,0 +1,78 @@
+#include "verifier/adaptivetiming.h"
+
+#include <QTest>
+
+using namespace kiln;
+
+class TestAdaptiveTiming : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void stops_data()
+    {
+        QTest::addColumn<QList<double>>("samples");
+        QTest::addColumn<double>("elapsed");
+        QTest::addColumn<int>("stop");
+        AdaptiveTiming::Rules rules; // warmup 2, min 5, max 1000, 1 %, 300 ms
+        const QList<double> steady{9, 9, 1, 1, 1, 1, 1};
+        QTest::newRow("steady converges at the minimum")
+            << steady << 10.0 << int(AdaptiveTiming::Stop::Converged);
+        QTest::newRow("too few to converge")
+            << QList<double>{9, 9, 1, 1, 1, 1} << 10.0 << int(AdaptiveTiming::Stop::Continue);
+        QTest::newRow("noisy keeps going")
+            << QList<double>{1, 1, 1, 2, 1, 2, 1, 2} << 10.0 << int(AdaptiveTiming::Stop::Continue);
+        QTest::newRow("noisy hits the time cap")
+            << QList<double>{1, 1, 1, 2, 1, 2, 1, 2} << 301.0 << int(AdaptiveTiming::Stop::TimeCap);
+        QTest::newRow("time cap needs two samples")
+            << QList<double>{1, 1, 1} << 500.0 << int(AdaptiveTiming::Stop::Continue);
+        QList<double> many;
+        for (int i = 0; i < 1002; ++i)
+            many << (i % 2 ? 1.0 : 3.0);
+        QTest::newRow("trial cap") << many << 10.0 << int(AdaptiveTiming::Stop::TrialCap);
+    }
+
+    void stops()
+    {
+        QFETCH(QList<double>, samples);
+        QFETCH(double, elapsed);
+        QFETCH(int, stop);
+        AdaptiveTiming timing{AdaptiveTiming::Rules{}};
+        for (double s : samples)
+            timing.add(s);
+        QCOMPARE(int(timing.decide(elapsed)), stop);
+    }
+
+    void warmupIsDiscarded()
+    {
+        AdaptiveTiming timing{AdaptiveTiming::Rules{}};
+        for (double s : {100.0, 50.0, 2.0, 4.0})
+            timing.add(s);
+        QCOMPARE(timing.seen(), 4);
+        QCOMPARE(timing.samples().size(), size_t(2));
+        const TimingStats stats = timing.stats();
+        QCOMPARE(stats.n, 2);
+        QCOMPARE(stats.mean, 3.0);
+        QCOMPARE(stats.min, 2.0);
+        QCOMPARE(stats.max, 4.0);
+    }
+
+    void batchesFitTheBudget()
+    {
+        AdaptiveTiming::Rules rules;
+        rules.budgetMs = 100;
+        AdaptiveTiming timing(rules);
+        // Nothing seen: enough for warm-up plus the minimum, within the limit.
+        QCOMPARE(timing.nextBatch(0.0, 16), 7);
+        QCOMPARE(timing.nextBatch(0.0, 4), 4);
+        for (int i = 0; i < 10; ++i)
+            timing.add(1.0 + (i % 3));
+        // 10 trials took 50 ms: 10 more fit in the remaining 50 ms.
+        QCOMPARE(timing.nextBatch(50.0, 16), 10);
+        QCOMPARE(timing.nextBatch(50.0, 4), 4);
+        QCOMPARE(timing.nextBatch(99.0, 16), 1); // never zero
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdaptiveTiming)
+#include "tst_adaptivetiming.moc"

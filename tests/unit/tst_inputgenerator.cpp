@@ -1,0 +1,161 @@
+#include "tasks/taskloader.h"
+#include "verifier/inputgenerator.h"
+
+#include <QTest>
+#include <cmath>
+#include <cstring>
+
+using namespace kiln;
+
+namespace {
+
+std::vector<float> floats(const QByteArray &bytes)
+{
+    std::vector<float> values(bytes.size() / 4);
+    std::memcpy(values.data(), bytes.constData(), values.size() * 4);
+    return values;
+}
+
+ValueDistribution distribution(ValueDistribution::Kind kind, double a, double b, double offset = 0)
+{
+    ValueDistribution d;
+    d.kind = kind;
+    d.a = a;
+    d.b = b;
+    d.offset = offset;
+    return d;
+}
+
+} // namespace
+
+class TestInputGenerator : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void sameSeedSameValues()
+    {
+        const auto d = distribution(ValueDistribution::Kind::Normal, 0, 1);
+        QCOMPARE(InputGenerator::generate(d, 1000, QStringLiteral("f32"), 7),
+                 InputGenerator::generate(d, 1000, QStringLiteral("f32"), 7));
+        QVERIFY(InputGenerator::generate(d, 1000, QStringLiteral("f32"), 7) !=
+                InputGenerator::generate(d, 1000, QStringLiteral("f32"), 8));
+    }
+
+    void seedsDependOnEveryPart()
+    {
+        const quint64 base = InputGenerator::deriveSeed(1, QStringLiteral("softmax"), 0, 0);
+        QCOMPARE(InputGenerator::deriveSeed(1, QStringLiteral("softmax"), 0, 0), base);
+        QVERIFY(InputGenerator::deriveSeed(2, QStringLiteral("softmax"), 0, 0) != base);
+        QVERIFY(InputGenerator::deriveSeed(1, QStringLiteral("matmul"), 0, 0) != base);
+        QVERIFY(InputGenerator::deriveSeed(1, QStringLiteral("softmax"), 1, 0) != base);
+        QVERIFY(InputGenerator::deriveSeed(1, QStringLiteral("softmax"), 0, 1) != base);
+    }
+
+    void moments_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<double>("a");
+        QTest::addColumn<double>("b");
+        QTest::addColumn<double>("offset");
+        QTest::addColumn<double>("mean");
+        QTest::addColumn<double>("std");
+        QTest::newRow("standard normal")
+            << int(ValueDistribution::Kind::Normal) << 0.0 << 1.0 << 0.0 << 0.0 << 1.0;
+        QTest::newRow("shifted normal")
+            << int(ValueDistribution::Kind::Normal) << 3.0 << 2.0 << 0.0 << 3.0 << 2.0;
+        QTest::newRow("offset") << int(ValueDistribution::Kind::Normal) << 0.0 << 1.0 << 100.0
+                                << 100.0 << 1.0;
+        QTest::newRow("uniform") << int(ValueDistribution::Kind::Uniform) << -10.0 << 10.0 << 0.0
+                                 << 0.0 << 20.0 / std::sqrt(12.0);
+        QTest::newRow("student t, 5 dof") << int(ValueDistribution::Kind::StudentT) << 5.0 << 1.0
+                                          << 0.0 << 0.0 << std::sqrt(5.0 / 3.0);
+    }
+
+    void moments()
+    {
+        QFETCH(int, kind);
+        QFETCH(double, a);
+        QFETCH(double, b);
+        QFETCH(double, offset);
+        QFETCH(double, mean);
+        QFETCH(double, std);
+        const auto values = floats(
+            InputGenerator::generate(distribution(ValueDistribution::Kind(kind), a, b, offset),
+                                     200000, QStringLiteral("f32"), 11));
+        double sum = 0, squares = 0;
+        for (float v : values)
+            sum += v;
+        const double m = sum / values.size();
+        for (float v : values)
+            squares += (v - m) * (v - m);
+        const double s = std::sqrt(squares / values.size());
+        QVERIFY2(std::fabs(m - mean) < 0.03 * std, qPrintable(QString::number(m)));
+        QVERIFY2(std::fabs(s - std) < 0.05 * std, qPrintable(QString::number(s)));
+    }
+
+    void uniformStaysInRange()
+    {
+        const auto values =
+            floats(InputGenerator::generate(distribution(ValueDistribution::Kind::Uniform, -2, 3),
+                                            10000, QStringLiteral("f32"), 3));
+        for (float v : values)
+            QVERIFY(v >= -2.0f && v <= 3.0f);
+    }
+
+    void heavyTailsAreHeavy()
+    {
+        // Two degrees of freedom: values far beyond anything a normal sample of this size shows.
+        const auto values =
+            floats(InputGenerator::generate(distribution(ValueDistribution::Kind::StudentT, 2, 1),
+                                            100000, QStringLiteral("f32"), 5));
+        float largest = 0;
+        for (float v : values) {
+            QVERIFY(std::isfinite(v));
+            largest = std::max(largest, std::fabs(v));
+        }
+        QVERIFY2(largest > 20.0f, qPrintable(QString::number(largest)));
+    }
+
+    void integersAreRounded()
+    {
+        const QByteArray bytes = InputGenerator::generate(
+            distribution(ValueDistribution::Kind::Uniform, -5, 5), 100, QStringLiteral("i32"), 1);
+        std::vector<qint32> values(100);
+        std::memcpy(values.data(), bytes.constData(), 400);
+        bool sawNonZero = false;
+        for (qint32 v : values) {
+            QVERIFY(v >= -5 && v <= 5);
+            sawNonZero = sawNonZero || v != 0;
+        }
+        QVERIFY(sawNonZero);
+    }
+
+    void taskInputsAndDistributionRotation()
+    {
+        const TaskLoader::Result loaded =
+            TaskLoader::load(QStringLiteral(KILN_SOURCE_DIR "/tasks/layernorm"));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorStrings().join(QLatin1Char('\n'))));
+        const Task &task = *loaded.task;
+        ShapeConfig shape;
+        shape.sizes = {{QStringLiteral("rows"), 3}, {QStringLiteral("cols"), 5}};
+        const QList<QByteArray> buffers =
+            InputGenerator::inputs(task, shape, task.distributions.first(), 9);
+        QCOMPARE(buffers.size(), task.parameters.size());
+        for (int p = 0; p < task.parameters.size(); ++p) {
+            if (task.parameters[p].role == TaskParameter::Role::Input)
+                QCOMPARE(buffers[p].size(), 4 * task.elementCount(task.parameters[p], shape));
+            else
+                QVERIFY(buffers[p].isEmpty());
+        }
+        // Inputs of one instance differ from one another (their own streams).
+        QVERIFY(buffers[0].left(20) != buffers[1].left(20));
+        QSet<QString> seen;
+        for (int k = 0; k < task.distributions.size(); ++k)
+            seen.insert(InputGenerator::distributionFor(task, k).name);
+        QCOMPARE(seen.size(), task.distributions.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInputGenerator)
+#include "tst_inputgenerator.moc"

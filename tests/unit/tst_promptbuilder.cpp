@@ -1,0 +1,261 @@
+#include "policies/feedbacksummary.h"
+#include "policies/promptbuilder.h"
+#include "tasks/tasklibrary.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kiln;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+Task softmax()
+{
+    Task t;
+    t.name = QStringLiteral("softmax");
+    t.entry = QStringLiteral("softmax");
+    t.title = QStringLiteral("Row softmax");
+    t.description = QStringLiteral("Numerically stable softmax of each row.");
+    TaskParameter x;
+    x.name = QStringLiteral("x");
+    x.dtype = QStringLiteral("f32");
+    x.shape = {QStringLiteral("rows"), QStringLiteral("cols")};
+    TaskParameter y = x;
+    y.name = QStringLiteral("y");
+    y.role = TaskParameter::Role::Output;
+    TaskParameter rows;
+    rows.name = QStringLiteral("rows");
+    rows.role = TaskParameter::Role::Scalar;
+    rows.dtype = QStringLiteral("i32");
+    rows.value = QStringLiteral("rows");
+    TaskParameter cols = rows;
+    cols.name = QStringLiteral("cols");
+    cols.value = QStringLiteral("cols");
+    t.parameters = {x, y, rows, cols};
+    t.forbiddenLibraries = {QStringLiteral("cudnn")};
+    t.referenceSource.insert(Backend::Cpu, QStringLiteral("//"));
+    t.referenceSource.insert(Backend::Cuda, QStringLiteral("//"));
+    return t;
+}
+
+EvaluationResult wrongResult()
+{
+    EvaluationResult e;
+    e.verdict = Verdict::Wrong;
+    e.summary = QStringLiteral("3 of 5 shapes mismatch");
+    StageResult compile;
+    compile.name = QStringLiteral("compile");
+    compile.ok = true;
+    StageResult correctness;
+    correctness.name = QStringLiteral("correctness");
+    correctness.ok = false;
+    correctness.detail = QStringLiteral("rows=7,cols=1000: max abs error 0.25");
+    correctness.data = QJsonObject{{QStringLiteral("max_abs_error"), 0.25},
+                                   {QStringLiteral("first_mismatch"), 7001}};
+    e.stages = {compile, correctness};
+    CheatFlag flag;
+    flag.id = QStringLiteral("static_state");
+    flag.message = QStringLiteral("a static variable keeps state between calls");
+    flag.lines = {12};
+    flag.blocking = true;
+    e.flags = {flag};
+    return e;
+}
+
+} // namespace
+
+class TestPromptBuilder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void embeddedTemplatesExist();
+    void operations_data();
+    void operations();
+    void userOverridesWin();
+    void renderLeavesUnknownPlaceholders();
+    void feedbackSummary();
+    void everyEmbeddedTask();
+};
+
+void TestPromptBuilder::embeddedTemplatesExist()
+{
+    PromptBuilder builder;
+    for (const QString &name : PromptBuilder::templateNames())
+        QVERIFY2(!builder.templateText(name).trimmed().isEmpty(), qPrintable(name));
+    QVERIFY(builder.overriddenTemplates().isEmpty());
+}
+
+void TestPromptBuilder::operations_data()
+{
+    QTest::addColumn<int>("operation");
+    QTest::addColumn<int>("backend");
+    QTest::addColumn<int>("parents");
+    QTest::addColumn<QStringList>("contains");
+    QTest::addColumn<QStringList>("absent");
+
+    const QString cpuSig =
+        QStringLiteral("void softmax(const float* x, float* y, int rows, int cols)");
+    QTest::newRow("first cpu") << int(Operation::Sample) << int(Backend::Cpu) << 0
+                               << QStringList{QStringLiteral("Row softmax"),
+                                              QStringLiteral("Numerically stable"), cpuSig,
+                                              QStringLiteral("-fopenmp"), QStringLiteral("cudnn")}
+                               << QStringList{QStringLiteral("{{"),
+                                              QStringLiteral("Previous attempt")};
+    QTest::newRow("first cuda") << int(Operation::Sample) << int(Backend::Cuda) << 0
+                                << QStringList{QStringLiteral("cudaStream_t stream"),
+                                               QStringLiteral("non-blocking")}
+                                << QStringList{QStringLiteral("{{"), QStringLiteral("-fopenmp")};
+    QTest::newRow("refine") << int(Operation::Refine) << int(Backend::Cpu) << 1
+                            << QStringList{QStringLiteral("PARENT_ONE"),
+                                           QStringLiteral("Verdict: wrong"),
+                                           QStringLiteral("max_abs_error=0.25"),
+                                           QStringLiteral("static_state (blocking)"),
+                                           QStringLiteral("[lines 12]"),
+                                           QStringLiteral("Fix the problems")}
+                            << QStringList{QStringLiteral("{{"), QStringLiteral("PARENT_TWO")};
+    QTest::newRow("mutate uses refine")
+        << int(Operation::Mutate) << int(Backend::Cpu) << 1
+        << QStringList{QStringLiteral("PARENT_ONE"), QStringLiteral("substantially different")}
+        << QStringList{QStringLiteral("{{")};
+    QTest::newRow("crossover") << int(Operation::Crossover) << int(Backend::Cuda) << 2
+                               << QStringList{QStringLiteral("PARENT_ONE"),
+                                              QStringLiteral("PARENT_TWO"),
+                                              QStringLiteral("Kernel B"), QStringLiteral("```cuda")}
+                               << QStringList{QStringLiteral("{{")};
+}
+
+void TestPromptBuilder::operations()
+{
+    QFETCH(int, operation);
+    QFETCH(int, backend);
+    QFETCH(int, parents);
+    QFETCH(QStringList, contains);
+    QFETCH(QStringList, absent);
+    const Task task = softmax();
+    GenerationRequest request;
+    request.task = &task;
+    request.operation = Operation(operation);
+    request.backend = Backend(backend);
+    for (int i = 0; i < parents; ++i) {
+        CandidateRecord parent;
+        parent.id = i + 1;
+        parent.source =
+            i == 0 ? QStringLiteral("// PARENT_ONE\n") : QStringLiteral("// PARENT_TWO\n");
+        request.parents << parent;
+        request.parentEvaluations << wrongResult();
+    }
+    PromptBuilder builder;
+    const Prompt prompt = builder.build(request);
+    QVERIFY(prompt.system.contains(QStringLiteral("extern \"C\"")));
+    const QString all = prompt.transcript();
+    QVERIFY(all.contains(prompt.system));
+    QVERIFY(all.contains(prompt.user));
+    for (const QString &needle : contains)
+        QVERIFY2(prompt.user.contains(needle),
+                 qPrintable(needle + QStringLiteral(" missing in:\n") + prompt.user));
+    for (const QString &needle : absent)
+        QVERIFY2(!prompt.user.contains(needle),
+                 qPrintable(needle + QStringLiteral(" present in:\n") + prompt.user));
+}
+
+void TestPromptBuilder::userOverridesWin()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile file(dir.filePath(QStringLiteral("first.md")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("MY PROMPT for {{task_name}} / {{entry}} / {{unknown_thing}}");
+    file.close();
+    const Task task = softmax();
+    GenerationRequest request;
+    request.task = &task;
+    PromptBuilder builder(dir.path());
+    QCOMPARE(builder.overriddenTemplates(), QStringList{QStringLiteral("first")});
+    QCOMPARE(builder.build(request).user,
+             QStringLiteral("MY PROMPT for softmax / softmax / {{unknown_thing}}"));
+    // The other templates are still the embedded ones.
+    QCOMPARE(builder.templateText(QStringLiteral("refine")),
+             PromptBuilder().templateText(QStringLiteral("refine")));
+}
+
+void TestPromptBuilder::renderLeavesUnknownPlaceholders()
+{
+    const QMap<QString, QString> values{{QStringLiteral("a"), QStringLiteral("{{b}}")},
+                                        {QStringLiteral("b"), QStringLiteral("B")}};
+    // Substituted text is not scanned again (a source containing "{{" stays intact).
+    QCOMPARE(PromptBuilder::render(QStringLiteral("x {{a}} {{ b }} {{c}}"), values),
+             QStringLiteral("x {{b}} B {{c}}"));
+}
+
+void TestPromptBuilder::feedbackSummary()
+{
+    EvaluationResult compileError;
+    compileError.verdict = Verdict::CompileError;
+    StageResult compile;
+    compile.name = QStringLiteral("compile");
+    compile.ok = false;
+    compile.detail = QStringLiteral("2 errors");
+    compile.data =
+        QJsonObject{{QStringLiteral("log"), QStringLiteral("k.cpp:3: error: 'x' undeclared")}};
+    compileError.stages = {compile};
+    const QString text = FeedbackSummary::describe(compileError);
+    QVERIFY(text.startsWith(QStringLiteral("Verdict: compile_error")));
+    QVERIFY(text.contains(QStringLiteral("Stage compile: FAILED - 2 errors")));
+    QVERIFY(text.contains(QStringLiteral("'x' undeclared")));
+
+    EvaluationResult pass;
+    pass.verdict = Verdict::Pass;
+    pass.correct = true;
+    pass.speedup = 2.5;
+    pass.candidateMs = 0.4;
+    pass.baselineMs = 1.0;
+    pass.rooflineFraction = 0.61;
+    const QString fast = FeedbackSummary::describe(pass);
+    QVERIFY(fast.contains(QStringLiteral("speedup 2.5x")));
+    QVERIFY(fast.contains(QStringLiteral("Roofline: 61%")));
+
+    // Long diagnostics are cut so a prompt never balloons.
+    compile.data = QJsonObject{{QStringLiteral("log"), QString(20000, QLatin1Char('e'))}};
+    compileError.stages = {compile};
+    QVERIFY(FeedbackSummary::describe(compileError).size() < 2200);
+}
+
+void TestPromptBuilder::everyEmbeddedTask()
+{
+    TaskLibrary library;
+    library.loadEmbedded();
+    QVERIFY(!library.names().isEmpty());
+    PromptBuilder builder;
+    for (const Task &task : library.tasks()) {
+        for (Backend backend : task.backends()) {
+            for (Operation op : {Operation::Sample, Operation::Refine, Operation::Crossover}) {
+                GenerationRequest request;
+                request.task = &task;
+                request.backend = backend;
+                request.operation = op;
+                const int parents = op == Operation::Sample ? 0 : op == Operation::Refine ? 1 : 2;
+                for (int i = 0; i < parents; ++i) {
+                    CandidateRecord parent;
+                    parent.source = task.referenceSource.value(backend);
+                    request.parents << parent;
+                    request.parentEvaluations << wrongResult();
+                }
+                const Prompt prompt = builder.build(request);
+                const QString where = task.name + QLatin1Char('/') + backendName(backend) +
+                                      QLatin1Char('/') + operationName(op);
+                QVERIFY2(prompt.user.contains(task.signature(backend)), qPrintable(where));
+                QVERIFY2(!prompt.user.contains(QStringLiteral("{{")), qPrintable(where));
+                QVERIFY2(prompt.user.contains(task.description.trimmed().left(40)),
+                         qPrintable(where));
+                if (qEnvironmentVariableIsSet("KILN_PRINT_PROMPTS") &&
+                    task.name == QStringLiteral("softmax"))
+                    qInfo().noquote() << "=====" << where << "\n" << prompt.transcript();
+            }
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestPromptBuilder)
+#include "tst_promptbuilder.moc"
