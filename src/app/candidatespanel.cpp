@@ -42,7 +42,9 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
     setObjectName(QStringLiteral("candidatesPanel"));
     m_filter->setSourceModel(m_model);
     m_ui->tableView->setModel(m_filter);
-    m_ui->tableView->sortByColumn(CandidateTableModel::IdColumn, Qt::AscendingOrder);
+    // Rows arrive in id order already: no sort until the user asks for one, so opening a run
+    // of 100,000 candidates does not start with a needless sort.
+    m_ui->tableView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_ui->tableView->verticalHeader()->setDefaultSectionSize(22);
     m_ui->tableView->horizontalHeader()->setHighlightSections(false);
     const int widths[] = {70, 120, 80, 90, 110, 60, 55, 80, 160, 90};
@@ -104,6 +106,20 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
             });
     connect(selection, &CandidateSelection::currentChanged, this,
             &CandidatesPanel::followSelection);
+    // The table's way to pick the second candidate of the diff.
+    m_ui->tableView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_ui->tableView, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex index = m_ui->tableView->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const qint64 id = index.data(CandidateTableModel::IdRole).toLongLong();
+        QMenu menu(this);
+        menu.addAction(tr("Select #%1").arg(id), this, [this, id] { m_selection->setCurrent(id); });
+        if (m_selection->current() && m_selection->current() != id)
+            menu.addAction(tr("Compare #%1 with #%2").arg(m_selection->current()).arg(id), this,
+                           [this, id] { m_selection->setCompare(id); });
+        menu.exec(m_ui->tableView->viewport()->mapToGlobal(pos));
+    });
     connect(document, &RunDocument::runLoaded, this, [this] {
         rebuildIslands();
         updateCount();

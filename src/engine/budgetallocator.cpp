@@ -28,7 +28,11 @@ void BudgetAllocator::record(const QString &task, double spent, int attempts, in
     } else {
         ++s.roundsWithoutGain;
     }
-    if (m_mode == Mode::Adaptive && !probing() && s.attempts > 0) {
+    // Only worth it when another task can use the remainder.
+    int othersActive = 0;
+    for (auto it = m_tasks.cbegin(); it != m_tasks.cend(); ++it)
+        othersActive += (it.key() != task && !it->done) ? 1 : 0;
+    if (m_mode == Mode::Adaptive && othersActive > 0 && !probing() && s.attempts > 0) {
         const double passRate = double(s.passes) / s.attempts;
         if (passRate >= 0.8 && s.roundsWithoutGain >= easyPlateau)
             s.done = true;  // easy and saturated: its remainder goes to the hard tasks

@@ -1,6 +1,35 @@
 #include "candidatesummary.h"
 
+#include <QHash>
+#include <QMutex>
+
 namespace kiln {
+
+namespace {
+
+// Summaries outlive the full records they are made from. Sharing a record's string buffers would
+// pin those records' heap pages (a 100,000-candidate run kept ~600 MiB resident that way), so
+// repeated values are interned and the rest copied.
+QString intern(const QString &value)
+{
+    static QHash<QString, QString> pool;
+    static QMutex mutex;
+    if (value.isEmpty())
+        return QString();
+    QMutexLocker lock(&mutex);
+    auto it = pool.constFind(value);
+    if (it == pool.cend())
+        it = pool.insert(QString(value.constData(), value.size()),
+                         QString(value.constData(), value.size()));
+    return it.value();
+}
+
+QString detached(const QString &value)
+{
+    return value.isEmpty() ? QString() : QString(value.constData(), value.size());
+}
+
+} // namespace
 
 QString CandidateSummary::verdictText() const
 {
@@ -11,7 +40,7 @@ CandidateSummary CandidateSummary::fromRecord(const CandidateRecord &record)
 {
     CandidateSummary s;
     s.id = record.id;
-    s.task = record.task;
+    s.task = intern(record.task);
     s.parent = record.parent;
     s.secondParent = record.secondParent;
     s.operation = record.operation;
@@ -19,7 +48,7 @@ CandidateSummary CandidateSummary::fromRecord(const CandidateRecord &record)
     s.island = record.island;
     s.sampleIndex = record.sampleIndex;
     s.round = record.round;
-    s.policy = record.policy;
+    s.policy = intern(record.policy);
     s.simulated = record.policyMeta.value(QStringLiteral("simulated")).toBool() ||
                   record.policy == QStringLiteral("offline");
     s.promptTokens = record.promptTokens;
@@ -38,13 +67,13 @@ void CandidateSummary::applyEvaluation(const EvaluationResult &result)
     correct = result.correct;
     speedup = result.speedup;
     candidateMs = result.candidateMs;
-    summary = result.summary;
+    summary = detached(result.summary);
     evaluationMs = 0.0;
     for (const StageResult &stage : result.stages)
         evaluationMs += stage.ms;
     flagIds.clear();
     for (const CheatFlag &flag : result.flags)
-        flagIds << flag.id;
+        flagIds << intern(flag.id);
     firstFlag.clear();
     if (!result.flags.isEmpty())
         firstFlag = result.flags.first().id + QStringLiteral(": ") + result.flags.first().message;

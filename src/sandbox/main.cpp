@@ -427,7 +427,8 @@ private:
             } else if (op[0] == "flush") {
                 flushCaches();
             } else if (op[0] == "nop") {
-                times += " " + std::to_string(timedCall(kilnEmptyCall, nullptr));
+                times += ' ';
+                times += std::to_string(timedCall(kilnEmptyCall, nullptr));
             } else if (op[0] == "call" && op.size() == 3) {
                 const EntryShim entry = op[1] == "r" ? m_reference : m_candidate;
                 const std::size_t id = std::strtoull(op[2].c_str(), nullptr, 10);
@@ -435,7 +436,8 @@ private:
                     reply("err call before load or with unknown arguments");
                     return;
                 }
-                times += " " + std::to_string(timedCall(entry, &m_arguments[id]));
+                times += ' ';
+                times += std::to_string(timedCall(entry, &m_arguments[id]));
             } else {
                 reply("err bad batch op " + words[w]);
                 return;

@@ -58,6 +58,7 @@ private:
     std::optional<Failure> m_failure;
     QString m_wrongDetail;
     int m_calls = 0;
+    double m_referenceMs = 0.0;  // expected outputs (0 when the run's are cached)
 };
 
 } // namespace kiln

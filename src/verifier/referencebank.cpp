@@ -6,6 +6,7 @@
 #include "sandboxcompiler.h"
 
 #include <QTemporaryDir>
+#include <QtConcurrent/QtConcurrentMap>
 #include <cmath>
 #include <cstring>
 
@@ -151,13 +152,7 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
         }
         return true;
     };
-    auto instance = [&](const ShapeConfig &shape, int shapeIndex, int seedIndex,
-                        ReferenceInstance &out) -> bool {
-        const ValueDistribution distribution = InputGenerator::distributionFor(task, seedIndex);
-        out.distribution = distribution.name;
-        out.inputs = InputGenerator::inputs(
-            task, shape, distribution,
-            InputGenerator::deriveSeed(runSecret, task.name, shapeIndex, seedIndex));
+    auto instance = [&](const ShapeConfig &shape, ReferenceInstance &out) -> bool {
         if (!run(shape, out.inputs, out.expected))
             return false;
         if (scaled) {
@@ -170,27 +165,40 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
         return true;
     };
 
+    // Inputs first, generated in parallel (the costly part for large shapes), then the
+    // reference runs them one by one.
     const int seeds = qMax(3, m_options.seedsPerShape);
-    for (int s = 0; s < task.correctnessShapes.size(); ++s) {
-        QList<ReferenceInstance> perSeed(seeds);
-        for (int k = 0; k < seeds; ++k) {
-            if (!instance(task.correctnessShapes[s], s, k, perSeed[k])) {
-                *error = QStringLiteral("the reference failed: %1").arg(failure);
-                return nullptr;
-            }
-        }
-        reference->correctness.append(perSeed);
-    }
     reference->timingShape = timingShape(task);
+    struct Job
+    {
+        ShapeConfig shape;
+        int shapeIndex;
+        int seedIndex;
+        ReferenceInstance *out;
+    };
+    QList<Job> jobs;
+    reference->correctness = QList<QList<ReferenceInstance>>(task.correctnessShapes.size(),
+                                                             QList<ReferenceInstance>(seeds));
+    for (int s = 0; s < task.correctnessShapes.size(); ++s)
+        for (int k = 0; k < seeds; ++k)
+            jobs.append({task.correctnessShapes[s], s, k, &reference->correctness[s][k]});
     // Timing sets use shape indices past the correctness shapes, so their values differ.
-    const int timingIndex = int(task.correctnessShapes.size()) + 1000;
-    for (int k = 0; k < timingSets; ++k) {
-        ReferenceInstance set;
-        if (!instance(reference->timingShape, timingIndex, k, set)) {
+    reference->timing = QList<ReferenceInstance>(timingSets);
+    for (int k = 0; k < timingSets; ++k)
+        jobs.append({reference->timingShape, int(task.correctnessShapes.size()) + 1000, k,
+                     &reference->timing[k]});
+    QtConcurrent::blockingMap(jobs, [&task, runSecret](const Job &job) {
+        const ValueDistribution distribution = InputGenerator::distributionFor(task, job.seedIndex);
+        job.out->distribution = distribution.name;
+        job.out->inputs = InputGenerator::inputs(
+            task, job.shape, distribution,
+            InputGenerator::deriveSeed(runSecret, task.name, job.shapeIndex, job.seedIndex));
+    });
+    for (const Job &job : std::as_const(jobs)) {
+        if (!instance(job.shape, *job.out)) {
             *error = QStringLiteral("the reference failed: %1").arg(failure);
             return nullptr;
         }
-        reference->timing.append(set);
     }
     sandbox.request("quit", 1000);
     return reference;

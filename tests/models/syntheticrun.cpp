@@ -285,8 +285,10 @@ qint64 createSyntheticRun(RunStore &store, const SyntheticRunOptions &options)
                                    : QStringLiteral("mismatch at index 4097"),
                                 data});
                 if (ok) {
-                    speedup = std::max(
-                        0.2, parentSpeedup * std::exp(0.03 + 0.18 * (rng.generateDouble() - 0.45)));
+                    // Log-space drift towards 3x with noise: early gains, then a plateau, as
+                    // searches go.
+                    speedup = std::exp(0.85 * std::log(std::max(parentSpeedup, 0.1)) +
+                                       0.15 * std::log(3.0) + 0.2 * (rng.generateDouble() - 0.5));
                     r.speedup = speedup;
                     r.baselineMs = 0.52;
                     r.candidateMs = 0.52 / speedup;

@@ -4,6 +4,7 @@
 #include <omp.h>
 {{/if}}
 {{#if PARALLEL == omp_partials}}
+#include <cstddef>
 #include <vector>
 {{/if}}
 
@@ -72,18 +73,18 @@ extern "C" void reduce_sum(const float *x, float *out, int n)
 {{else}}
     // One partial per thread, padded to a cache line so threads do not share lines.
     const int threads = omp_get_max_threads();
-    std::vector<double> partial(static_cast<size_t>(threads) * 8, 0.0);
+    std::vector<double> partial(static_cast<std::size_t>(threads) * 8, 0.0);
 #pragma omp parallel num_threads(threads)
     {
         const int t = omp_get_thread_num();
         const int count = omp_get_num_threads();
         const long long begin = static_cast<long long>(n) * t / count;
         const long long end = static_cast<long long>(n) * (t + 1) / count;
-        partial[static_cast<size_t>(t) * 8] = sum_blocked(x, begin, end);
+        partial[static_cast<std::size_t>(t) * 8] = sum_blocked(x, begin, end);
     }
     double total = 0.0;
     for (int t = 0; t < threads; ++t)
-        total += partial[static_cast<size_t>(t) * 8];
+        total += partial[static_cast<std::size_t>(t) * 8];
     out[0] = static_cast<float>(total);
 {{/if}}
 }
