@@ -3,7 +3,10 @@
 // the simulated model samples at skill 0 (its prior) and at skill 1, then uniform random points.
 //   bench_offline_render <out-dir> [cuda|cpu] [per-group] [seed]
 // With per-group "all" it writes every knob combination instead, 40 variants per translation
-// unit (entries renamed, one namespace each), for an exhaustive compile check.
+// unit (entries renamed, one namespace each), for an exhaustive compile check. With "defects" it
+// writes 4 variants per defect kind of the "wrong" and "compile_error" categories (origin
+// "wrong:<kind>" / "compile_error:<kind>"), to check on a GPU that injected bugs break results.
+#include "policies/offline/defectinjector.h"
 #include "policies/offline/offlinepolicy.h"
 #include "policies/offline/variantspace.h"
 #include "tasks/tasklibrary.h"
@@ -67,6 +70,7 @@ int main(int argc, char **argv)
     const Backend backend =
         backendFromName(args.value(2, QStringLiteral("cuda"))).value_or(Backend::Cuda);
     const bool all = args.value(3) == QLatin1String("all");
+    const bool defects = args.value(3) == QLatin1String("defects");
     const int perGroup = args.value(3, QStringLiteral("8")).toInt();
     const quint64 seed = args.value(4, QStringLiteral("1")).toULongLong();
     TaskLibrary tasks;
@@ -109,14 +113,34 @@ int main(int argc, char **argv)
             }
         }
         CounterRng rng(seed, 99);
-        for (int i = 0; i < perGroup; ++i)
+        QList<QString> sources;
+        if (defects) {
+            configs.clear();
+            for (const QString &category :
+                 {QStringLiteral("wrong"), QStringLiteral("compile_error")})
+                for (const QString &kind : DefectInjector::kinds(category, *task, backend))
+                    for (int i = 0; i < 4; ++i) {
+                        const KnobConfig config = space->configAt(
+                            qint64(rng.next() % quint64(space->combinationCount())));
+                        QString source = space->render(config).text;
+                        const auto outcome =
+                            DefectInjector::apply(&source, category, kind, *task, backend, rng);
+                        configs.append({category + QLatin1Char(':') + outcome.kind +
+                                            QLatin1Char('@') + QString::number(outcome.line),
+                                        config});
+                        sources.append(source);
+                    }
+        }
+        for (int i = 0; i < (defects ? 0 : perGroup); ++i)
             configs.append(
                 {QStringLiteral("uniform"),
                  space->configAt(qint64(rng.next() % quint64(space->combinationCount())))});
         for (qsizetype i = 0; i < configs.size(); ++i) {
-            const auto rendered = space->render(configs.at(i).second);
+            auto rendered = space->render(configs.at(i).second);
             if (!rendered.ok)
                 return 1;
+            if (i < sources.size())
+                rendered.text = sources.at(i);
             QFile file(
                 QDir(outDir).filePath(QStringLiteral("%1/v%2%3").arg(name).arg(i).arg(extension)));
             if (!file.open(QIODevice::WriteOnly))

@@ -4,7 +4,8 @@
 // non-blocking stream, L2 flushed before every timed call, median of the timed calls. Prints one
 // TSV row per variant plus the ceilings it is compared with (device-to-device copy bandwidth,
 // cuBLAS SGEMM for matmul).
-//   variant_harness <task> <dir>     (dir holds manifest.tsv, v<i>.so and ref.so)
+//   variant_harness <task> <dir> [index]   (dir holds manifest.tsv, v<i>.so and ref.so; with an
+//   index only that variant runs, so a crashing one cannot hide the others)
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -352,7 +353,16 @@ int main(int argc, char **argv)
             if (!line.empty())
                 lines.push_back(line);
     }
-    lines.push_back("ref\treference\t-\t{}");
+    if (argc > 3) {
+        const std::string only = argv[3];
+        std::vector<std::string> kept;
+        for (const std::string &l : lines)
+            if (l.substr(0, l.find('\t')) == only)
+                kept.push_back(l);
+        lines = kept;
+    } else {
+        lines.push_back("ref\treference\t-\t{}");
+    }
     std::mt19937 gen(7);
     for (const std::string &line : lines) {
         std::istringstream fields(line);

@@ -92,10 +92,10 @@ LineageView::LineageView(RunDocument *document, CandidateSelection *selection, Q
 
     connect(document, &RunDocument::runLoaded, this, &LineageView::rebuild);
     connect(document, &RunDocument::candidatesAppended, this, &LineageView::onAppended);
-    connect(document, &RunDocument::candidateChanged, this, [this] { update(); });
+    connect(document, &RunDocument::candidateChanged, this, &LineageView::invalidateCache);
     connect(document, &RunDocument::bestChanged, this, [this] {
         updateBestPath();
-        update();
+        invalidateCache();
     });
     connect(selection, &CandidateSelection::currentChanged, this, &LineageView::onCurrentChanged);
     connect(selection, &CandidateSelection::compareChanged, this, [this](qint64 id) {
@@ -136,6 +136,7 @@ void LineageView::relayout(bool keepView)
         (m_choice == LayoutChoice::Automatic && m_graph.hasCrossover()))
         mode = TreeLayout::Mode::Layered;
     m_layout.compute(m_graph, mode);
+    m_cacheValid = false;
     int islands = 1;
     for (const CandidateSummary &c : m_document->candidates())
         islands = std::max(islands, c.island + 1);
@@ -330,9 +331,10 @@ void LineageView::paintEvent(QPaintEvent *)
     QElapsedTimer timer;
     timer.start();
     QPainter painter(this);
-    painter.fillRect(rect(), QColor(0xfa, 0xfb, 0xfc));
+    const QColor background(0xfa, 0xfb, 0xfc);
 
     if (!m_document->hasRun() || m_layout.size() == 0) {
+        painter.fillRect(rect(), background);
         painter.setPen(QColor(0x70, 0x78, 0x84));
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 1.2);
@@ -346,11 +348,81 @@ void LineageView::paintEvent(QPaintEvent *)
         return;
     }
 
+    // The scene (edges, nodes, labels) is rendered into an image a quarter view larger on every
+    // side, so panning within that margin only blits it; while zooming it is rendered without a
+    // margin. Selection and hover marks, the info box and the legend are drawn on top each frame.
+    const bool zooming = m_cacheScale != m_scale;
+    const QPointF shift = m_offset - m_cacheOffset;
+    const bool reusable = m_cacheValid && !zooming && m_cacheSize == size() &&
+                          std::abs(shift.x()) <= m_cacheMargin.x() &&
+                          std::abs(shift.y()) <= m_cacheMargin.y();
+    if (!reusable) {
+        const QPoint margin = zooming ? QPoint(0, 0) : QPoint(width() / 4, height() / 4);
+        const QSize extent = size() + QSize(2 * margin.x(), 2 * margin.y());
+        const qreal dpr = devicePixelRatioF();
+        if (m_cache.size() != extent * dpr) {
+            m_cache = QImage(extent * dpr, QImage::Format_ARGB32_Premultiplied);
+            m_cache.setDevicePixelRatio(dpr);
+        }
+        m_cache.fill(background);
+        QPainter scene(&m_cache);
+        const QPointF saved = m_offset;
+        m_offset += QPointF(margin);
+        paintScene(scene, QRectF(QPointF(0, 0), QSizeF(extent)));
+        m_offset = saved;
+        m_cacheOffset = m_offset;
+        m_cacheScale = m_scale;
+        m_cacheMargin = margin;
+        m_cacheSize = size();
+        m_cacheValid = true;
+    }
+    const QPointF d = m_offset - m_cacheOffset;
+    painter.drawImage(QPointF(-m_cacheMargin.x() + d.x(), -m_cacheMargin.y() + d.y()), m_cache);
+    paintMarks(painter);
+    paintOverlay(painter);
+    if (m_showLegend)
+        paintLegend(painter);
+    ++m_paintCount;
+    m_lastPaintMs = timer.nsecsElapsed() / 1e6;
+}
+
+void LineageView::invalidateCache()
+{
+    m_cacheValid = false;
+    update();
+}
+
+void LineageView::paintMarks(QPainter &painter)
+{
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const bool detailed = m_scale * baseRadius >= 2.5;
+    const double nodeScale = m_scale * (1.0 + 0.5 * std::clamp(1.0 - m_scale, 0.0, 1.0));
+    for (int i : {m_hoverRow, m_compareRow, m_selectedRow}) {
+        if (i < 0 || i >= m_layout.size() || !m_layout.isVisible(i))
+            continue;
+        const QPointF center = mapFromWorld(m_layout.position(i));
+        const double r = detailed ? (nodeRadius(i) + 5.5) * nodeScale
+                                  : std::max(4.0, baseRadius * m_scale * 1.5);
+        const QColor ring = i == m_selectedRow  ? VerdictStyle::selectionColor()
+                            : i == m_compareRow ? VerdictStyle::compareColor()
+                                                : QColor(0x55, 0x60, 0x70, 160);
+        painter.setPen(QPen(ring, i == m_selectedRow || i == m_compareRow ? 2.5 : 1.5));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(center, r, r);
+    }
+}
+
+void LineageView::paintScene(QPainter &painter, const QRectF &target)
+{
     const QRectF world =
-        QRectF(mapToWorld(QPointF(0, 0)), mapToWorld(QPointF(width(), height())))
+        QRectF(mapToWorld(target.topLeft()), mapToWorld(target.bottomRight()))
             .adjusted(-3 * baseRadius, -3 * baseRadius, 3 * baseRadius, 3 * baseRadius);
     const bool detailed = m_scale * baseRadius >= 2.5;
-    const bool labels = m_scale >= 0.75;
+    QFont measureFont = font();
+    measureFont.setPointSizeF(std::clamp(7.5 * m_scale, 6.5, 10.0));
+    const QFontMetricsF metrics(measureFont);
+    const double room = m_layout.xSpacing * m_scale - 4.0;
+    const bool labels = room >= metrics.horizontalAdvance(QStringLiteral("#0"));
     const bool tidy = m_layout.mode() == TreeLayout::Mode::Tidy;
     const QVector<QPointF> &pos = m_layout.positions();
     const int n = m_layout.size();
@@ -457,20 +529,12 @@ void LineageView::paintEvent(QPaintEvent *)
                 painter.setBrush(color);
             }
             painter.drawPath(path);
-            if (i == m_selectedRow || i == m_compareRow || i == m_hoverRow) {
-                const QColor ring = i == m_selectedRow  ? VerdictStyle::selectionColor()
-                                    : i == m_compareRow ? VerdictStyle::compareColor()
-                                                        : QColor(0x55, 0x60, 0x70, 140);
-                painter.setPen(QPen(ring, i == m_hoverRow && i != m_selectedRow ? 1.5 : 2.5));
-                painter.setBrush(Qt::NoBrush);
-                painter.drawEllipse(QPointF(0, 0), r + 5.5, r + 5.5);
-            }
-            if (m_islandCount > 1 && m_scale * baseRadius >= 5.0 && !c.placeholder) {
+            if (m_islandCount > 1 && m_scale * baseRadius >= 3.5 && !c.placeholder) {
                 const QPointF b(r * 0.95, -r * 0.95);
                 painter.setPen(QPen(Qt::white, 1.0));
                 painter.setBrush(VerdictStyle::islandColor(c.island));
                 painter.drawEllipse(b, 4.6, 4.6);
-                if (m_scale >= 1.0) {
+                if (m_scale >= 0.9) {
                     painter.setFont(badgeFont);
                     painter.setPen(Qt::white);
                     painter.save();
@@ -498,20 +562,21 @@ void LineageView::paintEvent(QPaintEvent *)
             if (labels) {
                 painter.setFont(labelFont);
                 painter.setPen(c.ghost ? QColor(0x99, 0x99, 0x99) : QColor(0x30, 0x36, 0x3d));
+                // Only as much text as fits between neighbours: id and speedup, the id, or none.
                 QString text = QStringLiteral("#%1").arg(c.id);
-                if (c.speedup && c.evaluated)
-                    text += QStringLiteral(" %1×").arg(*c.speedup, 0, 'f', 2);
+                if (c.speedup && c.evaluated) {
+                    const QString full = text + QStringLiteral(" %1×").arg(*c.speedup, 0, 'f', 2);
+                    if (metrics.horizontalAdvance(full) <= room)
+                        text = full;
+                }
+                if (metrics.horizontalAdvance(text) > room)
+                    text.clear();
                 const double top = center.y() + (r + 3) * nodeScale;
                 painter.drawText(QRectF(center.x() - 60, top, 120, 30),
                                  Qt::AlignHCenter | Qt::AlignTop, text);
             }
         }
     }
-    paintOverlay(painter);
-    if (m_showLegend)
-        paintLegend(painter);
-    ++m_paintCount;
-    m_lastPaintMs = timer.nsecsElapsed() / 1e6;
 }
 
 void LineageView::paintOverlay(QPainter &painter)

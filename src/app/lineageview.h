@@ -4,6 +4,7 @@
 #include "models/treelayout.h"
 
 #include <QElapsedTimer>
+#include <QImage>
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
@@ -92,6 +93,9 @@ private:
     void select(int row);
     double nodeRadius(int row) const;
     QString tooltipFor(int row) const;
+    void paintScene(QPainter &painter, const QRectF &target);
+    void paintMarks(QPainter &painter);
+    void invalidateCache();
     void paintLegend(QPainter &painter);
     void paintOverlay(QPainter &painter);
 
@@ -115,6 +119,13 @@ private:
     QPointF m_lastDragPos;
     bool m_dragging = false;
     QTimer m_relayoutTimer; // coalesces live growth into one layout per burst
+
+    QImage m_cache; // the scene, rendered with a margin for panning
+    QPointF m_cacheOffset;
+    double m_cacheScale = 0.0;
+    QPoint m_cacheMargin;
+    QSize m_cacheSize;
+    bool m_cacheValid = false;
 
     int m_paintCount = 0;
     double m_lastPaintMs = 0.0;

@@ -1,8 +1,9 @@
 #include "app/commandlineoptions.h"
 #include "app/mainwindow.h"
+#include "models/rundocument.h"
 
 #include <QApplication>
-#include <QTextStream>
+#include <QFileInfo>
 
 #include <cstdio>
 
@@ -21,6 +22,43 @@ const char usage[] =
     "  --view NAME        panel to bring to the front\n"
     "  --screenshot PNG   render the window after loading, save it and exit\n";
 
+// Checks --db, --run and --select before any window or platform plugin exists, so that unusable
+// input ends with exactly one line on stderr. Reads only the run list and one candidate.
+bool validate(const CommandLineOptions &options, QString *error)
+{
+    if (options.database.isEmpty())
+        return true;
+    if (!QFileInfo::exists(options.database)) {
+        *error = QStringLiteral("cannot open database %1: no such file").arg(options.database);
+        return false;
+    }
+    RunDocument probe;
+    QString why;
+    if (!probe.openDatabase(options.database, &why)) {
+        *error = QStringLiteral("cannot open database %1: %2").arg(options.database, why);
+        return false;
+    }
+    const QList<RunRecord> runs = probe.runs();
+    if (options.run) {
+        bool found = false;
+        for (const RunRecord &r : runs)
+            found = found || r.id == *options.run;
+        if (!found) {
+            *error = QStringLiteral("no run %1 in %2").arg(*options.run).arg(options.database);
+            return false;
+        }
+    }
+    if (options.select) {
+        const std::optional<CandidateRecord> c = probe.candidate(*options.select);
+        if (!c || (options.run && c->runId != *options.run)) {
+            *error =
+                QStringLiteral("no candidate %1 in %2").arg(*options.select).arg(options.database);
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -38,7 +76,7 @@ int main(int argc, char *argv[])
     }
     QString error;
     const std::optional<CommandLineOptions> options = CommandLineOptions::parse(arguments, &error);
-    if (!options) {
+    if (!options || !validate(*options, &error)) {
         std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
         return 2;
     }

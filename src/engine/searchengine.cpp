@@ -275,14 +275,30 @@ QString SearchEngine::runRounds()
     };
     auto persistRound = [&](const RoundPlan &plan, const QList<NodeResult> &results) {
         updateWall();
+        const qsizetype evictedBefore = m_strategies.value(plan.task)->evicted().size();
         finishRound(plan, results);
-        std::lock_guard lock(m_mutex);
-        m_store.appendEvent(m_runId, QStringLiteral("round_finished"), std::nullopt,
-                            {{QStringLiteral("round"), plan.round},
-                             {QStringLiteral("task"), plan.task},
-                             {QStringLiteral("best_speedup"), m_bestSpeedup}});
-        m_store.updateRunBudget(m_runId, m_ledger.used());
-        emit progress(m_ledger.used(), m_bestSpeedup);
+        // Candidates the strategy dropped stay in the tree as ghosts: record when they left.
+        const QList<qint64> evicted = m_strategies.value(plan.task)->evicted();
+        if (evicted.size() > evictedBefore) {
+            QJsonArray ids;
+            for (qsizetype i = evictedBefore; i < evicted.size(); ++i)
+                ids.append(double(evicted[i]));
+            m_store.appendEvent(m_runId, QStringLiteral("evicted"), std::nullopt,
+                                {{QStringLiteral("round"), plan.round},
+                                 {QStringLiteral("task"), plan.task},
+                                 {QStringLiteral("ids"), ids}});
+        }
+        BudgetUsage used;
+        {
+            std::lock_guard lock(m_mutex);
+            m_store.appendEvent(m_runId, QStringLiteral("round_finished"), std::nullopt,
+                                {{QStringLiteral("round"), plan.round},
+                                 {QStringLiteral("task"), plan.task},
+                                 {QStringLiteral("best_speedup"), m_bestSpeedup}});
+            used = m_ledger.used();
+            m_store.updateRunBudget(m_runId, used);
+        }
+        emit progress(used, m_bestSpeedup);
     };
 
     if (m_interrupted) {
@@ -419,33 +435,38 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
             c.source.clear();
             c.policyMeta.insert(QStringLiteral("failure"), generation.error);
         }
-        std::lock_guard lock(m_mutex);
-        if (m_store.addCandidate(c) == 0) {
-            generation.ok = false;
-            generation.error = QStringLiteral("could not store the candidate: ") + m_store.lastError();
-            return;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_store.addCandidate(c) == 0) {
+                generation.ok = false;
+                generation.error =
+                    QStringLiteral("could not store the candidate: ") + m_store.lastError();
+                return;
+            }
+            m_candidates.insert(c.id, c);
+            BudgetUsage spent;
+            spent.samples = 1;
+            spent.promptTokens = c.promptTokens;
+            spent.completionTokens = c.completionTokens;
+            spent.reasoningTokens = c.reasoningTokens;
+            spent.cost = c.policyMeta.value(QStringLiteral("cost")).toDouble();
+            m_ledger.charge(spent);
         }
-        m_candidates.insert(c.id, c);
-        BudgetUsage spent;
-        spent.samples = 1;
-        spent.promptTokens = c.promptTokens;
-        spent.completionTokens = c.completionTokens;
-        spent.reasoningTokens = c.reasoningTokens;
-        spent.cost = c.policyMeta.value(QStringLiteral("cost")).toDouble();
-        m_ledger.charge(spent);
-        emit candidateAdded(c);
+        emit candidateAdded(c);  // outside the lock: a direct slot may call back into the engine
     };
     hooks.evaluated = [&](const Job &, const GenerationResult &generation,
                           const EvaluationResult &result) {
         const qint64 id = generation.candidate.id;
-        std::lock_guard lock(m_mutex);
-        if (id == 0 || m_store.addEvaluation(id, result) == 0)
-            return;
-        m_evaluations.insert(id, result);
-        BudgetUsage spent;
-        spent.evals = 1;
-        spent.deviceSeconds = evaluationSeconds(result);
-        m_ledger.charge(spent);
+        {
+            std::lock_guard lock(m_mutex);
+            if (id == 0 || m_store.addEvaluation(id, result) == 0)
+                return;
+            m_evaluations.insert(id, result);
+            BudgetUsage spent;
+            spent.evals = 1;
+            spent.deviceSeconds = evaluationSeconds(result);
+            m_ledger.charge(spent);
+        }
         emit candidateEvaluated(id, result);
     };
 

@@ -44,6 +44,8 @@ QString jsonText(const QJsonValue &value)
         return value.toString();
     if (value.isArray()) {
         const QJsonArray array = value.toArray();
+        if (array.isEmpty())
+            return QStringLiteral("none");
         bool numeric = !array.isEmpty();
         QStringList parts;
         for (const QJsonValue &item : array) {
@@ -115,17 +117,17 @@ QString mismatchTable(const QJsonObject &m)
         QStringList keys;
     };
     const QList<Item> items{
-        {"Max abs error", {QStringLiteral("max_abs_error")}},
-        {"Max rel error", {QStringLiteral("max_rel_error")}},
-        {"First bad index", {QStringLiteral("first_mismatch"), QStringLiteral("first_bad_index")}},
-        {"Got / expected there", {}},
-        {"Mismatching elements", {QStringLiteral("mismatches")}},
-        {"Unwritten elements", {QStringLiteral("unwritten")}},
-        {"Non-finite elements", {QStringLiteral("non_finite")}},
         {"Output", {QStringLiteral("output")}},
         {"Shape", {QStringLiteral("shape")}},
         {"Seed", {QStringLiteral("seed")}},
-        {"Distribution", {QStringLiteral("distribution")}}};
+        {"Distribution", {QStringLiteral("distribution")}},
+        {"First bad index", {QStringLiteral("first_mismatch"), QStringLiteral("first_bad_index")}},
+        {"Got / expected there", {}},
+        {"Max abs error", {QStringLiteral("max_abs_error")}},
+        {"Max rel error", {QStringLiteral("max_rel_error")}},
+        {"Mismatching elements", {QStringLiteral("mismatches")}},
+        {"Unwritten elements", {QStringLiteral("unwritten")}},
+        {"Non-finite elements", {QStringLiteral("non_finite")}}};
     QString rows;
     for (const Item &item : items) {
         QString value;
@@ -358,6 +360,14 @@ QString ReportFormatter::html(const EvaluationResult &result)
     }
     h += QStringLiteral("</table>");
 
+    // A wrong result's numbers come right after the stages: they are why it failed.
+    for (const StageResult &stage : result.stages) {
+        QJsonObject mismatch;
+        if (stage.name == QStringLiteral("correctness") && !stage.ok &&
+            findMismatch(stage.data, {}, &mismatch))
+            h += section(QStringLiteral("Mismatch statistics")) + mismatchTable(mismatch);
+    }
+
     const QList<Diagnostic> diagnostics = compileDiagnostics(result);
     const StageResult *compile = result.stage(QStringLiteral("compile"));
     if (!diagnostics.isEmpty()) {
@@ -391,14 +401,9 @@ QString ReportFormatter::html(const EvaluationResult &result)
         const QString tables = dataTables(stage.data);
         if (tables.isEmpty())
             continue;
-        QString title = humanKey(stage.name) + QStringLiteral(" details");
-        if (stage.name == QStringLiteral("correctness")) {
-            title = QStringLiteral("Correctness");
-            QJsonObject mismatch;
-            if (!stage.ok && findMismatch(stage.data, {}, &mismatch)) {
-                h += section(QStringLiteral("Mismatch statistics")) + mismatchTable(mismatch);
-            }
-        }
+        const QString title = stage.name == QStringLiteral("correctness")
+                                  ? QStringLiteral("Correctness")
+                                  : humanKey(stage.name) + QStringLiteral(" details");
         h += section(esc(title)) + tables;
     }
 

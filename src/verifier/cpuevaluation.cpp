@@ -4,6 +4,7 @@
 #include "bandwidthprobe.h"
 #include "bufferlayout.h"
 #include "elfsymbols.h"
+#include "entryshim.h"
 #include "flagcatalog.h"
 #include "outputchecker.h"
 #include "sandbox/protocol.h"
@@ -201,16 +202,29 @@ bool CpuEvaluation::screenAndCompile()
               {QStringLiteral("compiler_ms"), artifact.compileMs},
               {QStringLiteral("diagnostics"), diagnostics}});
     m_compiled = artifact.ok;
-    if (!artifact.ok)
+    if (!artifact.ok) {
         m_wrongDetail = detail;
-    m_result.summary = artifact.sharedObject; // carried to loadCandidate()
+        // A link failure counts as the flag's doing only when a blocking flag names one of the
+        // unresolved symbols (an unlinked forbidden library); a missing entry stays a
+        // compile error.
+        bool explained = false;
+        for (const QJsonValue &d : diagnostics) {
+            const QString message = d[QStringLiteral("message")].toString();
+            if (!message.startsWith(QLatin1String("undefined reference to ")))
+                continue;
+            const QString symbol = message.mid(23).section(QLatin1Char('('), 0, 0);
+            for (const CheatFlag &flag : flags)
+                explained = explained || (flag.blocking && flag.message.contains(symbol));
+        }
+        m_objectBuilt = m_objectBuilt && explained;
+    }
+    m_sharedObject = artifact.sharedObject;
     return artifact.ok;
 }
 
 bool CpuEvaluation::loadCandidate()
 {
-    const QString path = m_result.summary;
-    m_result.summary.clear();
+    const QString &path = m_sharedObject;
     const SandboxProcess::Reply reply =
         m_sandbox->request("load c " + QByteArray(EntryShim::kSymbol) + ' ' + path.toLocal8Bit(),
                            m_options.callTimeoutMs, &m_cancel);

@@ -58,7 +58,9 @@ private:
     std::optional<Failure> m_failure;
     QString m_wrongDetail;
     int m_calls = 0;
-    double m_referenceMs = 0.0;  // expected outputs (0 when the run's are cached)
+    double m_referenceMs = 0.0;
+    QString m_sharedObject; // the compiled candidate, in the compile cache // expected outputs (0
+                            // when the run's are cached)
 };
 
 } // namespace kiln

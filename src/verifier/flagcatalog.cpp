@@ -45,6 +45,10 @@ const QList<FlagInfo> &FlagCatalog::all()
          true, QStringLiteral("screen")},
         {QStringLiteral("network"), QStringLiteral("Uses network sockets."), true,
          QStringLiteral("screen")},
+        {QStringLiteral("raw_system_calls"),
+         QStringLiteral("Makes raw system calls or uses file descriptors directly (syscall, "
+                        "write, dup2, close, asm \"syscall\"); a kernel has no use for them."),
+         true, QStringLiteral("screen")},
         {QStringLiteral("threads_detached"),
          QStringLiteral("Detaches a thread: work still running after the call returns is not "
                         "timed. Join every thread before returning."),

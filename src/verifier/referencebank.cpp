@@ -1,6 +1,7 @@
 #include "referencebank.h"
 
 #include "bufferlayout.h"
+#include "entryshim.h"
 #include "inputgenerator.h"
 #include "outputchecker.h"
 #include "sandboxcompiler.h"

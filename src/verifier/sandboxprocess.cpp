@@ -216,6 +216,11 @@ SandboxProcess::Reply SandboxProcess::waitForReply(int timeoutMs, const std::ato
             const ssize_t n = ::read(m_replyFd, chunk, sizeof chunk);
             if (n > 0) {
                 m_pending.append(chunk, n);
+                // Replies are short lines; a candidate writing into the reply pipe is a flood.
+                if (m_pending.size() > (1 << 20)) {
+                    reap(true);
+                    return {Status::Flooded, {}, {}};
+                }
             } else if (n == 0 || errno != EINTR) {
                 reap(false);
                 return {Status::Died, {}, {}};

@@ -40,6 +40,11 @@ const QList<CallRule> &callRules()
          {"socket", "connect", "bind", "listen", "accept", "sendto", "recvfrom", "getaddrinfo",
           "gethostbyname"}},
         {"threads_detached", {"pthread_detach"}},
+        // Raw descriptors and system calls reach the sandbox's own channels (its reply pipe)
+        // and bypass every name screened above.
+        {"raw_system_calls",
+         {"syscall", "write", "writev", "pwrite", "pwrite64", "dup", "dup2", "dup3", "close",
+          "close_range", "fcntl", "ioctl", "prctl", "seccomp"}},
     };
     return rules;
 }
@@ -325,8 +330,21 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, const QString &preproces
                 flags.add(QStringLiteral("load_time_code"), token.line);
         }
         if (name == QLatin1String("asm") || name == QLatin1String("__asm__") ||
-            name == QLatin1String("__asm"))
+            name == QLatin1String("__asm")) {
             flags.add(QStringLiteral("inline_asm"), token.line);
+            // System calls and the cycle counter straight from assembly.
+            for (int k = i + 1; k < qMin(i + 12, int(tokens.size())); ++k) {
+                const QString text = tokens[k].text;
+                if (tokens[k].kind == Token::Kind::String &&
+                    (text.contains(QLatin1String("syscall")) ||
+                     text.contains(QLatin1String("sysenter")) ||
+                     text.contains(QLatin1String("int $0x80")) ||
+                     text.contains(QLatin1String("int 0x80")) ||
+                     text.contains(QLatin1String("svc"))))
+                    flags.add(QStringLiteral("raw_system_calls"), tokens[k].line,
+                              QStringLiteral("asm"));
+            }
+        }
         if (fp32Task) {
             static const QSet<QString> halfTypes = {
                 QStringLiteral("_Float16"),  QStringLiteral("__fp16"),

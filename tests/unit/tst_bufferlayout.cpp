@@ -1,5 +1,6 @@
 #include "tasks/taskloader.h"
 #include "verifier/bufferlayout.h"
+#include "verifier/entryshim.h"
 
 #include <QTest>
 

@@ -95,6 +95,12 @@ private slots:
                                                << "load_time_code" << 1;
         QTest::newRow("inline asm") << "void f() { asm volatile(\"\"); }\n"
                                     << "inline_asm" << 1;
+        QTest::newRow("raw syscall") << "void f() {\n  syscall(39);\n}\n"
+                                     << "raw_system_calls" << 2;
+        QTest::newRow("asm syscall") << "void f() {\n  asm volatile(\"syscall\");\n}\n"
+                                     << "raw_system_calls" << 2;
+        QTest::newRow("write to a descriptor") << "void f() {\n  write(501, \"x\", 1);\n}\n"
+                                               << "raw_system_calls" << 2;
         QTest::newRow("fork") << "void f() {\n\n  fork();\n}\n"
                               << "process_spawn" << 3;
         QTest::newRow("honest openmp")

@@ -183,9 +183,19 @@ QList<Site> missingBarrierSites(const QStringList &lines, Backend backend)
     for (int i = 0; i < lines.size(); ++i) {
         const QString &line = lines.at(i);
         if (backend == Backend::Cuda) {
-            const qsizetype at = line.indexOf(QLatin1String("__syncthreads();"));
-            if (at >= 0 && line.trimmed() == QLatin1String("__syncthreads();"))
-                sites.append({i, 0, line.size(), QString()});
+            // A plain barrier, or the variant spaces' group_sync<G>() helper that wraps one.
+            const QString statement = line.trimmed();
+            if (statement != QLatin1String("__syncthreads();") &&
+                statement != QLatin1String("group_sync<G>();"))
+                continue;
+            // Deleting the body of a braceless if/else/for would not compile: skip those.
+            int previous = i - 1;
+            while (previous >= 0 && lines.at(previous).trimmed().isEmpty())
+                --previous;
+            const QString before = previous >= 0 ? lines.at(previous).trimmed() : QString();
+            if (before.endsWith(QLatin1String("else")) || before.endsWith(QLatin1Char(')')))
+                continue;
+            sites.append({i, 0, line.size(), QString()});
         } else {
             // The CPU analogue: the OpenMP reduction clause that orders the threads' updates.
             static const QRegularExpression reduction(QStringLiteral(" reduction\\(\\+ : \\w+\\)"));

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "tasks/task.h"
+
+#include <QString>
+
+namespace kiln {
+
+// The C shim compiled next to the candidate: one fixed entry the sandbox can call for any
+// task signature (pointers, ints and reals in separate arrays, in signature order).
+class EntryShim
+{
+public:
+    static constexpr const char *kSymbol = "kiln_entry_shim";
+    static QString source(const Task &task);
+};
+
+} // namespace kiln
