@@ -12,7 +12,7 @@ budget=${3:-32}
 seeds=${4:-5}
 sandboxes=${5:-2}
 mkdir -p "$out"
-strategies=best-of-n,refine,beam,greedy,mcts,evolve
+strategies=${STRATEGIES:-best-of-n,refine,beam,greedy,mcts,evolve}
 for task in vector_add reduce_sum softmax layernorm matmul transpose; do
     "$cli" compare --task "$task" --strategies "$strategies" --budget "$budget" --seeds "$seeds" \
         --backend cpu --db "$out/curves.db" --param "sandboxes=$sandboxes" --json \

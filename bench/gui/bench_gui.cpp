@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -135,6 +136,30 @@ int main(int argc, char *argv[])
     }
     const double peak = statusKiB("VmHWM:");
 
+    // 1b. The interactive path: the run is read on a worker thread while the window paints.
+    double windowPaintMs = 0;
+    double treePaintMs = 0;
+    {
+        t.restart();
+        MainWindow window(MainWindow::Settings::Ignore);
+        window.show();
+        CommandLineOptions options;
+        options.database = big;
+        window.applyOptions(options, nullptr, false);
+        while (window.lineageView()->paintCount() == 0)
+            QApplication::processEvents();
+        windowPaintMs = t.nsecsElapsed() / 1e6;
+        // Idle in an event loop, as the application does, while the worker reads.
+        QEventLoop idle;
+        QObject::connect(window.document(), &RunDocument::loadFinished, &idle, &QEventLoop::quit);
+        if (window.document()->isLoading())
+            idle.exec();
+        const int before = window.lineageView()->paintCount();
+        while (window.lineageView()->paintCount() == before)
+            QApplication::processEvents();
+        treePaintMs = t.nsecsElapsed() / 1e6;
+    }
+
     // 2. Frame times on a 10,000-node tree.
     MainWindow window(MainWindow::Settings::Ignore);
     CommandLineOptions options;
@@ -184,6 +209,8 @@ int main(int argc, char *argv[])
     std::printf("| Read the run into the document (%d candidates) | %.0f ms |\n", bigN, documentMs);
     std::printf("| Open + load run into the window (%d candidates) | %.0f ms |\n", bigN, loadMs);
     std::printf("| Time to first paint (%d candidates) | %.0f ms |\n", bigN, firstPaintMs);
+    std::printf("| Background load: window painted, responsive | %.0f ms |\n", windowPaintMs);
+    std::printf("| Background load: tree painted | %.0f ms |\n", treePaintMs);
     std::printf("| Resident memory before opening | %.0f MiB |\n", rssBefore / 1024);
     std::printf("| Resident memory with the run open | %.0f MiB |\n", rssAfter / 1024);
     std::printf("| Peak resident memory (whole benchmark so far) | %.0f MiB |\n", peak / 1024);

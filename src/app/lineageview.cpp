@@ -91,6 +91,8 @@ LineageView::LineageView(RunDocument *document, CandidateSelection *selection, Q
     connect(&m_relayoutTimer, &QTimer::timeout, this, [this] { relayout(true); });
 
     connect(document, &RunDocument::runLoaded, this, &LineageView::rebuild);
+    connect(document, &RunDocument::loadStarted, this, [this] { update(); });
+    connect(document, &RunDocument::loadFinished, this, [this] { update(); });
     connect(document, &RunDocument::candidatesAppended, this, &LineageView::onAppended);
     connect(document, &RunDocument::candidateChanged, this, &LineageView::invalidateCache);
     connect(document, &RunDocument::bestChanged, this, [this] {
@@ -340,7 +342,8 @@ void LineageView::paintEvent(QPaintEvent *)
         f.setPointSizeF(f.pointSizeF() * 1.2);
         painter.setFont(f);
         painter.drawText(rect(), Qt::AlignCenter,
-                         m_document->hasRun()
+                         m_document->isLoading() ? tr("Reading the run…")
+                         : m_document->hasRun()
                              ? tr("This run has no candidates yet.")
                              : tr("Open a workspace database (File ▸ Open) to explore a run."));
         ++m_paintCount;
@@ -581,6 +584,12 @@ void LineageView::paintScene(QPainter &painter, const QRectF &target)
 
 void LineageView::paintOverlay(QPainter &painter)
 {
+    if (m_document->isLoading()) {
+        // Another run is being read: say so over the one still shown.
+        painter.fillRect(rect(), QColor(250, 251, 252, 170));
+        painter.setPen(QColor(0x55, 0x5d, 0x68));
+        painter.drawText(rect(), Qt::AlignCenter, tr("Reading the run…"));
+    }
     painter.setRenderHint(QPainter::Antialiasing, true);
     const QString mode =
         m_layout.mode() == TreeLayout::Mode::Tidy ? tr("tidy tree") : tr("layered DAG");

@@ -90,7 +90,14 @@ int main(int argc, char *argv[])
     // A screenshot must not depend on the layout a user left behind.
     MainWindow window(options->screenshot.isEmpty() ? MainWindow::Settings::Remember
                                                     : MainWindow::Settings::Ignore);
-    if (!window.applyOptions(*options, &error)) {
+    if (options->screenshot.isEmpty()) {
+        // The window first, then the run: a large run takes seconds to read, and the user sees
+        // the window (and a busy cursor) meanwhile rather than nothing.
+        window.show();
+        QApplication::processEvents();
+    }
+    // Interactive: read the run in the background; a screenshot waits for it.
+    if (!window.applyOptions(*options, &error, !options->screenshot.isEmpty())) {
         std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
         return 2;
     }
@@ -101,6 +108,5 @@ int main(int argc, char *argv[])
         }
         return 0;
     }
-    window.show();
     return app.exec();
 }

@@ -87,6 +87,20 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     });
     connect(m_diff, &DiffPanel::leftRequested, m_selection, &CandidateSelection::setCompare);
     connect(m_diff, &DiffPanel::rightRequested, m_selection, &CandidateSelection::setCurrent);
+    connect(m_document, &RunDocument::loadStarted, this,
+            [this](qint64 runId) { statusBar()->showMessage(tr("Reading run #%1…").arg(runId)); });
+    connect(m_document, &RunDocument::loadFinished, this, [this](bool ok, const QString &error) {
+        statusBar()->clearMessage();
+        if (!ok) {
+            statusBar()->showMessage(error, 8000);
+            return;
+        }
+        m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
+        selectAfterLoad(m_pendingSelect);
+        m_pendingSelect = 0;
+        if (m_document->isLive())
+            m_pollTimer.start();
+    });
     m_pollTimer.setInterval(1000);
     connect(&m_pollTimer, &QTimer::timeout, this, &MainWindow::poll);
 
@@ -233,9 +247,10 @@ void MainWindow::setupActions()
     connect(m_runCombo, &QComboBox::activated, this, [this](int index) {
         const qint64 id = m_runCombo->itemData(index).toLongLong();
         if (id && id != m_document->run().id) {
-            QString error;
-            if (!loadRun(id, &error))
-                statusBar()->showMessage(error, 8000);
+            m_pollTimer.stop();
+            m_selection->clear();
+            m_pendingSelect = 0;
+            m_document->loadRunAsync(id);
         }
     });
     ui.mainToolBar->addSeparator();
@@ -355,7 +370,17 @@ bool MainWindow::loadRun(qint64 runId, QString *error)
 {
     m_selection->clear();
     QString why;
-    if (!m_document->loadRun(runId, &why)) {
+    if (isVisible()) {
+        statusBar()->showMessage(tr("Reading run #%1…").arg(runId));
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        QApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    }
+    const bool loaded = m_document->loadRun(runId, &why);
+    if (isVisible()) {
+        QApplication::restoreOverrideCursor();
+        statusBar()->clearMessage();
+    }
+    if (!loaded) {
         if (error)
             *error = why;
         return false;
@@ -368,7 +393,7 @@ bool MainWindow::loadRun(qint64 runId, QString *error)
     return true;
 }
 
-bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error)
+bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error, bool wait)
 {
     if (!options.database.isEmpty()) {
         if (!openDatabase(options.database, error))
@@ -392,21 +417,22 @@ bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error)
             for (const RunRecord &r : runs)
                 runId = runId ? runId : r.id;
         }
-        if (runId && !loadRun(runId, error))
-            return false;
-        if (options.select) {
-            const int row = m_document->rowOf(*options.select);
-            if (row < 0 || m_document->at(row).placeholder) {
-                if (error)
-                    *error = tr("no candidate %1 in run %2").arg(*options.select).arg(runId);
+        if (runId && !wait) {
+            m_pendingSelect = options.select.value_or(0);
+            m_selection->clear();
+            m_document->loadRunAsync(runId);
+        } else {
+            if (runId && !loadRun(runId, error))
                 return false;
+            if (options.select) {
+                const int row = m_document->rowOf(*options.select);
+                if (row < 0 || m_document->at(row).placeholder) {
+                    if (error)
+                        *error = tr("no candidate %1 in run %2").arg(*options.select).arg(runId);
+                    return false;
+                }
             }
-            m_selection->setCurrent(*options.select);
-        } else if (m_document->bestRow() >= 0) {
-            // Keep the whole tree in view: the gold path already shows where the best one is.
-            m_selection->setCurrent(m_document->at(m_document->bestRow()).id);
-        } else if (m_document->count() > 0) {
-            m_selection->setCurrent(m_document->at(m_document->count() - 1).id);
+            selectAfterLoad(options.select.value_or(0));
         }
     }
     if (!options.view.isEmpty()) {
@@ -415,6 +441,18 @@ bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error)
             m_pendingView = options.view;
     }
     return true;
+}
+
+void MainWindow::selectAfterLoad(qint64 candidateId)
+{
+    const int row = candidateId ? m_document->rowOf(candidateId) : -1;
+    if (row >= 0 && !m_document->at(row).placeholder)
+        m_selection->setCurrent(candidateId);
+    else if (m_document->bestRow() >= 0)
+        // Keep the whole tree in view: the gold path already shows where the best one is.
+        m_selection->setCurrent(m_document->at(m_document->bestRow()).id);
+    else if (m_document->count() > 0)
+        m_selection->setCurrent(m_document->at(m_document->count() - 1).id);
 }
 
 bool MainWindow::saveScreenshot(const QString &path, QString *error)
@@ -501,6 +539,8 @@ void MainWindow::updateDiff()
 
 void MainWindow::poll()
 {
+    if (m_document->isLoading())
+        return;
     if (m_document->isLive())
         m_document->poll();
     else
@@ -517,7 +557,7 @@ void MainWindow::openWithDialog()
     CommandLineOptions options;
     options.database = path;
     QString error;
-    if (!applyOptions(options, &error))
+    if (!applyOptions(options, &error, false))
         QMessageBox::warning(this, tr("Open database"), error);
 }
 

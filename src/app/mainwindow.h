@@ -45,8 +45,10 @@ public:
 
     bool openDatabase(const QString &path, QString *error = nullptr);
     bool loadRun(qint64 runId, QString *error = nullptr);
-    // --db, --run, --select and --view of cli.md; false with a one-line *error.
-    bool applyOptions(const CommandLineOptions &options, QString *error = nullptr);
+    // --db, --run, --select and --view of cli.md; false with a one-line *error. With wait false
+    // the run is read on a worker thread and the window stays responsive meanwhile.
+    bool applyOptions(const CommandLineOptions &options, QString *error = nullptr,
+                      bool wait = true);
     // Brings the panel of a --view name to the front.
     void showView(const QString &view);
     // Renders the window (offscreen included) into a PNG.
@@ -77,6 +79,7 @@ private:
     void updateTitle();
     void onCurrentChanged(qint64 candidateId);
     void showCurrent();
+    void selectAfterLoad(qint64 candidateId); // that candidate, else the best, else the last
     void updateDiff();
     void poll();
     void openWithDialog();
@@ -104,7 +107,8 @@ private:
     QTimer m_pollTimer;
     QByteArray m_defaultState;
     bool m_resettingCompare = false;
-    QString m_pendingView; // dock sizes only apply once the window is shown
+    QString m_pendingView;      // dock sizes only apply once the window is shown
+    qint64 m_pendingSelect = 0; // to select when an asynchronous load finishes
 };
 
 } // namespace kiln

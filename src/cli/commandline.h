@@ -9,7 +9,12 @@
 namespace kiln {
 
 // Exit statuses of cli.md: 0 job done, 1 internal failure, 2 bad arguments or unusable input.
-enum ExitCode { ExitOk = 0, ExitInternal = 1, ExitUsage = 2 };
+enum ExitCode
+{
+    ExitOk = 0,
+    ExitInternal = 1,
+    ExitUsage = 2
+};
 
 // A QCommandLineParser for one subcommand that reports errors the cli.md way: one line on
 // stderr and exit status 2, instead of QCommandLineParser::process()'s exit(1).

@@ -42,7 +42,8 @@ int runCompareCommand(const QStringList &arguments)
                             QStringLiteral("K"), QStringLiteral("3")});
     if (const auto done = cli.parse(arguments))
         return *done;
-    const QStringList strategies = cli.parser().value(QStringLiteral("strategies"))
+    const QStringList strategies = cli.parser()
+                                       .value(QStringLiteral("strategies"))
                                        .split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (strategies.isEmpty())
         return cli.usageError(QStringLiteral("--strategies S1,S2,... is required"));
@@ -65,9 +66,10 @@ int runCompareCommand(const QStringList &arguments)
         return status;
     const TaskLibrary library = TaskLibrary::standard(cli.tasksDirs());
 
-    const QString axisKey = budgetAxisName(configs.first().budgetAxis) == QLatin1String("device_seconds")
-                                ? QStringLiteral("seconds")
-                                : budgetAxisName(configs.first().budgetAxis);
+    const QString axisKey =
+        budgetAxisName(configs.first().budgetAxis) == QLatin1String("device_seconds")
+            ? QStringLiteral("seconds")
+            : budgetAxisName(configs.first().budgetAxis);
     const double budget = configs.first().budget;
     constexpr int curvePoints = 16;
     QJsonArray results;
@@ -81,7 +83,8 @@ int runCompareCommand(const QStringList &arguments)
             std::fprintf(stderr, "compare: %s, seed %llu\n", qPrintable(config.strategy),
                          static_cast<unsigned long long>(config.seed));
             const int sandboxes =
-                config.policyParameters.value(QStringLiteral("sandboxes"), defaultSandboxCount()).toInt();
+                config.policyParameters.value(QStringLiteral("sandboxes"), defaultSandboxCount())
+                    .toInt();
             RunSession session(*store, library, sandboxes);
             bool usage = false;
             const qint64 runId = session.execute(config, 0, true, &error, &usage);
@@ -121,11 +124,12 @@ int runCompareCommand(const QStringList &arguments)
                          {QStringLiteral("max"), *std::max_element(bests.begin(), bests.end())}}},
             {QStringLiteral("curve"), meanCurve}});
     }
-    const QJsonObject document{{QStringLiteral("tasks"), QJsonArray::fromStringList(configs.first().tasks)},
-                               {QStringLiteral("budget"), budget},
-                               {QStringLiteral("budget_axis"), budgetAxisName(configs.first().budgetAxis)},
-                               {QStringLiteral("seeds"), seeds},
-                               {QStringLiteral("strategies"), results}};
+    const QJsonObject document{
+        {QStringLiteral("tasks"), QJsonArray::fromStringList(configs.first().tasks)},
+        {QStringLiteral("budget"), budget},
+        {QStringLiteral("budget_axis"), budgetAxisName(configs.first().budgetAxis)},
+        {QStringLiteral("seeds"), seeds},
+        {QStringLiteral("strategies"), results}};
     if (cli.json()) {
         CommandLine::printJson(QJsonDocument(document));
         return ExitOk;
@@ -134,10 +138,11 @@ int runCompareCommand(const QStringList &arguments)
     for (const QJsonValue &value : results) {
         const QJsonObject r = value.toObject();
         const QJsonObject b = r.value(QStringLiteral("best_speedup")).toObject();
-        std::printf("%-12s %9.2fx %8.2f %7.2fx %7.2fx\n",
-                    qPrintable(r.value(QStringLiteral("strategy")).toString()),
-                    b.value(QStringLiteral("mean")).toDouble(), b.value(QStringLiteral("std")).toDouble(),
-                    b.value(QStringLiteral("min")).toDouble(), b.value(QStringLiteral("max")).toDouble());
+        std::printf(
+            "%-12s %9.2fx %8.2f %7.2fx %7.2fx\n",
+            qPrintable(r.value(QStringLiteral("strategy")).toString()),
+            b.value(QStringLiteral("mean")).toDouble(), b.value(QStringLiteral("std")).toDouble(),
+            b.value(QStringLiteral("min")).toDouble(), b.value(QStringLiteral("max")).toDouble());
     }
     return ExitOk;
 }

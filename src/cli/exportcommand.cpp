@@ -43,25 +43,24 @@ QByteArray toCsv(RunStore &store, qint64 runId)
             for (const CheatFlag &f : it->flags)
                 flags.append(f.id);
         }
-        const QStringList fields{
-            QString::number(c.id),
-            c.parent ? QString::number(*c.parent) : QString(),
-            c.secondParent ? QString::number(*c.secondParent) : QString(),
-            operationName(c.operation),
-            QString::number(c.generation),
-            QString::number(c.island),
-            c.task,
-            c.policy,
-            evaluated ? verdictName(it->verdict) : QStringLiteral("no_code"),
-            evaluated ? optionalNumber(it->speedup) : QString(),
-            evaluated ? optionalNumber(it->candidateMs) : QString(),
-            evaluated ? optionalNumber(it->baselineMs) : QString(),
-            evaluated ? optionalNumber(it->rooflineFraction) : QString(),
-            QString::number(c.promptTokens),
-            QString::number(c.completionTokens),
-            QString::number(c.reasoningTokens),
-            QString::number(c.reasoningLength),
-            flags.join(QLatin1Char(';'))};
+        const QStringList fields{QString::number(c.id),
+                                 c.parent ? QString::number(*c.parent) : QString(),
+                                 c.secondParent ? QString::number(*c.secondParent) : QString(),
+                                 operationName(c.operation),
+                                 QString::number(c.generation),
+                                 QString::number(c.island),
+                                 c.task,
+                                 c.policy,
+                                 evaluated ? verdictName(it->verdict) : QStringLiteral("no_code"),
+                                 evaluated ? optionalNumber(it->speedup) : QString(),
+                                 evaluated ? optionalNumber(it->candidateMs) : QString(),
+                                 evaluated ? optionalNumber(it->baselineMs) : QString(),
+                                 evaluated ? optionalNumber(it->rooflineFraction) : QString(),
+                                 QString::number(c.promptTokens),
+                                 QString::number(c.completionTokens),
+                                 QString::number(c.reasoningTokens),
+                                 QString::number(c.reasoningLength),
+                                 flags.join(QLatin1Char(';'))};
         QStringList escaped;
         for (const QString &f : fields)
             escaped.append(csvField(f));
@@ -78,8 +77,9 @@ QByteArray toJson(RunStore &store, qint64 runId)
     for (const CandidateRecord &c : store.candidates(runId)) {
         QJsonObject object = c.toJson();
         const auto it = evaluations.constFind(c.id);
-        object.insert(QStringLiteral("evaluation"),
-                      it == evaluations.cend() ? QJsonValue(QJsonValue::Null) : QJsonValue(it->toJson()));
+        object.insert(QStringLiteral("evaluation"), it == evaluations.cend()
+                                                        ? QJsonValue(QJsonValue::Null)
+                                                        : QJsonValue(it->toJson()));
         candidates.append(object);
     }
     const QJsonObject document{{QStringLiteral("run"), RunReport::runJson(store, runId)},
@@ -93,9 +93,10 @@ int runExportCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("export"),
                     QStringLiteral("Export one run's candidates and evaluations as JSON or CSV."));
-    cli.parser().addOption({QStringLiteral("db"), QStringLiteral("Workspace database."),
-                            QStringLiteral("FILE")});
-    cli.parser().addOption({QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.parser().addOption(
+        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
+    cli.parser().addOption(
+        {QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
     cli.parser().addOption({QStringLiteral("format"), QStringLiteral("json or csv."),
                             QStringLiteral("FORMAT"), QStringLiteral("json")});
     cli.parser().addOption({QStringLiteral("out"), QStringLiteral("Write here instead of stdout."),
@@ -119,7 +120,8 @@ int runExportCommand(const QStringList &arguments)
     if (!store->run(runId))
         return cli.usageError(QStringLiteral("no run %1 in %2").arg(runId).arg(db));
 
-    const QByteArray bytes = format == QLatin1String("csv") ? toCsv(*store, runId) : toJson(*store, runId);
+    const QByteArray bytes =
+        format == QLatin1String("csv") ? toCsv(*store, runId) : toJson(*store, runId);
     const QString outPath = cli.parser().value(QStringLiteral("out"));
     if (outPath.isEmpty()) {
         std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
@@ -127,7 +129,8 @@ int runExportCommand(const QStringList &arguments)
     }
     QFile file(outPath);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
-        return cli.usageError(QStringLiteral("cannot write %1: %2").arg(outPath, file.errorString()));
+        return cli.usageError(
+            QStringLiteral("cannot write %1: %2").arg(outPath, file.errorString()));
     return ExitOk;
 }
 

@@ -12,10 +12,10 @@ int runReportCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("report"),
                     QStringLiteral("Summarise the runs of a workspace database."));
-    cli.parser().addOption({QStringLiteral("db"), QStringLiteral("Workspace database."),
-                            QStringLiteral("FILE")});
-    cli.parser().addOption({QStringLiteral("run"), QStringLiteral("Only this run."),
-                            QStringLiteral("ID")});
+    cli.parser().addOption(
+        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
+    cli.parser().addOption(
+        {QStringLiteral("run"), QStringLiteral("Only this run."), QStringLiteral("ID")});
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
@@ -50,18 +50,23 @@ int runReportCommand(const QStringList &arguments)
                 "policy", "back", "status", "cands", "best", "pass", "evals");
     for (const QJsonValue &value : runs) {
         const QJsonObject r = value.toObject();
-        const QJsonValue best = r.value(QStringLiteral("best")).toObject().value(QStringLiteral("speedup"));
-        std::printf("%-5lld %-16s %-10s %-8s %-5s %-10s %6d %7sx %6d %6lld\n",
-                    qint64(r.value(QStringLiteral("id")).toDouble()),
-                    qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
-                    qPrintable(r.value(QStringLiteral("strategy")).toString()),
-                    qPrintable(r.value(QStringLiteral("policy")).toString()),
-                    qPrintable(r.value(QStringLiteral("backend")).toString()),
-                    qPrintable(r.value(QStringLiteral("status")).toString()),
-                    r.value(QStringLiteral("candidates")).toInt(),
-                    best.isDouble() ? qPrintable(QString::number(best.toDouble(), 'f', 2)) : "-",
-                    r.value(QStringLiteral("verdicts")).toObject().value(QStringLiteral("pass")).toInt(),
-                    qint64(r.value(QStringLiteral("budget_used")).toObject().value(QStringLiteral("evals")).toDouble()));
+        const QJsonValue best =
+            r.value(QStringLiteral("best")).toObject().value(QStringLiteral("speedup"));
+        std::printf(
+            "%-5lld %-16s %-10s %-8s %-5s %-10s %6d %7sx %6d %6lld\n",
+            qint64(r.value(QStringLiteral("id")).toDouble()),
+            qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
+            qPrintable(r.value(QStringLiteral("strategy")).toString()),
+            qPrintable(r.value(QStringLiteral("policy")).toString()),
+            qPrintable(r.value(QStringLiteral("backend")).toString()),
+            qPrintable(r.value(QStringLiteral("status")).toString()),
+            r.value(QStringLiteral("candidates")).toInt(),
+            best.isDouble() ? qPrintable(QString::number(best.toDouble(), 'f', 2)) : "-",
+            r.value(QStringLiteral("verdicts")).toObject().value(QStringLiteral("pass")).toInt(),
+            qint64(r.value(QStringLiteral("budget_used"))
+                       .toObject()
+                       .value(QStringLiteral("evals"))
+                       .toDouble()));
     }
     return ExitOk;
 }

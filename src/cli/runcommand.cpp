@@ -12,13 +12,15 @@ namespace kiln {
 
 int runRunCommand(const QStringList &arguments)
 {
-    CommandLine cli(QStringLiteral("run"),
-                    QStringLiteral("Search for fast kernels: generate, verify and select candidates "
-                                   "until the budget is spent."));
+    CommandLine cli(
+        QStringLiteral("run"),
+        QStringLiteral("Search for fast kernels: generate, verify and select candidates "
+                       "until the budget is spent."));
     addRunOptions(cli);
-    cli.parser().addOption({QStringLiteral("strategy"),
-                            QStringLiteral("best-of-n, refine, beam, greedy, mcts, evolve or two-phase."),
-                            QStringLiteral("NAME"), QStringLiteral("best-of-n")});
+    cli.parser().addOption(
+        {QStringLiteral("strategy"),
+         QStringLiteral("best-of-n, refine, beam, greedy, mcts, evolve or two-phase."),
+         QStringLiteral("NAME"), QStringLiteral("best-of-n")});
     if (const auto done = cli.parse(arguments))
         return *done;
     QString error;
@@ -60,9 +62,10 @@ int runResumeCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("resume"),
                     QStringLiteral("Continue a run whose process stopped or was killed."));
-    cli.parser().addOption({QStringLiteral("db"), QStringLiteral("Workspace database."),
-                            QStringLiteral("FILE")});
-    cli.parser().addOption({QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.parser().addOption(
+        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
+    cli.parser().addOption(
+        {QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
     cli.parser().addOption({QStringLiteral("sandboxes"), QStringLiteral("Sandboxes in parallel."),
                             QStringLiteral("N")});
     cli.addTasksDirOption();

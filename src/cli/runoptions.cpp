@@ -12,10 +12,11 @@ namespace {
 
 const QStringList &engineParameterNames()
 {
-    static const QStringList names{QStringLiteral("target_speedup"), QStringLiteral("plateau"),
-                                   QStringLiteral("round_limit"), QStringLiteral("reasoning_length"),
-                                   QStringLiteral("allocation"), QStringLiteral("generation_threads"),
-                                   QStringLiteral("sandboxes")};
+    static const QStringList names{
+        QStringLiteral("target_speedup"), QStringLiteral("plateau"),
+        QStringLiteral("round_limit"),    QStringLiteral("reasoning_length"),
+        QStringLiteral("allocation"),     QStringLiteral("generation_threads"),
+        QStringLiteral("sandboxes")};
     return names;
 }
 
@@ -38,7 +39,8 @@ QVariant parseValue(const QString &text)
 void addRunOptions(CommandLine &cli)
 {
     QCommandLineParser &p = cli.parser();
-    p.addOption({QStringLiteral("task"), QStringLiteral("Task to search."), QStringLiteral("NAME")});
+    p.addOption(
+        {QStringLiteral("task"), QStringLiteral("Task to search."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("suite"), QStringLiteral("Several tasks sharing one budget."),
                  QStringLiteral("NAME,NAME,...")});
     p.addOption({QStringLiteral("backend"), QStringLiteral("auto, cpu or cuda."),
@@ -57,11 +59,15 @@ void addRunOptions(CommandLine &cli)
     p.addOption({QStringLiteral("param"),
                  QStringLiteral("Strategy, policy or engine parameter (repeatable)."),
                  QStringLiteral("KEY=VALUE")});
-    p.addOption({QStringLiteral("endpoint"), QStringLiteral("LLM endpoint URL."), QStringLiteral("URL")});
-    p.addOption({QStringLiteral("model"), QStringLiteral("LLM model name."), QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("api"), QStringLiteral("openai or anthropic."), QStringLiteral("API")});
+    p.addOption(
+        {QStringLiteral("endpoint"), QStringLiteral("LLM endpoint URL."), QStringLiteral("URL")});
+    p.addOption(
+        {QStringLiteral("model"), QStringLiteral("LLM model name."), QStringLiteral("NAME")});
+    p.addOption(
+        {QStringLiteral("api"), QStringLiteral("openai or anthropic."), QStringLiteral("API")});
     p.addOption({QStringLiteral("api-key-env"),
-                 QStringLiteral("Environment variable holding the API key."), QStringLiteral("VAR")});
+                 QStringLiteral("Environment variable holding the API key."),
+                 QStringLiteral("VAR")});
     p.addOption({QStringLiteral("replay-run"), QStringLiteral("Run to replay (replay policy)."),
                  QStringLiteral("ID")});
     cli.addTasksDirOption();
@@ -142,21 +148,24 @@ std::optional<RunConfig> runConfigFromOptions(const CommandLine &cli, const QStr
             config.reasoningLength = value.toLongLong();
         } else if (key == QLatin1String("allocation")) {
             config.allocation = value.toString();
-            if (config.allocation != QLatin1String("even") && config.allocation != QLatin1String("adaptive")) {
+            if (config.allocation != QLatin1String("even") &&
+                config.allocation != QLatin1String("adaptive")) {
                 *error = QStringLiteral("allocation must be even or adaptive");
                 return std::nullopt;
             }
         } else if (key == QLatin1String("generation_threads")) {
             config.generationThreads = std::max(1, value.toInt());
         } else if (key == QLatin1String("sandboxes")) {
-            config.policyParameters.insert(key, value);  // read by the session, kept with the run
+            config.policyParameters.insert(key, value); // read by the session, kept with the run
         } else if (offline.contains(key) || key.startsWith(QLatin1String("llm."))) {
             config.policyParameters.insert(key, pair.mid(eq + 1));
         } else {
-            *error = QStringLiteral("unknown parameter '%1' for the %2 strategy (its parameters: %3; "
-                                    "engine: %4; offline policy: %5; llm.*)")
-                         .arg(key, strategy, QStringList(strategyNames.values()).join(QLatin1Char(',')),
-                              engineParameterNames().join(QLatin1Char(',')), offline.join(QLatin1Char(',')));
+            *error =
+                QStringLiteral("unknown parameter '%1' for the %2 strategy (its parameters: %3; "
+                               "engine: %4; offline policy: %5; llm.*)")
+                    .arg(key, strategy, QStringList(strategyNames.values()).join(QLatin1Char(',')),
+                         engineParameterNames().join(QLatin1Char(',')),
+                         offline.join(QLatin1Char(',')));
             return std::nullopt;
         }
     }
@@ -166,10 +175,12 @@ std::optional<RunConfig> runConfigFromOptions(const CommandLine &cli, const QStr
         return std::nullopt;
     }
     if (config.policy == QLatin1String("llm")) {
-        config.policyParameters.insert(QStringLiteral("endpoint"), p.value(QStringLiteral("endpoint")));
+        config.policyParameters.insert(QStringLiteral("endpoint"),
+                                       p.value(QStringLiteral("endpoint")));
         config.policyParameters.insert(QStringLiteral("model"), p.value(QStringLiteral("model")));
         config.policyParameters.insert(QStringLiteral("api"), p.value(QStringLiteral("api")));
-        config.policyParameters.insert(QStringLiteral("api_key_env"), p.value(QStringLiteral("api-key-env")));
+        config.policyParameters.insert(QStringLiteral("api_key_env"),
+                                       p.value(QStringLiteral("api-key-env")));
     } else if (config.policy == QLatin1String("replay")) {
         config.replayRunId = p.value(QStringLiteral("replay-run")).toLongLong();
     } else if (config.policy != QLatin1String("offline")) {

@@ -4,8 +4,8 @@
 #include "engine/policyfactory.h"
 #include "engine/searchengine.h"
 #include "engine/verifierevaluator.h"
-#include "strategyregistry.h"
 #include "store/runstore.h"
+#include "strategyregistry.h"
 
 #include <QThread>
 #include <csignal>
@@ -63,15 +63,17 @@ qint64 RunSession::execute(const RunConfig &requested, qint64 runId, bool showPr
     }
     SearchEngine engine(m_store, m_library, *policy, evaluator,
                         [](const QString &name) { return StrategyRegistry::create(name); });
-    const qint64 id = runId > 0 ? (engine.load(runId, error) ? runId : 0) : engine.create(config, error);
+    const qint64 id =
+        runId > 0 ? (engine.load(runId, error) ? runId : 0) : engine.create(config, error);
     if (id == 0)
         return 0;
 
     ProgressBar bar(config.budgetAxis, config.budget);
     if (showProgress) {
-        QObject::connect(&engine, &SearchEngine::progress, &engine,
-                         [&bar](const BudgetUsage &used, double best) { bar.update(used, best); },
-                         Qt::DirectConnection);
+        QObject::connect(
+            &engine, &SearchEngine::progress, &engine,
+            [&bar](const BudgetUsage &used, double best) { bar.update(used, best); },
+            Qt::DirectConnection);
     }
     g_activeEngine = &engine;
     auto previous = std::signal(SIGINT, handleInterrupt);

@@ -19,7 +19,7 @@ struct BudgetUsage
     qint64 totalTokens() const { return promptTokens + completionTokens + reasoningTokens; }
     BudgetUsage &operator+=(const BudgetUsage &other);
 
-    QJsonObject toJson() const;  // the "budget_used" object of cli.md
+    QJsonObject toJson() const; // the "budget_used" object of cli.md
     static BudgetUsage fromJson(const QJsonObject &object);
 };
 

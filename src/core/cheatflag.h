@@ -9,9 +9,9 @@ namespace kiln {
 // One finding of the anti-cheat screen or checks, explained for a student.
 struct CheatFlag
 {
-    QString id;        // stable identifier, e.g. "side_stream"
-    QString message;   // one line a student understands
-    QList<int> lines;  // 1-based source lines, empty when unknown
+    QString id;       // stable identifier, e.g. "side_stream"
+    QString message;  // one line a student understands
+    QList<int> lines; // 1-based source lines, empty when unknown
     bool blocking = false;
 
     QJsonObject toJson() const;

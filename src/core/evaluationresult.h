@@ -28,7 +28,7 @@ struct EvaluationResult
     QList<StageResult> stages;
     TimingStats candidateTiming;
     TimingStats baselineTiming;
-    QString summary;  // one line: why this verdict
+    QString summary; // one line: why this verdict
 
     bool hasBlockingFlag() const;
     const StageResult *stage(const QString &name) const;

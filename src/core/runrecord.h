@@ -11,17 +11,25 @@ namespace kiln {
 // One search run (or one `kiln-cli eval`) as stored in the workspace database.
 struct RunRecord
 {
-    enum class Status { Created, Running, Paused, Finished, Failed, Cancelled };
+    enum class Status
+    {
+        Created,
+        Running,
+        Paused,
+        Finished,
+        Failed,
+        Cancelled
+    };
 
     qint64 id = 0;
-    QString kind = QStringLiteral("search");  // "search" or "eval"
+    QString kind = QStringLiteral("search"); // "search" or "eval"
     QStringList tasks;
     QString strategy;
     QString policy;
     QString backend;
     quint64 seed = 0;
     Status status = Status::Created;
-    QJsonObject config;  // every parameter needed to resume the run
+    QJsonObject config; // every parameter needed to resume the run
     BudgetUsage budgetUsed;
     QDateTime createdAt;
     QDateTime updatedAt;

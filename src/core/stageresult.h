@@ -11,8 +11,8 @@ struct StageResult
     QString name;
     bool ok = false;
     double ms = 0.0;
-    QString detail;       // one-line summary for tables and the CLI
-    QJsonObject data;     // stage-specific structured results (diagnostics, mismatch statistics)
+    QString detail;   // one-line summary for tables and the CLI
+    QJsonObject data; // stage-specific structured results (diagnostics, mismatch statistics)
 
     QJsonObject toJson() const;
     static StageResult fromJson(const QJsonObject &object);

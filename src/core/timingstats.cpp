@@ -29,7 +29,7 @@ TimingStats TimingStats::fromSamples(std::vector<double> samples)
 
 QJsonObject TimingStats::toJson() const
 {
-    return {{QStringLiteral("n"), n},          {QStringLiteral("mean"), mean},
+    return {{QStringLiteral("n"), n},           {QStringLiteral("mean"), mean},
             {QStringLiteral("median"), median}, {QStringLiteral("std"), stddev},
             {QStringLiteral("sem"), sem},       {QStringLiteral("min"), min},
             {QStringLiteral("max"), max}};

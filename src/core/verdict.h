@@ -6,7 +6,16 @@
 namespace kiln {
 
 // The outcome of verifying one candidate (verifier.md, "Verdicts").
-enum class Verdict { Pass, Wrong, Flagged, CompileError, Crash, Timeout, Resource };
+enum class Verdict
+{
+    Pass,
+    Wrong,
+    Flagged,
+    CompileError,
+    Crash,
+    Timeout,
+    Resource
+};
 
 QString verdictName(Verdict verdict);
 std::optional<Verdict> verdictFromName(const QString &name);

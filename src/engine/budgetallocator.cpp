@@ -35,7 +35,7 @@ void BudgetAllocator::record(const QString &task, double spent, int attempts, in
     if (m_mode == Mode::Adaptive && othersActive > 0 && !probing() && s.attempts > 0) {
         const double passRate = double(s.passes) / s.attempts;
         if (passRate >= 0.8 && s.roundsWithoutGain >= easyPlateau)
-            s.done = true;  // easy and saturated: its remainder goes to the hard tasks
+            s.done = true; // easy and saturated: its remainder goes to the hard tasks
     }
 }
 

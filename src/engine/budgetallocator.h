@@ -15,13 +15,17 @@ namespace kiln {
 class BudgetAllocator
 {
 public:
-    enum class Mode { Even, Adaptive };
+    enum class Mode
+    {
+        Even,
+        Adaptive
+    };
 
     BudgetAllocator(const QStringList &tasks, double budget, Mode mode);
 
     // Result of one round of a task, in the axis' units.
-    void record(const QString &task, double spent, int attempts, int passes,
-                double reasoningTokens, double bestSpeedup);
+    void record(const QString &task, double spent, int attempts, int passes, double reasoningTokens,
+                double bestSpeedup);
     // The task whose turn it is (furthest below its share), or empty when all are done.
     QString nextTask() const;
     // How much of the axis this task may still spend under its current share.

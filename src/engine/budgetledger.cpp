@@ -40,7 +40,8 @@ QString BudgetLedger::stopReason() const
     if (m_targetSpeedup > 0.0 && m_bestSpeedup >= m_targetSpeedup)
         return QStringLiteral("target speedup %1x reached").arg(m_targetSpeedup);
     if (m_plateauRounds > 0 && m_roundsWithoutGain >= m_plateauRounds)
-        return QStringLiteral("plateau: %1 rounds without a better kernel").arg(m_roundsWithoutGain);
+        return QStringLiteral("plateau: %1 rounds without a better kernel")
+            .arg(m_roundsWithoutGain);
     return {};
 }
 

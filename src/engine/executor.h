@@ -13,7 +13,7 @@ namespace kiln {
 // One unit of work: generate a candidate, then (if code came back) verify it.
 struct Job
 {
-    int index = 0;  // position in the round
+    int index = 0; // position in the round
     GenerationRequest request;
     // Filled when the job resumes a candidate already generated (and maybe evaluated) before a
     // crash: the executor then skips the finished steps.

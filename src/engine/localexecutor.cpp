@@ -87,7 +87,7 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
                                      outcome.generation.candidate.source, m_runSecret, cancel);
             outcome.evaluationSeconds = timer.nsecsElapsed() * 1e-9;
             if (cancel)
-                continue;  // a cancelled evaluation is not a verdict
+                continue; // a cancelled evaluation is not a verdict
             outcome.evaluation = result;
             if (hooks.evaluated)
                 hooks.evaluated(job, outcome.generation, result);

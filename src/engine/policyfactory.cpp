@@ -26,8 +26,8 @@ std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore 
             p.value(QStringLiteral("compile_error_rate"), options.compileErrorRate).toDouble();
         options.wrongRate = p.value(QStringLiteral("wrong_rate"), options.wrongRate).toDouble();
         options.gamingRate = p.value(QStringLiteral("gaming_rate"), options.gamingRate).toDouble();
-        for (double v : {options.skill, options.compileErrorRate, options.wrongRate,
-                         options.gamingRate}) {
+        for (double v :
+             {options.skill, options.compileErrorRate, options.wrongRate, options.gamingRate}) {
             if (!(v >= 0.0 && v <= 1.0)) {
                 *error = QStringLiteral("offline policy settings must lie in [0, 1]");
                 return nullptr;
@@ -42,9 +42,9 @@ std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore 
                 llmParams.insert(it.key(), it.value().toString());
         }
         const std::optional<LlmConfig> llm = LlmConfig::fromCli(
-            p.value(QStringLiteral("endpoint")).toString(), p.value(QStringLiteral("model")).toString(),
-            p.value(QStringLiteral("api")).toString(), p.value(QStringLiteral("api_key_env")).toString(),
-            llmParams, error);
+            p.value(QStringLiteral("endpoint")).toString(),
+            p.value(QStringLiteral("model")).toString(), p.value(QStringLiteral("api")).toString(),
+            p.value(QStringLiteral("api_key_env")).toString(), llmParams, error);
         if (!llm)
             return nullptr;
         std::unique_ptr<LlmPolicy> policy =

@@ -6,22 +6,23 @@ namespace kiln {
 
 QJsonObject RunConfig::toJson() const
 {
-    return {{QStringLiteral("tasks"), QJsonArray::fromStringList(tasks)},
-            {QStringLiteral("backend"), backendName(backend)},
-            {QStringLiteral("policy"), policy},
-            {QStringLiteral("strategy"), strategy},
-            {QStringLiteral("strategy_parameters"), QJsonObject::fromVariantMap(strategyParameters)},
-            {QStringLiteral("policy_parameters"), QJsonObject::fromVariantMap(policyParameters)},
-            {QStringLiteral("budget_axis"), budgetAxisName(budgetAxis)},
-            {QStringLiteral("budget"), budget},
-            {QStringLiteral("seed"), QString::number(seed)},
-            {QStringLiteral("round_limit"), roundLimit},
-            {QStringLiteral("generation_threads"), generationThreads},
-            {QStringLiteral("target_speedup"), targetSpeedup},
-            {QStringLiteral("plateau_rounds"), plateauRounds},
-            {QStringLiteral("reasoning_length"), double(reasoningLength)},
-            {QStringLiteral("allocation"), allocation},
-            {QStringLiteral("replay_run"), double(replayRunId)}};
+    return {
+        {QStringLiteral("tasks"), QJsonArray::fromStringList(tasks)},
+        {QStringLiteral("backend"), backendName(backend)},
+        {QStringLiteral("policy"), policy},
+        {QStringLiteral("strategy"), strategy},
+        {QStringLiteral("strategy_parameters"), QJsonObject::fromVariantMap(strategyParameters)},
+        {QStringLiteral("policy_parameters"), QJsonObject::fromVariantMap(policyParameters)},
+        {QStringLiteral("budget_axis"), budgetAxisName(budgetAxis)},
+        {QStringLiteral("budget"), budget},
+        {QStringLiteral("seed"), QString::number(seed)},
+        {QStringLiteral("round_limit"), roundLimit},
+        {QStringLiteral("generation_threads"), generationThreads},
+        {QStringLiteral("target_speedup"), targetSpeedup},
+        {QStringLiteral("plateau_rounds"), plateauRounds},
+        {QStringLiteral("reasoning_length"), double(reasoningLength)},
+        {QStringLiteral("allocation"), allocation},
+        {QStringLiteral("replay_run"), double(replayRunId)}};
 }
 
 RunConfig RunConfig::fromJson(const QJsonObject &o)
@@ -30,7 +31,8 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.tasks.clear();
     for (const QJsonValue &t : o.value(QStringLiteral("tasks")).toArray())
         c.tasks.append(t.toString());
-    c.backend = backendFromName(o.value(QStringLiteral("backend")).toString()).value_or(Backend::Cpu);
+    c.backend =
+        backendFromName(o.value(QStringLiteral("backend")).toString()).value_or(Backend::Cpu);
     c.policy = o.value(QStringLiteral("policy")).toString(c.policy);
     c.strategy = o.value(QStringLiteral("strategy")).toString(c.strategy);
     c.strategyParameters = o.value(QStringLiteral("strategy_parameters")).toObject().toVariantMap();

@@ -12,21 +12,21 @@ namespace kiln {
 // Everything that defines a search run; stored with the run so `resume` can rebuild it.
 struct RunConfig
 {
-    QStringList tasks;  // one task, or a suite
+    QStringList tasks; // one task, or a suite
     Backend backend = Backend::Cpu;
     QString policy = QStringLiteral("offline");
     QString strategy = QStringLiteral("best-of-n");
     QVariantMap strategyParameters;
-    QVariantMap policyParameters;  // offline: skill, rates; llm: endpoint, model, api, key env
+    QVariantMap policyParameters; // offline: skill, rates; llm: endpoint, model, api, key env
     BudgetAxis budgetAxis = BudgetAxis::Evals;
     double budget = 32;
     quint64 seed = 1;
-    int roundLimit = 16;  // most requests per round when the budget is not a count
+    int roundLimit = 16; // most requests per round when the budget is not a count
     int generationThreads = 2;
-    double targetSpeedup = 0.0;  // 0: none
-    int plateauRounds = 0;       // 0: none
-    qint64 reasoningLength = 0;  // default reasoning budget for every request (0: policy's)
-    QString allocation = QStringLiteral("adaptive");  // suites: "adaptive" or "even"
+    double targetSpeedup = 0.0; // 0: none
+    int plateauRounds = 0;      // 0: none
+    qint64 reasoningLength = 0; // default reasoning budget for every request (0: policy's)
+    QString allocation = QStringLiteral("adaptive"); // suites: "adaptive" or "even"
     qint64 replayRunId = 0;
 
     QJsonObject toJson() const;

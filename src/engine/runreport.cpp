@@ -125,17 +125,16 @@ QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
         passAtK.insert(QString::number(k), CoverageMetrics::passAtK(correct, k));
         fast1AtK.insert(QString::number(k), CoverageMetrics::fastPAtK(correct, speedups, 1.0, k));
     }
-    const QJsonObject metrics{
-        {QStringLiteral("pass_at_k"), passAtK},
-        {QStringLiteral("fast_1_at_k"), fast1AtK},
-        {QStringLiteral("speedup_vs_reasoning_pearson_r"),
-         CoverageMetrics::pearson(passReasoning, passSpeedups)},
-        {QStringLiteral("correct_vs_reasoning_pearson_r"), [&] {
-             QList<double> c;
-             for (bool b : correct)
-                 c.append(b ? 1.0 : 0.0);
-             return CoverageMetrics::pearson(reasoning, c);
-         }()}};
+    const QJsonObject metrics{{QStringLiteral("pass_at_k"), passAtK},
+                              {QStringLiteral("fast_1_at_k"), fast1AtK},
+                              {QStringLiteral("speedup_vs_reasoning_pearson_r"),
+                               CoverageMetrics::pearson(passReasoning, passSpeedups)},
+                              {QStringLiteral("correct_vs_reasoning_pearson_r"), [&] {
+                                   QList<double> c;
+                                   for (bool b : correct)
+                                       c.append(b ? 1.0 : 0.0);
+                                   return CoverageMetrics::pearson(reasoning, c);
+                               }()}};
 
     return {{QStringLiteral("id"), double(runId)},
             {QStringLiteral("kind"), run->kind},

@@ -41,7 +41,8 @@ bool sameRequest(const ExpansionRequest &request, const QJsonObject &recorded)
     QJsonArray parents;
     for (qint64 id : request.parents)
         parents.append(double(id));
-    return operationName(request.operation) == recorded.value(QStringLiteral("operation")).toString() &&
+    return operationName(request.operation) ==
+               recorded.value(QStringLiteral("operation")).toString() &&
            parents == recorded.value(QStringLiteral("parents")).toArray();
 }
 
@@ -83,7 +84,8 @@ qint64 SearchEngine::create(const RunConfig &config, QString *error)
             return 0;
         }
         if (!t->backends().contains(config.backend)) {
-            *error = QStringLiteral("task '%1' has no %2 reference").arg(name, backendName(config.backend));
+            *error = QStringLiteral("task '%1' has no %2 reference")
+                         .arg(name, backendName(config.backend));
             return 0;
         }
         snapshots.insert(name, t->summaryJson());
@@ -134,7 +136,9 @@ bool SearchEngine::setUp(QString *error)
     for (int i = 0; i < m_config.tasks.size(); ++i) {
         const QString &name = m_config.tasks[i];
         if (!task(name)) {
-            *error = QStringLiteral("task '%1' of run %2 is not in the task library").arg(name).arg(m_runId);
+            *error = QStringLiteral("task '%1' of run %2 is not in the task library")
+                         .arg(name)
+                         .arg(m_runId);
             return false;
         }
         std::unique_ptr<Strategy> strategy = m_makeStrategy(m_config.strategy);
@@ -145,10 +149,10 @@ bool SearchEngine::setUp(QString *error)
         strategy->configure(m_config.strategyParameters, mix(m_config.seed + quint64(i)));
         m_strategies.insert(name, std::shared_ptr<Strategy>(std::move(strategy)));
     }
-    m_allocator = std::make_unique<BudgetAllocator>(
-        m_config.tasks, m_config.budget,
-        m_config.allocation == QLatin1String("even") ? BudgetAllocator::Mode::Even
-                                                     : BudgetAllocator::Mode::Adaptive);
+    m_allocator = std::make_unique<BudgetAllocator>(m_config.tasks, m_config.budget,
+                                                    m_config.allocation == QLatin1String("even")
+                                                        ? BudgetAllocator::Mode::Even
+                                                        : BudgetAllocator::Mode::Adaptive);
     m_ledger = BudgetLedger();
     m_ledger.setLimit(m_config.budgetAxis, m_config.budget);
     m_ledger.setTargetSpeedup(m_config.targetSpeedup);
@@ -205,7 +209,9 @@ bool SearchEngine::replay(QString *error)
         const QJsonArray recorded = payload.value(QStringLiteral("requests")).toArray();
         Strategy *strategy = m_strategies.value(plan.task).get();
         if (!strategy) {
-            *error = QStringLiteral("run %1 names task '%2' that it does not search").arg(m_runId).arg(plan.task);
+            *error = QStringLiteral("run %1 names task '%2' that it does not search")
+                         .arg(m_runId)
+                         .arg(plan.task);
             return false;
         }
         plan.requests = strategy->ask(payload.value(QStringLiteral("max_requests")).toInt());
@@ -223,7 +229,7 @@ bool SearchEngine::replay(QString *error)
         m_nextRound = round + 1;
         m_nextIndex = plan.firstIndex + plan.requests.size();
         if (!finished.contains(round)) {
-            m_interrupted = plan;  // a crash cut it short: finish it before asking anew
+            m_interrupted = plan; // a crash cut it short: finish it before asking anew
             break;
         }
         QList<NodeResult> results;
@@ -255,8 +261,8 @@ QString SearchEngine::run()
         std::lock_guard lock(m_mutex);
         m_store.updateRunBudget(m_runId, m_ledger.used());
     }
-    m_store.updateRunStatus(m_runId, m_cancel ? RunRecord::Status::Cancelled
-                                              : RunRecord::Status::Finished);
+    m_store.updateRunStatus(m_runId,
+                            m_cancel ? RunRecord::Status::Cancelled : RunRecord::Status::Finished);
     m_store.appendEvent(m_runId, QStringLiteral("run_stopped"), std::nullopt,
                         {{QStringLiteral("reason"), reason}});
     emit finished(reason);
@@ -325,8 +331,9 @@ QString SearchEngine::runRounds()
         if (taskName.isEmpty())
             return QStringLiteral("every task's share of the budget is spent");
         const int maxRequests = startable(taskName);
-        QList<ExpansionRequest> requests =
-            maxRequests > 0 ? m_strategies.value(taskName)->ask(maxRequests) : QList<ExpansionRequest>();
+        QList<ExpansionRequest> requests = maxRequests > 0
+                                               ? m_strategies.value(taskName)->ask(maxRequests)
+                                               : QList<ExpansionRequest>();
         if (requests.isEmpty()) {
             m_allocator->markDone(taskName);
             m_store.appendEvent(m_runId, QStringLiteral("task_done"), std::nullopt,
@@ -452,7 +459,7 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
             spent.cost = c.policyMeta.value(QStringLiteral("cost")).toDouble();
             m_ledger.charge(spent);
         }
-        emit candidateAdded(c);  // outside the lock: a direct slot may call back into the engine
+        emit candidateAdded(c); // outside the lock: a direct slot may call back into the engine
     };
     hooks.evaluated = [&](const Job &, const GenerationResult &generation,
                           const EvaluationResult &result) {
@@ -504,13 +511,14 @@ NodeResult SearchEngine::nodeResult(const ExpansionRequest &request,
     } else {
         // Code features any source has, for MAP-Elites over LLM output.
         const QString &s = candidate.source;
-        node.descriptors = {{QStringLiteral("lines"), double(s.count(QLatin1Char('\n')) + 1)},
-                            {QStringLiteral("parallel"), s.contains(QLatin1String("#pragma omp")) ||
-                                                             s.contains(QLatin1String("std::thread"))},
-                            {QStringLiteral("shared_memory"), s.contains(QLatin1String("__shared__"))},
-                            {QStringLiteral("vectorised"), s.contains(QLatin1String("float4")) ||
-                                                               s.contains(QLatin1String("__m256")) ||
-                                                               s.contains(QLatin1String("#pragma omp simd"))}};
+        node.descriptors = {
+            {QStringLiteral("lines"), double(s.count(QLatin1Char('\n')) + 1)},
+            {QStringLiteral("parallel"),
+             s.contains(QLatin1String("#pragma omp")) || s.contains(QLatin1String("std::thread"))},
+            {QStringLiteral("shared_memory"), s.contains(QLatin1String("__shared__"))},
+            {QStringLiteral("vectorised"), s.contains(QLatin1String("float4")) ||
+                                               s.contains(QLatin1String("__m256")) ||
+                                               s.contains(QLatin1String("#pragma omp simd"))}};
     }
     return node;
 }
@@ -544,7 +552,8 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
             break;
         case BudgetAxis::Seconds:
         case BudgetAxis::DeviceSeconds:
-            spent += m_evaluations.contains(r.id) ? evaluationSeconds(m_evaluations.value(r.id)) : 0.0;
+            spent +=
+                m_evaluations.contains(r.id) ? evaluationSeconds(m_evaluations.value(r.id)) : 0.0;
             break;
         }
     }

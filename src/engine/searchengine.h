@@ -47,7 +47,7 @@ public:
 
     void pause();
     void resume();
-    void cancel();  // cooperative; in-flight sandboxes are killed promptly
+    void cancel(); // cooperative; in-flight sandboxes are killed promptly
     qint64 runId() const { return m_runId; }
     const RunConfig &config() const { return m_config; }
     BudgetUsage used() const;
@@ -88,7 +88,7 @@ private:
     qint64 m_runId = 0;
     RunConfig m_config;
     quint64 m_runSecret = 0;
-    QHash<QString, std::shared_ptr<Strategy>> m_strategies;  // one per task
+    QHash<QString, std::shared_ptr<Strategy>> m_strategies; // one per task
     std::unique_ptr<BudgetAllocator> m_allocator;
     BudgetLedger m_ledger;
     double m_storedWallSeconds = 0.0;
@@ -97,9 +97,9 @@ private:
     int m_nextRound = 0;
     qint64 m_nextIndex = 0;
     double m_bestSpeedup = 0.0;
-    std::optional<RoundPlan> m_interrupted;  // the round a crash cut short, to finish first
+    std::optional<RoundPlan> m_interrupted; // the round a crash cut short, to finish first
 
-    mutable std::mutex m_mutex;  // guards the maps and the ledger against worker-thread hooks
+    mutable std::mutex m_mutex; // guards the maps and the ledger against worker-thread hooks
     std::atomic<bool> m_cancel{false};
     std::atomic<bool> m_paused{false};
     std::condition_variable m_pauseChanged;

@@ -9,7 +9,7 @@ std::optional<CachedCompletion> StoreResponseCache::get(const QString &key)
     const std::optional<CachedResponse> row = m_store.cachedResponse(key);
     if (!row)
         return std::nullopt;
-    return CachedCompletion{row->key,      row->endpoint, row->model, row->bodyHash,
+    return CachedCompletion{row->key,         row->endpoint, row->model, row->bodyHash,
                             row->sampleIndex, row->response, row->usage, row->createdAt};
 }
 

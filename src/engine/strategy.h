@@ -17,11 +17,11 @@ namespace kiln {
 struct ExpansionRequest
 {
     Operation operation = Operation::Sample;
-    QList<qint64> parents;  // node ids (candidate ids): 0 for sample, 1 refine/mutate, 2 crossover
+    QList<qint64> parents; // node ids (candidate ids): 0 for sample, 1 refine/mutate, 2 crossover
     int island = 0;
     int generation = 0;
-    qint64 reasoningLength = 0;  // 0: the run's default
-    QString task;                // suites: which task; empty = the run's only task
+    qint64 reasoningLength = 0; // 0: the run's default
+    QString task;               // suites: which task; empty = the run's only task
 };
 
 // What became of one request. Failures (no code, compile error, wrong, crash...) are results
@@ -30,13 +30,13 @@ struct NodeResult
 {
     qint64 id = 0;
     ExpansionRequest request;
-    bool generated = false;  // the policy produced code
+    bool generated = false; // the policy produced code
     Verdict verdict = Verdict::Crash;
-    bool correct = false;    // verdict == pass
-    double speedup = 0.0;    // 0 unless correct
+    bool correct = false; // verdict == pass
+    double speedup = 0.0; // 0 unless correct
     double rooflineFraction = 0.0;
     qint64 reasoningTokens = 0;
-    QJsonObject descriptors;  // e.g. knobs or code features, for MAP-Elites
+    QJsonObject descriptors; // e.g. knobs or code features, for MAP-Elites
 };
 
 // A declared, user-settable strategy parameter (shown in the launcher, validated by the engine).
@@ -45,9 +45,9 @@ struct StrategyParameter
     QString name;
     QString description;
     QVariant defaultValue;
-    QVariant minimum;  // invalid QVariant: unbounded
+    QVariant minimum; // invalid QVariant: unbounded
     QVariant maximum;
-    QStringList choices;  // string parameters: the allowed values (empty: any string)
+    QStringList choices; // string parameters: the allowed values (empty: any string)
 };
 
 // Decision logic only (architecture.md "ask / tell"): no I/O, no threads, deterministic for a
@@ -75,8 +75,8 @@ class StrategyFactory
 {
 public:
     virtual ~StrategyFactory() = default;
-    virtual QString strategyName() const = 0;  // the --strategy value, e.g. "beam"
-    virtual Strategy *create() const = 0;      // caller owns
+    virtual QString strategyName() const = 0; // the --strategy value, e.g. "beam"
+    virtual Strategy *create() const = 0;     // caller owns
 };
 
 } // namespace kiln

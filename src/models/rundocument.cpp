@@ -2,8 +2,10 @@
 
 #include "store/runstore.h"
 
+#include <QFutureWatcher>
 #include <QJsonArray>
 #include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -43,6 +45,8 @@ bool RunDocument::openDatabase(const QString &path, QString *error)
 
 void RunDocument::close()
 {
+    ++m_loadGeneration; // drop a load in flight
+    m_loading = false;
     emit runAboutToLoad();
     m_store.reset();
     m_path.clear();
@@ -69,24 +73,18 @@ bool RunDocument::isLive() const
                         m_run.status == RunRecord::Status::Paused);
 }
 
-bool RunDocument::loadRun(qint64 runId, QString *error)
+// Everything loadRun reads, gathered in one read snapshot (so the event cursor matches the
+// candidates read). Runs on any thread with its own store connection.
+RunDocument::LoadedRun RunDocument::readRun(RunStore &store, qint64 runId)
 {
-    if (!m_store) {
-        if (error)
-            *error = QStringLiteral("no database is open");
-        return false;
-    }
-    std::optional<RunRecord> run;
-    QList<CandidateSummary> rows;
-    qint64 lastEvent = 0;
-    QList<StoredEvent> evictions;
-    // One read snapshot, so the event cursor matches the candidates read.
-    m_store->transaction([&] {
-        run = m_store->run(runId);
-        if (!run)
+    LoadedRun loaded;
+    store.transaction([&] {
+        loaded.run = store.run(runId);
+        if (!loaded.run)
             return false;
+        QList<CandidateSummary> &rows = loaded.rows;
         {
-            const QList<CandidateRecord> records = m_store->candidates(runId);
+            const QList<CandidateRecord> records = store.candidates(runId);
             rows.reserve(records.size());
             for (const CandidateRecord &record : records)
                 rows.append(CandidateSummary::fromRecord(record));
@@ -96,18 +94,18 @@ bool RunDocument::loadRun(qint64 runId, QString *error)
         for (int i = 0; i < rows.size(); ++i)
             rowOf.insert(rows[i].id, i);
         {
-            const QMap<qint64, EvaluationResult> evaluations = m_store->evaluationsForRun(runId);
+            const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
             for (auto it = evaluations.cbegin(); it != evaluations.cend(); ++it) {
                 const int row = rowOf.value(it.key(), -1);
                 if (row >= 0)
                     rows[row].applyEvaluation(it.value());
             }
         }
-        const QList<StoredEvent> events = m_store->events(runId);
+        const QList<StoredEvent> events = store.events(runId);
         for (const StoredEvent &event : events) {
-            lastEvent = std::max(lastEvent, event.id);
+            loaded.lastEvent = std::max(loaded.lastEvent, event.id);
             if (event.kind == QStringLiteral("evicted"))
-                evictions.append(event);
+                loaded.evictions.append(event.payload);
         }
         return true;
     });
@@ -116,23 +114,71 @@ bool RunDocument::loadRun(qint64 runId, QString *error)
     // reflects what the document keeps.
     malloc_trim(0);
 #endif
-    if (!run) {
+    return loaded;
+}
+
+bool RunDocument::loadRun(qint64 runId, QString *error)
+{
+    if (!m_store) {
+        if (error)
+            *error = QStringLiteral("no database is open");
+        return false;
+    }
+    ++m_loadGeneration; // a synchronous load supersedes one in flight
+    m_loading = false;
+    return apply(readRun(*m_store, runId), runId, error);
+}
+
+void RunDocument::loadRunAsync(qint64 runId)
+{
+    const int generation = ++m_loadGeneration;
+    if (!m_store) {
+        emit loadFinished(false, QStringLiteral("no database is open"));
+        return;
+    }
+    m_loading = true;
+    emit loadStarted(runId);
+    const QString path = m_path;
+    auto *watcher = new QFutureWatcher<LoadedRun>(this);
+    connect(watcher, &QFutureWatcher<LoadedRun>::finished, this,
+            [this, watcher, generation, runId] {
+                watcher->deleteLater();
+                if (generation != m_loadGeneration)
+                    return; // superseded by a newer load, or the database was closed
+                m_loading = false;
+                QString error;
+                const bool ok = apply(watcher->result(), runId, &error);
+                emit loadFinished(ok, error);
+            });
+    // The worker reads through its own connection: the document's stays on this thread.
+    watcher->setFuture(QtConcurrent::run([path, runId] {
+        QString why;
+        auto store = RunStore::open(path, RunStore::Mode::ReadOnly, &why);
+        if (!store)
+            return LoadedRun();
+        return readRun(*store, runId);
+    }));
+}
+
+bool RunDocument::apply(LoadedRun loaded, qint64 runId, QString *error)
+{
+    if (!loaded.run) {
         if (error)
             *error = QStringLiteral("no run %1 in %2").arg(runId).arg(m_path);
         return false;
     }
     emit runAboutToLoad();
-    m_run = *run;
-    m_rows = std::move(rows);
+    m_run = *loaded.run;
+    m_rows = std::move(loaded.rows);
     m_rowOf.clear();
     m_rowOf.reserve(m_rows.size());
     for (int i = 0; i < m_rows.size(); ++i)
         m_rowOf.insert(m_rows[i].id, i);
-    m_lastEventId = lastEvent;
+    m_lastEventId = loaded.lastEvent;
     m_recordCache.clear();
     m_evaluationCache.clear();
-    for (const StoredEvent &event : std::as_const(evictions))
-        markGhosts(event.payload);
+    for (const QJsonObject &payload : std::as_const(loaded.evictions))
+        markGhosts(payload);
     appendPlaceholders(0);
     m_bestRow = -1;
     for (int i = 0; i < m_rows.size(); ++i) {
@@ -234,7 +280,7 @@ void RunDocument::appendRows(const QList<CandidateSummary> &rows)
 
 int RunDocument::poll()
 {
-    if (!m_store || !hasRun())
+    if (!m_store || !hasRun() || m_loading)
         return 0;
     const QList<StoredEvent> events = m_store->events(m_run.id, m_lastEventId);
     int applied = 0;

@@ -7,6 +7,7 @@
 #include "core/runrecord.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <memory>
@@ -35,6 +36,10 @@ public:
     QList<RunRecord> runs() const;
 
     bool loadRun(qint64 runId, QString *error = nullptr);
+    // Reads the run on a worker thread (a large run takes seconds) and applies it here;
+    // loadFinished follows. A later load or close() supersedes it.
+    void loadRunAsync(qint64 runId);
+    bool isLoading() const { return m_loading; }
     bool hasRun() const { return m_run.id != 0; }
     const RunRecord &run() const { return m_run; }
     // A run that may still grow: poll() while this is true.
@@ -64,8 +69,19 @@ signals:
     void candidateChanged(int row);
     void runChanged();
     void bestChanged(int row);
+    void loadStarted(qint64 runId);
+    void loadFinished(bool ok, const QString &error);
 
 private:
+    struct LoadedRun
+    {
+        std::optional<RunRecord> run;
+        QList<CandidateSummary> rows;
+        qint64 lastEvent = 0;
+        QList<QJsonObject> evictions;
+    };
+    static LoadedRun readRun(RunStore &store, qint64 runId);
+    bool apply(LoadedRun loaded, qint64 runId, QString *error);
     void appendPlaceholders(int fromRow);
     void appendRows(const QList<CandidateSummary> &rows);
     void markGhosts(const QJsonObject &payload);
@@ -78,6 +94,8 @@ private:
     QHash<qint64, int> m_rowOf;
     int m_bestRow = -1;
     qint64 m_lastEventId = 0;
+    int m_loadGeneration = 0;
+    bool m_loading = false;
     QList<CandidateRecord> m_recordCache;
     QList<QPair<qint64, EvaluationResult>> m_evaluationCache;
 };

@@ -17,10 +17,12 @@
 
 #include <QAbstractItemModelTester>
 #include <QAbstractItemView>
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHelpEvent>
 #include <QImage>
 #include <QProcess>
 #include <QSettings>
@@ -28,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolTip>
 
 using namespace kiln;
 
@@ -223,6 +226,25 @@ private slots:
         QCOMPARE(m_window->selection()->current(), id);
     }
 
+    void tooltipDescribesTheNode()
+    {
+        LineageView *tree = m_window->lineageView();
+        const qint64 id = find([](const CandidateSummary &c) { return c.evaluated; });
+        QVERIFY(tree->findCandidate(id));
+        const QPoint pos = tree->nodeScreenPosition(id)->toPoint();
+        QHelpEvent help(QEvent::ToolTip, pos, tree->mapToGlobal(pos));
+        QApplication::sendEvent(tree, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const CandidateSummary &c = m_window->document()->at(m_window->document()->rowOf(id));
+        const QString text = QToolTip::text();
+        QVERIFY2(text.contains(QStringLiteral("#%1").arg(id)), qPrintable(text));
+        QVERIFY2(text.contains(VerdictStyle::label(c)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("tokens")), qPrintable(text));
+        if (!c.firstFlag.isEmpty())
+            QVERIFY(text.contains(c.flagIds.first()));
+        QToolTip::hideText();
+    }
+
     void findAndCollapse()
     {
         LineageView *tree = m_window->lineageView();
@@ -381,6 +403,22 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.lineageView()->treeLayout().size(), 3, 5000);
         QCOMPARE(window.candidatesPanel()->filterModel()->rowCount(), 3);
         QCOMPARE(window.lineageView()->treeLayout().depth(2), 2);
+    }
+
+    void opensInTheBackground()
+    {
+        MainWindow window(MainWindow::Settings::Ignore);
+        window.show();
+        CommandLineOptions options;
+        options.database = m_syntheticDb;
+        QString error;
+        QVERIFY2(window.applyOptions(options, &error, false), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(window.document()->hasRun(), 30000);
+        QTRY_VERIFY(window.selection()->current() != 0);
+        const RunDocument *doc = window.document();
+        QCOMPARE(window.selection()->current(), doc->at(doc->bestRow()).id);
+        QCOMPARE(window.lineageView()->treeLayout().size(), doc->count());
+        QCOMPARE(window.runCombo()->currentData().toLongLong(), doc->run().id);
     }
 
     void layoutIsRemembered()

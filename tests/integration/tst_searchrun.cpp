@@ -53,7 +53,9 @@ QStringList lineage(const QString &db, qint64 runId)
     for (const CandidateRecord &c : candidates)
         indexOf.insert(c.id, c.sampleIndex);
     std::sort(candidates.begin(), candidates.end(),
-              [](const CandidateRecord &a, const CandidateRecord &b) { return a.sampleIndex < b.sampleIndex; });
+              [](const CandidateRecord &a, const CandidateRecord &b) {
+                  return a.sampleIndex < b.sampleIndex;
+              });
     QStringList rows;
     for (const CandidateRecord &c : candidates) {
         rows.append(QStringLiteral("%1 %2 %3 %4 %5")
@@ -61,9 +63,9 @@ QStringList lineage(const QString &db, qint64 runId)
                         .arg(operationName(c.operation))
                         .arg(c.parent ? indexOf.value(*c.parent) : -1)
                         .arg(c.secondParent ? indexOf.value(*c.secondParent) : -1)
-                        .arg(QString::fromLatin1(QCryptographicHash::hash(c.source.toUtf8(),
-                                                                          QCryptographicHash::Sha1)
-                                                     .toHex())));
+                        .arg(QString::fromLatin1(
+                            QCryptographicHash::hash(c.source.toUtf8(), QCryptographicHash::Sha1)
+                                .toHex())));
     }
     return rows;
 }
@@ -85,12 +87,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("w.db"));
-        const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("vector_add"),
-                                  QStringLiteral("--strategy"), QStringLiteral("beam"),
-                                  QStringLiteral("--param"), QStringLiteral("beams=2"),
-                                  QStringLiteral("--param"), QStringLiteral("children=2"),
-                                  QStringLiteral("--budget"), QStringLiteral("7"), QStringLiteral("--seed"),
-                                  QStringLiteral("3"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        const Outcome o = runCli(
+            {QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("vector_add"),
+             QStringLiteral("--strategy"), QStringLiteral("beam"), QStringLiteral("--param"),
+             QStringLiteral("beams=2"), QStringLiteral("--param"), QStringLiteral("children=2"),
+             QStringLiteral("--budget"), QStringLiteral("7"), QStringLiteral("--seed"),
+             QStringLiteral("3"), QStringLiteral("--db"), db, QStringLiteral("--json")});
         QVERIFY2(o.status == 0, o.err.constData());
         const QJsonObject doc = o.json();
         QVERIFY2(!doc.isEmpty(), "stdout must hold exactly one JSON document");
@@ -101,9 +103,10 @@ private slots:
         QVERIFY(used.value(QStringLiteral("prompt_tokens")).toDouble() > 0);
         int verdicts = 0;
         const QJsonObject v = doc.value(QStringLiteral("verdicts")).toObject();
-        for (const QString &key : {QStringLiteral("pass"), QStringLiteral("wrong"), QStringLiteral("flagged"),
-                                   QStringLiteral("compile_error"), QStringLiteral("crash"),
-                                   QStringLiteral("timeout"), QStringLiteral("resource")}) {
+        for (const QString &key :
+             {QStringLiteral("pass"), QStringLiteral("wrong"), QStringLiteral("flagged"),
+              QStringLiteral("compile_error"), QStringLiteral("crash"), QStringLiteral("timeout"),
+              QStringLiteral("resource")}) {
             QVERIFY2(v.contains(key), qPrintable(key));
             verdicts += v.value(key).toInt();
         }
@@ -126,16 +129,18 @@ private slots:
             refined += c.parent.has_value();
         QVERIFY(refined > 0);
 
-        const Outcome report = runCli({QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        const Outcome report = runCli(
+            {QStringLiteral("report"), QStringLiteral("--db"), db, QStringLiteral("--json")});
         QCOMPARE(report.status, 0);
         const QJsonArray runs = report.json().value(QStringLiteral("runs")).toArray();
         QCOMPARE(runs.size(), 1);
         QCOMPARE(runs[0].toObject().value(QStringLiteral("curve")).toArray().size(), 7);
 
-        const Outcome csv = runCli({QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--run"),
-                                    QString::number(runId), QStringLiteral("--format"), QStringLiteral("csv")});
+        const Outcome csv =
+            runCli({QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--run"),
+                    QString::number(runId), QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.status, 0);
-        QCOMPARE(csv.out.count('\n'), 8);  // header + one row per candidate
+        QCOMPARE(csv.out.count('\n'), 8); // header + one row per candidate
     }
 
     void killedRunResumesToTheSameCandidates()
@@ -145,13 +150,22 @@ private slots:
         const QString wholeDb = dir.filePath(QStringLiteral("whole.db"));
         // Refinement that follows the latest candidate decides without looking at timings,
         // so its lineage is a pure function of the seed.
-        const QStringList args{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
-                               QStringLiteral("--strategy"), QStringLiteral("refine"),
-                               QStringLiteral("--param"), QStringLiteral("width=2"),
-                               QStringLiteral("--param"), QStringLiteral("turns=5"),
-                               QStringLiteral("--param"), QStringLiteral("follow=latest"),
-                               QStringLiteral("--budget"), QStringLiteral("10"), QStringLiteral("--seed"),
-                               QStringLiteral("11"), QStringLiteral("--json")};
+        const QStringList args{QStringLiteral("run"),
+                               QStringLiteral("--task"),
+                               QStringLiteral("softmax"),
+                               QStringLiteral("--strategy"),
+                               QStringLiteral("refine"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("width=2"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("turns=5"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("follow=latest"),
+                               QStringLiteral("--budget"),
+                               QStringLiteral("10"),
+                               QStringLiteral("--seed"),
+                               QStringLiteral("11"),
+                               QStringLiteral("--json")};
         QProcess victim;
         victim.start(cli(), args + QStringList{QStringLiteral("--db"), killedDb});
         QVERIFY(victim.waitForStarted());
@@ -178,8 +192,9 @@ private slots:
         QVERIFY(store->candidateCount(runId) < 10);
         store.reset();
 
-        const Outcome resumed = runCli({QStringLiteral("resume"), QStringLiteral("--db"), killedDb,
-                                        QStringLiteral("--run"), QString::number(runId), QStringLiteral("--json")});
+        const Outcome resumed =
+            runCli({QStringLiteral("resume"), QStringLiteral("--db"), killedDb,
+                    QStringLiteral("--run"), QString::number(runId), QStringLiteral("--json")});
         QVERIFY2(resumed.status == 0, resumed.err.constData());
         QCOMPARE(resumed.json().value(QStringLiteral("candidates")).toInt(), 10);
 
@@ -212,11 +227,12 @@ private slots:
         QFETCH(QString, allocation);
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("s.db"));
-        const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--suite"),
-                                  QStringLiteral("vector_add,transpose"), QStringLiteral("--strategy"),
-                                  QStringLiteral("best-of-n"), QStringLiteral("--budget"), QStringLiteral("10"),
-                                  QStringLiteral("--param"), QStringLiteral("allocation=") + allocation,
-                                  QStringLiteral("--db"), db, QStringLiteral("--json")});
+        const Outcome o =
+            runCli({QStringLiteral("run"), QStringLiteral("--suite"),
+                    QStringLiteral("vector_add,transpose"), QStringLiteral("--strategy"),
+                    QStringLiteral("best-of-n"), QStringLiteral("--budget"), QStringLiteral("10"),
+                    QStringLiteral("--param"), QStringLiteral("allocation=") + allocation,
+                    QStringLiteral("--db"), db, QStringLiteral("--json")});
         QVERIFY2(o.status == 0, o.err.constData());
         QCOMPARE(o.json().value(QStringLiteral("candidates")).toInt(), 10);
         auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
@@ -232,21 +248,28 @@ private slots:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("no task") << QStringList{QStringLiteral("run")};
-        QTest::newRow("unknown task") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("nope")};
-        QTest::newRow("unknown strategy") << QStringList{QStringLiteral("run"), QStringLiteral("--task"),
-                                                         QStringLiteral("softmax"), QStringLiteral("--strategy"), QStringLiteral("astar")};
-        QTest::newRow("bad budget") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
-                                                   QStringLiteral("--budget"), QStringLiteral("-3")};
-        QTest::newRow("bad param") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
-                                                  QStringLiteral("--param"), QStringLiteral("colour=blue")};
-        QTest::newRow("param out of range") << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
-                                                           QStringLiteral("--strategy"), QStringLiteral("beam"),
-                                                           QStringLiteral("--param"), QStringLiteral("beams=0")};
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("tasks"), QStringLiteral("--frobnicate")};
+        QTest::newRow("unknown task")
+            << QStringList{QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("nope")};
+        QTest::newRow("unknown strategy") << QStringList{
+            QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+            QStringLiteral("--strategy"), QStringLiteral("astar")};
+        QTest::newRow("bad budget") << QStringList{
+            QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+            QStringLiteral("--budget"), QStringLiteral("-3")};
+        QTest::newRow("bad param") << QStringList{
+            QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+            QStringLiteral("--param"), QStringLiteral("colour=blue")};
+        QTest::newRow("param out of range") << QStringList{
+            QStringLiteral("run"),        QStringLiteral("--task"), QStringLiteral("softmax"),
+            QStringLiteral("--strategy"), QStringLiteral("beam"),   QStringLiteral("--param"),
+            QStringLiteral("beams=0")};
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("tasks"), QStringLiteral("--frobnicate")};
         QTest::newRow("unknown command") << QStringList{QStringLiteral("dance")};
         QTest::newRow("report without db") << QStringList{QStringLiteral("report")};
-        QTest::newRow("resume unknown run") << QStringList{QStringLiteral("resume"), QStringLiteral("--db"),
-                                                           QStringLiteral("/nonexistent/dir/x.db"), QStringLiteral("--run"), QStringLiteral("4")};
+        QTest::newRow("resume unknown run") << QStringList{
+            QStringLiteral("resume"), QStringLiteral("--db"),
+            QStringLiteral("/nonexistent/dir/x.db"), QStringLiteral("--run"), QStringLiteral("4")};
     }
     void badArgumentsExitTwo()
     {

@@ -280,6 +280,40 @@ private slots:
         QVERIFY(!doc.isLive());
     }
 
+    void loadsInTheBackground()
+    {
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(m_path));
+        CandidateTableModel model(&doc);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&doc, &RunDocument::loadFinished);
+        doc.loadRunAsync(m_runId);
+        doc.loadRunAsync(m_runId); // supersedes the first: one result only
+        QVERIFY(doc.isLoading());
+        QCOMPARE(doc.poll(), 0); // no polling while a load is in flight
+        QVERIFY(finished.wait(60000));
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        QVERIFY(!doc.isLoading());
+        QCOMPARE(doc.count(), 400);
+        QCOMPARE(model.rowCount(), 400);
+        QVERIFY(doc.bestRow() >= 0);
+
+        finished.clear();
+        doc.loadRunAsync(424242);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("424242")));
+        QCOMPARE(doc.count(), 400); // the shown run stays
+
+        doc.loadRunAsync(m_runId);
+        doc.close(); // drops the load in flight
+        QTest::qWait(300);
+        QVERIFY(!doc.hasRun());
+    }
+
     void selectionSignalsOnlyOnChange()
     {
         CandidateSelection selection;

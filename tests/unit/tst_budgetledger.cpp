@@ -107,7 +107,7 @@ private slots:
         const QString only = QStringLiteral("only");
         BudgetAllocator allocator({only}, 10, BudgetAllocator::Mode::Adaptive);
         for (int round = 0; round < 4; ++round)
-            allocator.record(only, 2, 2, 2, 10, 1.5);  // easy and flat: no one to give budget to
+            allocator.record(only, 2, 2, 2, 10, 1.5); // easy and flat: no one to give budget to
         QVERIFY(!allocator.isDone(only));
         QCOMPARE(allocator.nextTask(), only);
         QCOMPARE(allocator.allowance(only), 2.0);
