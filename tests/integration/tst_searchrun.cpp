@@ -158,11 +158,11 @@ private slots:
                                QStringLiteral("--param"),
                                QStringLiteral("width=2"),
                                QStringLiteral("--param"),
-                               QStringLiteral("turns=5"),
+                               QStringLiteral("turns=8"),
                                QStringLiteral("--param"),
                                QStringLiteral("follow=latest"),
                                QStringLiteral("--budget"),
-                               QStringLiteral("10"),
+                               QStringLiteral("16"),
                                QStringLiteral("--seed"),
                                QStringLiteral("11"),
                                QStringLiteral("--json")};
@@ -189,14 +189,14 @@ private slots:
         auto store = RunStore::open(killedDb, RunStore::Mode::ReadOnly);
         QVERIFY(store);
         const qint64 runId = store->runs().first().id;
-        QVERIFY(store->candidateCount(runId) < 10);
+        QVERIFY(store->candidateCount(runId) < 16);
         store.reset();
 
         const Outcome resumed =
             runCli({QStringLiteral("resume"), QStringLiteral("--db"), killedDb,
                     QStringLiteral("--run"), QString::number(runId), QStringLiteral("--json")});
         QVERIFY2(resumed.status == 0, resumed.err.constData());
-        QCOMPARE(resumed.json().value(QStringLiteral("candidates")).toInt(), 10);
+        QCOMPARE(resumed.json().value(QStringLiteral("candidates")).toInt(), 16);
 
         const Outcome whole = runCli(args + QStringList{QStringLiteral("--db"), wholeDb});
         QVERIFY2(whole.status == 0, whole.err.constData());
