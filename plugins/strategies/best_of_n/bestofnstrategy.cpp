@@ -4,9 +4,11 @@ namespace kiln {
 
 QList<StrategyParameter> BestOfNStrategy::ownParameters() const
 {
+    // 0 by default: sample until the budget is spent, so width compares with the other
+    // strategies at equal budget without sizing n by hand.
     return {{QStringLiteral("n"),
-             QStringLiteral("Number of independent samples (the budget may stop the run sooner)"),
-             16, 1, 1000000}};
+             QStringLiteral("Number of independent samples (0: until the budget is spent)"), 0, 0,
+             1000000}};
 }
 
 void BestOfNStrategy::onConfigure(const ParameterValues &values)
@@ -18,7 +20,7 @@ void BestOfNStrategy::onConfigure(const ParameterValues &values)
 QList<ExpansionRequest> BestOfNStrategy::nextRequests(int maxRequests)
 {
     QList<ExpansionRequest> requests;
-    while (requests.size() < maxRequests && m_issued < m_n) {
+    while (requests.size() < maxRequests && (m_n == 0 || m_issued < m_n)) {
         requests.append(makeRequest(Operation::Sample, {}, 0, 0));
         ++m_issued;
     }

@@ -67,6 +67,21 @@ private slots:
         QCOMPARE(strategy.nodes().bestId(), qint64(2));
     }
 
+    void byDefaultSamplesUntilTheBudgetStopsIt()
+    {
+        BestOfNStrategy strategy;
+        strategy.configure({}, 1);
+        FakeWorld world;
+        int issued = 0;
+        for (int round = 0; round < 5; ++round) {
+            const QList<ExpansionRequest> requests = strategy.ask(7);
+            QCOMPARE(requests.size(), 7);  // never runs dry: only the engine's budget ends it
+            issued += int(requests.size());
+            strategy.tell(world.evaluate(requests));
+        }
+        QCOMPARE(issued, 35);
+    }
+
     void stringValuesAreParsed()
     {
         BestOfNStrategy strategy;
