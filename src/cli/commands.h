@@ -12,5 +12,6 @@ int runResumeCommand(const QStringList &arguments);
 int runCompareCommand(const QStringList &arguments);
 int runReportCommand(const QStringList &arguments);
 int runExportCommand(const QStringList &arguments);
+int runSubmitCommand(const QStringList &arguments);
 
 } // namespace kiln

@@ -26,6 +26,7 @@ const QList<Subcommand> &subcommands()
          kiln::runCompareCommand},
         {"report", "Summarise the runs of a workspace database.", kiln::runReportCommand},
         {"export", "Export a run as JSON or CSV.", kiln::runExportCommand},
+        {"submit", "Add a hand-written candidate to a run and verify it.", kiln::runSubmitCommand},
     };
     return list;
 }

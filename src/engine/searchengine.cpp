@@ -131,7 +131,7 @@ bool SearchEngine::setUp(QString *error)
 {
     // The secret that seeds the verifier's test inputs: derived from the run seed, which the
     // policy never sees, so resuming a run checks candidates on the same inputs.
-    m_runSecret = mix(m_config.seed ^ 0x6b696c6e5ec2e7ULL);
+    m_runSecret = runSecretFor(m_config.seed);
     m_strategies.clear();
     for (int i = 0; i < m_config.tasks.size(); ++i) {
         const QString &name = m_config.tasks[i];
@@ -243,6 +243,11 @@ bool SearchEngine::replay(QString *error)
         finishRound(plan, results);
     }
     return true;
+}
+
+quint64 SearchEngine::runSecretFor(quint64 seed)
+{
+    return mix(seed ^ 0x6b696c6e5ec2e7ULL);
 }
 
 BudgetUsage SearchEngine::used() const

@@ -49,6 +49,9 @@ public:
     void resume();
     void cancel(); // cooperative; in-flight sandboxes are killed promptly
     qint64 runId() const { return m_runId; }
+    // The verifier's secret for a run of this seed (never shown to a policy), so candidates
+    // added to a run later — by hand, or after a resume — are checked on the same inputs.
+    static quint64 runSecretFor(quint64 seed);
     const RunConfig &config() const { return m_config; }
     BudgetUsage used() const;
 

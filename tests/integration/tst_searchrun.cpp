@@ -141,6 +141,21 @@ private slots:
                     QString::number(runId), QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.status, 0);
         QCOMPARE(csv.out.count('\n'), 8); // header + one row per candidate
+
+        // A person joins the search: a hand-written child of the first candidate.
+        const Outcome manual = runCli(
+            {QStringLiteral("submit"), QStringLiteral("--db"), db, QStringLiteral("--run"),
+             QString::number(runId), QStringLiteral("--parent"),
+             QString::number(store->candidates(runId).first().id), QStringLiteral("--json"),
+             QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/vector_add_naive.cpp")});
+        QVERIFY2(manual.status == 0, manual.err.constData());
+        QCOMPARE(manual.json().value(QStringLiteral("verdict")).toString(), QStringLiteral("pass"));
+        auto after = RunStore::open(db, RunStore::Mode::ReadOnly); // sees the new commit
+        const auto added = after->candidate(
+            qint64(manual.json().value(QStringLiteral("candidate_id")).toDouble()));
+        QVERIFY(added);
+        QCOMPARE(added->operation, Operation::Manual);
+        QCOMPARE(added->parent, std::optional<qint64>(store->candidates(runId).first().id));
     }
 
     void killedRunResumesToTheSameCandidates()
