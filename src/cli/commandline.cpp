@@ -26,6 +26,25 @@ void CommandLine::addTasksDirOption()
         QStringLiteral("DIR")));
 }
 
+void CommandLine::addDbOption(const QString &description)
+{
+    m_parser.addOption(
+        QCommandLineOption(QStringLiteral("db"), description, QStringLiteral("FILE")));
+}
+
+void CommandLine::addRunOption(const QString &description)
+{
+    m_parser.addOption(
+        QCommandLineOption(QStringLiteral("run"), description, QStringLiteral("ID")));
+}
+
+std::optional<qint64> CommandLine::runId() const
+{
+    bool ok = false;
+    const qint64 id = m_parser.value(QStringLiteral("run")).toLongLong(&ok);
+    return ok ? std::optional<qint64>(id) : std::nullopt;
+}
+
 QStringList CommandLine::tasksDirs() const
 {
     return m_parser.values(QStringLiteral("tasks-dir"));

@@ -26,6 +26,12 @@ public:
     QCommandLineParser &parser() { return m_parser; }
     void addJsonOption();
     void addTasksDirOption();
+    // --db FILE and --run ID, shared by the commands that work on a stored run.
+    void addDbOption(const QString &description = QStringLiteral("Workspace database."));
+    void addRunOption(const QString &description = QStringLiteral("Run id."));
+    QString db() const { return m_parser.value(QStringLiteral("db")); }
+    // The --run value, or nothing when it is absent or not a number.
+    std::optional<qint64> runId() const;
 
     // Parses `arguments` (the words after the subcommand). Returns an exit code when the
     // command must stop now (help shown: 0; bad arguments: 2), nothing when it should go on.

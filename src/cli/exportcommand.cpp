@@ -93,26 +93,24 @@ int runExportCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("export"),
                     QStringLiteral("Export one run's candidates and evaluations as JSON or CSV."));
-    cli.parser().addOption(
-        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
-    cli.parser().addOption(
-        {QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.addDbOption();
+    cli.addRunOption();
     cli.parser().addOption({QStringLiteral("format"), QStringLiteral("json or csv."),
                             QStringLiteral("FORMAT"), QStringLiteral("json")});
     cli.parser().addOption({QStringLiteral("out"), QStringLiteral("Write here instead of stdout."),
                             QStringLiteral("FILE")});
     if (const auto done = cli.parse(arguments))
         return *done;
-    const QString db = cli.parser().value(QStringLiteral("db"));
+    const QString db = cli.db();
     if (db.isEmpty())
         return cli.usageError(QStringLiteral("--db FILE is required"));
     const QString format = cli.parser().value(QStringLiteral("format"));
     if (format != QLatin1String("json") && format != QLatin1String("csv"))
         return cli.usageError(QStringLiteral("--format must be json or csv, not '%1'").arg(format));
-    bool ok = false;
-    const qint64 runId = cli.parser().value(QStringLiteral("run")).toLongLong(&ok);
-    if (!ok)
+    const std::optional<qint64> requestedRun = cli.runId();
+    if (!requestedRun)
         return cli.usageError(QStringLiteral("--run ID is required"));
+    const qint64 runId = *requestedRun;
     QString error;
     const auto store = RunStore::open(db, RunStore::Mode::ReadOnly, &error);
     if (!store)

@@ -12,14 +12,12 @@ int runReportCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("report"),
                     QStringLiteral("Summarise the runs of a workspace database."));
-    cli.parser().addOption(
-        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
-    cli.parser().addOption(
-        {QStringLiteral("run"), QStringLiteral("Only this run."), QStringLiteral("ID")});
+    cli.addDbOption();
+    cli.addRunOption(QStringLiteral("Only this run."));
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
-    const QString db = cli.parser().value(QStringLiteral("db"));
+    const QString db = cli.db();
     if (db.isEmpty())
         return cli.usageError(QStringLiteral("--db FILE is required"));
     QString error;
@@ -29,12 +27,11 @@ int runReportCommand(const QStringList &arguments)
 
     QList<qint64> ids;
     if (cli.parser().isSet(QStringLiteral("run"))) {
-        bool ok = false;
-        const qint64 id = cli.parser().value(QStringLiteral("run")).toLongLong(&ok);
-        if (!ok || !store->run(id))
+        const std::optional<qint64> id = cli.runId();
+        if (!id || !store->run(*id))
             return cli.usageError(QStringLiteral("no run '%1' in %2")
                                       .arg(cli.parser().value(QStringLiteral("run")), db));
-        ids.append(id);
+        ids.append(*id);
     } else {
         for (const RunRecord &run : store->runs())
             ids.append(run.id);

@@ -62,23 +62,21 @@ int runResumeCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("resume"),
                     QStringLiteral("Continue a run whose process stopped or was killed."));
-    cli.parser().addOption(
-        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
-    cli.parser().addOption(
-        {QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.addDbOption();
+    cli.addRunOption();
     cli.parser().addOption({QStringLiteral("sandboxes"), QStringLiteral("Sandboxes in parallel."),
                             QStringLiteral("N")});
     cli.addTasksDirOption();
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
-    const QString db = cli.parser().value(QStringLiteral("db"));
+    const QString db = cli.db();
     if (db.isEmpty())
         return cli.usageError(QStringLiteral("--db FILE is required"));
-    bool ok = false;
-    const qint64 runId = cli.parser().value(QStringLiteral("run")).toLongLong(&ok);
-    if (!ok)
+    const std::optional<qint64> requestedRun = cli.runId();
+    if (!requestedRun)
         return cli.usageError(QStringLiteral("--run ID is required"));
+    const qint64 runId = *requestedRun;
     int status = ExitOk;
     auto store = openWorkspace(cli, db, &status);
     if (!store)

@@ -18,10 +18,8 @@ int runSubmitCommand(const QStringList &arguments)
     CommandLine cli(QStringLiteral("submit"),
                     QStringLiteral("Add a hand-written candidate to a run (as a child of --parent, "
                                    "or as a new root) and verify it."));
-    cli.parser().addOption(
-        {QStringLiteral("db"), QStringLiteral("Workspace database."), QStringLiteral("FILE")});
-    cli.parser().addOption(
-        {QStringLiteral("run"), QStringLiteral("Run id."), QStringLiteral("ID")});
+    cli.addDbOption();
+    cli.addRunOption();
     cli.parser().addOption(
         {QStringLiteral("parent"), QStringLiteral("Parent candidate id."), QStringLiteral("ID")});
     cli.parser().addOption({QStringLiteral("note"), QStringLiteral("A note kept with the node."),
@@ -31,13 +29,14 @@ int runSubmitCommand(const QStringList &arguments)
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
-    const QString db = cli.parser().value(QStringLiteral("db"));
+    const QString db = cli.db();
     if (db.isEmpty())
         return cli.usageError(QStringLiteral("--db FILE is required"));
-    bool ok = false;
-    const qint64 runId = cli.parser().value(QStringLiteral("run")).toLongLong(&ok);
-    if (!ok)
+    const std::optional<qint64> requestedRun = cli.runId();
+    if (!requestedRun)
         return cli.usageError(QStringLiteral("--run ID is required"));
+    const qint64 runId = *requestedRun;
+    bool ok = false;
     if (cli.parser().positionalArguments().size() != 1)
         return cli.usageError(QStringLiteral("exactly one candidate FILE is required"));
     QFile file(cli.parser().positionalArguments().first());
