@@ -1,5 +1,6 @@
 #include "cli/evalcommand.h"
 
+#include "cli/backendchoice.h"
 #include "cli/commandline.h"
 #include "core/candidaterecord.h"
 #include "core/runrecord.h"
@@ -73,14 +74,12 @@ int runEvalCommand(const QStringList &arguments)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
         return command.usageError(QStringLiteral("exactly one candidate FILE is required"));
-    const QString backendText = parser.value(QStringLiteral("backend"));
-    if (backendText != QLatin1String("auto") && backendText != QLatin1String("cpu") &&
-        backendText != QLatin1String("cuda"))
-        return command.usageError(QStringLiteral("--backend must be auto, cpu or cuda"));
-    if (backendText == QLatin1String("cuda"))
-        return command.usageError(
-            QStringLiteral("CUDA backend not available in this build/machine"));
-    const Backend backend = Backend::Cpu; // auto resolves to the CPU backend here
+    QString backendError;
+    const std::optional<Backend> chosen =
+        BackendChoice::resolve(parser.value(QStringLiteral("backend")), &backendError);
+    if (!chosen)
+        return command.usageError(backendError);
+    const Backend backend = *chosen;
 
     quint64 seed = QRandomGenerator::system()->generate64();
     if (parser.isSet(QStringLiteral("seed"))) {
@@ -97,7 +96,8 @@ int runEvalCommand(const QStringList &arguments)
         return command.usageError(QStringLiteral("unknown task \"%1\" (known: %2)")
                                       .arg(taskName, library.names().join(QStringLiteral(", "))));
     if (!task->backends().contains(backend))
-        return command.usageError(QStringLiteral("task \"%1\" has no CPU reference").arg(taskName));
+        return command.usageError(
+            QStringLiteral("task \"%1\" has no %2 reference").arg(taskName, backendName(backend)));
 
     QFile file(positional.first());
     if (!file.open(QIODevice::ReadOnly))

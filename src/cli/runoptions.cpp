@@ -1,5 +1,6 @@
 #include "cli/runoptions.h"
 
+#include "cli/backendchoice.h"
 #include "engine/policyfactory.h"
 #include "store/runstore.h"
 #include "strategyregistry.h"
@@ -88,17 +89,11 @@ std::optional<RunConfig> runConfigFromOptions(const CommandLine &cli, const QStr
         *error = QStringLiteral("--task NAME or --suite NAME,NAME,... is required");
         return std::nullopt;
     }
-    const QString backend = p.value(QStringLiteral("backend"));
-    if (backend == QLatin1String("cuda")) {
-        *error = QStringLiteral("the CUDA backend is not usable here: this build judges candidates "
-                                "on the CPU backend only");
+    const std::optional<Backend> backend =
+        BackendChoice::resolve(p.value(QStringLiteral("backend")), error);
+    if (!backend)
         return std::nullopt;
-    }
-    if (backend != QLatin1String("auto") && backend != QLatin1String("cpu")) {
-        *error = QStringLiteral("--backend must be auto, cpu or cuda, not '%1'").arg(backend);
-        return std::nullopt;
-    }
-    config.backend = Backend::Cpu;
+    config.backend = *backend;
     config.policy = p.value(QStringLiteral("policy"));
     config.strategy = strategy;
     if (!StrategyRegistry::contains(strategy)) {

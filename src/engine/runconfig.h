@@ -21,7 +21,9 @@ struct RunConfig
     BudgetAxis budgetAxis = BudgetAxis::Evals;
     double budget = 32;
     quint64 seed = 1;
-    int roundLimit = 16; // most requests per round when the budget is not a count
+    // Most requests per round, on every budget axis: feedback-driven strategies (greedy, MCTS,
+    // two-phase) only steer when a round is small next to the budget.
+    int roundLimit = 8;
     int generationThreads = 2;
     double targetSpeedup = 0.0; // 0: none
     int plateauRounds = 0;      // 0: none

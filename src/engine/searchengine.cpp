@@ -373,7 +373,9 @@ QString SearchEngine::runRounds()
 int SearchEngine::startable(const QString &taskName) const
 {
     const bool count = isCountAxis(m_config.budgetAxis);
-    int cap = count ? (1 << 20) : std::max(1, m_config.roundLimit);
+    // Capped on every axis: handing a count budget's whole remainder to one round turned
+    // greedy, MCTS and two-phase into one-step expansions.
+    int cap = std::max(1, m_config.roundLimit);
     if (m_config.tasks.size() > 1) {
         const double allowance = m_allocator->allowance(taskName);
         if (count)

@@ -137,10 +137,21 @@ std::string IsolationReport::describe() const
 void isolateProcess(const std::string &workDir, const Limits &limits, IsolationReport &report)
 {
     enterNamespaces(report);
+    confineAndLimit(workDir, limits, report);
+}
+
+void isolateNamespaces(IsolationReport &report)
+{
+    enterNamespaces(report);
+}
+
+void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report)
+{
     confineFilesystem(workDir, report);
     setLimit(RLIMIT_CORE, 0);
     setLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpuSeconds));
-    setLimit(RLIMIT_AS, static_cast<rlim_t>(limits.addressSpaceBytes));
+    if (limits.addressSpaceBytes > 0)
+        setLimit(RLIMIT_AS, static_cast<rlim_t>(limits.addressSpaceBytes));
     setLimit(RLIMIT_NOFILE, static_cast<rlim_t>(limits.openFiles));
     setLimit(RLIMIT_FSIZE, static_cast<rlim_t>(limits.fileSizeBytes));
     // Counts every task of the user, threads included, so it can only be a loose bound; the

@@ -9,7 +9,7 @@ namespace kiln::sandbox {
 struct Limits
 {
     int cpuSeconds = 60;
-    std::uint64_t addressSpaceBytes = 2ull << 30;
+    std::uint64_t addressSpaceBytes = 2ull << 30; // 0: no limit (the CUDA driver maps huge ranges)
     int openFiles = 64;
     std::uint64_t fileSizeBytes = 64ull << 20;
 };
@@ -28,6 +28,10 @@ struct IsolationReport
 // workDir (Landlock), resource limits. Failures that leave the sandbox usable are reported, not
 // fatal: the engine records what was missing.
 void isolateProcess(const std::string &workDir, const Limits &limits, IsolationReport &report);
+// The same in two steps, for the CUDA sandbox: namespaces must be entered while the process
+// has one thread, the driver must open its device files before Landlock confines writes.
+void isolateNamespaces(IsolationReport &report);
+void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report);
 
 // After compilation, before any candidate code is loaded: forbids new processes, exec, sockets,
 // ptrace and signals to other processes (seccomp). Threads stay allowed (OpenMP, std::thread).

@@ -18,10 +18,10 @@ bool isBuffer(const TaskParameter &parameter)
 
 qint64 BufferLayout::reserve(qint64 bytes)
 {
-    const qint64 guardStart = alignUp(m_end, kAlignment);
+    const qint64 guardStart = alignUp(m_end, m_alignment);
     const qint64 offset = guardStart + kGuardBytes;
     m_guards.append({guardStart, kGuardBytes});
-    m_end = offset + alignUp(qMax<qint64>(bytes, 4), kAlignment);
+    m_end = offset + alignUp(qMax<qint64>(bytes, 4), m_alignment);
     m_guards.append({offset + bytes, m_end + kGuardBytes - (offset + bytes)});
     m_end += kGuardBytes;
     return offset;

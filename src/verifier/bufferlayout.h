@@ -21,13 +21,16 @@ struct PlacedBuffers
     QByteArray argumentWords(const Task &task, const ShapeConfig &shape) const; // for "args"
 };
 
-// Bump allocator over the shared buffer: 64-byte alignment (the CPU ABI promise) and guard
-// bands in front of and behind every buffer, so stray writes land where they are seen.
+// Bump allocator over the shared buffer: 64-byte alignment (the CPU ABI promise; 256 on the GPU)
+// and guard bands in front of and behind every buffer, so stray writes land where they are seen.
 class BufferLayout
 {
 public:
     static constexpr qint64 kAlignment = 64;
+    static constexpr qint64 kGpuAlignment = 256;
     static constexpr qint64 kGuardBytes = 256;
+
+    explicit BufferLayout(qint64 alignment = kAlignment) : m_alignment(alignment) {}
 
     PlacedBuffers place(const Task &task, const ShapeConfig &shape);
     qint64 reserve(qint64 bytes); // a raw region (with guards), returns its offset
@@ -36,6 +39,7 @@ public:
     const QList<QPair<qint64, qint64>> &guards() const { return m_guards; }
 
 private:
+    qint64 m_alignment;
     qint64 m_end = 4096;
     QList<QPair<qint64, qint64>> m_guards;
 };

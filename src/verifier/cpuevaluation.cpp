@@ -145,8 +145,12 @@ bool CpuEvaluation::screenAndCompile()
     QElapsedTimer screenTimer;
     screenTimer.start();
     const ElfSymbols symbols = ElfSymbols::read(artifact.object);
-    const QList<CheatFlag> flags =
+    QList<CheatFlag> flags =
         StaticScreen::screen(m_task, artifact.preprocessed, CompileCache::sourceName(), symbols);
+    // A line marker written in the source would make the preprocessed text hide the code after
+    // it from the screen.
+    if (const QList<int> lines = StaticScreen::lineDirectiveLines(m_source); !lines.isEmpty())
+        flags.append(FlagCatalog::make(QStringLiteral("line_directive"), lines));
     m_result.flags.append(flags);
     int blocking = 0;
     for (const CheatFlag &flag : flags)

@@ -73,6 +73,25 @@ const QList<FlagInfo> &FlagCatalog::all()
          QStringLiteral("Keeps mutable static or global variables; state that survives between "
                         "calls must not change results."),
          false, QStringLiteral("screen")},
+        {QStringLiteral("stream_creation"),
+         QStringLiteral("Creates its own CUDA stream (or context): work there runs beside the "
+                        "harness's stream, so the timer does not see it. Use the stream you are "
+                        "given."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("legacy_default_stream"),
+         QStringLiteral("Uses the default stream (a launch or copy without the given stream, with "
+                        "stream 0, or a synchronous cudaMemcpy/cudaMemset); the harness's stream "
+                        "does not wait for it, so that work is not timed."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("persisting_l2"),
+         QStringLiteral("Sets a persisting-L2 access policy or reserves L2 for persisting data, "
+                        "which keeps data cached between timed calls so the kernel looks faster "
+                        "than it is."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("line_directive"),
+         QStringLiteral("Contains #line or line-marker directives, which make its code look like "
+                        "it came from another file; a kernel has no use for them."),
+         true, QStringLiteral("screen")},
         {QStringLiteral("output_unwritten"),
          QStringLiteral("Returned without writing its output at all."), true,
          QStringLiteral("correctness")},
@@ -101,6 +120,10 @@ const QList<FlagInfo> &FlagCatalog::all()
         {QStringLiteral("timer_inconsistent"),
          QStringLiteral("The times the sandbox reported do not add up to the wall-clock time the "
                         "engine measured around them."),
+         true, QStringLiteral("timing")},
+        {QStringLiteral("side_stream_work"),
+         QStringLiteral("The device kept working after the timed stream finished: work was put "
+                        "on another stream, which the timer on the harness stream does not see."),
          true, QStringLiteral("timing")},
         {QStringLiteral("large_speedup"),
          QStringLiteral("Unusually large speedup over the reference; correct, but worth a "

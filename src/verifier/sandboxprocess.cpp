@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char **environ;
+
 namespace kiln {
 
 namespace {
@@ -89,11 +91,16 @@ bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeo
                            QByteArray::number(m_settings.flushBytes)};
     if (m_settings.threads > 0)
         args << "--threads" << QByteArray::number(m_settings.threads);
+    for (const QString &extra : m_settings.extraArguments)
+        args << extra.toLocal8Bit();
     std::vector<char *> argv;
     for (QByteArray &arg : args)
         argv.push_back(arg.data());
     argv.push_back(nullptr);
-    char *envp[] = {nullptr};
+    // The sandbox starts with an empty environment; a profiling sandbox (never for untrusted
+    // code) inherits ours so a profiler's injection variables reach it.
+    char *emptyEnvironment[] = {nullptr};
+    char **envp = m_settings.profiling ? environ : emptyEnvironment;
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

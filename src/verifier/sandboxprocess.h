@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <sys/types.h>
 
@@ -17,6 +18,10 @@ struct SandboxSettings
     qint64 flushBytes = 8ll << 20;     // written before every timed call (well above L2)
     int threads = 0;                   // OMP_NUM_THREADS; 0 leaves the OpenMP default
     qint64 outputCapBytes = 4ll << 20; // candidate stdout + stderr before it is stopped
+    QStringList extraArguments;        // appended to the command line (kiln-cuda-sandbox)
+    // Benchmarks only: kiln-cuda-sandbox keeps the environment and skips namespaces, Landlock
+    // and seccomp, so Nsight Compute can attach. Set by KILN_PROFILE_SANDBOX=1.
+    bool profiling = false;
 };
 
 // One kiln-sandbox process driven over pipes, with its buffers in a shared memfd

@@ -1,6 +1,7 @@
 #include "verifier.h"
 
 #include "cpuevaluation.h"
+#include "cudaevaluation.h"
 #include "verdictrules.h"
 
 #include <QFileInfo>
@@ -24,6 +25,19 @@ QString Verifier::checkSetup() const
     return {};
 }
 
+CudaSandboxPool &Verifier::cudaPool()
+{
+    QMutexLocker lock(&m_cudaMutex);
+    if (!m_cudaPool)
+        m_cudaPool = std::make_unique<CudaSandboxPool>(m_options);
+    return *m_cudaPool;
+}
+
+CudaAvailability Verifier::cudaAvailability()
+{
+    return cudaPool().availability();
+}
+
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret)
 {
@@ -34,18 +48,10 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret, const std::atomic<bool> &cancel)
 {
-    if (backend != Backend::Cpu) {
-        // The CUDA pipeline is a separate backend; without it nothing can run here.
-        EvaluationResult result;
-        result.backend = backend;
-        result.verdict = Verdict::Crash;
-        result.summary = QStringLiteral("the %1 backend is not available in this build")
-                             .arg(backendName(backend));
-        StageResult stage;
-        stage.name = QStringLiteral("verdict");
-        stage.detail = result.summary;
-        result.stages.append(stage);
-        return result;
+    if (backend == Backend::Cuda) {
+        CudaEvaluation evaluation(m_options, m_cache, m_references, cudaPool(), task, source,
+                                  runSecret, cancel);
+        return evaluation.run();
     }
     CpuEvaluation evaluation(m_options, m_cache, m_references, task, source, runSecret, cancel);
     return evaluation.run();

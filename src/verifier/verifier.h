@@ -3,10 +3,12 @@
 #include "compilecache.h"
 #include "core/backend.h"
 #include "core/evaluationresult.h"
+#include "cudasandboxpool.h"
 #include "referencebank.h"
 #include "tasks/task.h"
 #include "verifieroptions.h"
 
+#include <QMutex>
 #include <atomic>
 #include <memory>
 
@@ -31,11 +33,17 @@ public:
     CompileCache &compileCache() { return m_cache; }
     // Empty when the sandbox executable can be run; otherwise why not.
     QString checkSetup() const;
+    // Whether the CUDA backend can run here (GPUs, or why not); asks the GPU sandbox once.
+    CudaAvailability cudaAvailability();
 
 private:
+    CudaSandboxPool &cudaPool();
+
     VerifierOptions m_options;
     CompileCache m_cache;
     ReferenceBank m_references;
+    QMutex m_cudaMutex;
+    std::unique_ptr<CudaSandboxPool> m_cudaPool; // created on first use
 };
 
 } // namespace kiln

@@ -25,6 +25,22 @@ VerifierOptions VerifierOptions::defaults()
         options.cacheDirectory = base + QStringLiteral("/compile");
     }
     options.workRoot = QDir::tempPath();
+
+    options.sandbox.profiling = qEnvironmentVariableIntValue("KILN_PROFILE_SANDBOX") == 1;
+    options.cudaSandbox = qEnvironmentVariable("KILN_CUDA_SANDBOX");
+    if (options.cudaSandbox.isEmpty() && !options.sandbox.executable.isEmpty())
+        options.cudaSandbox = QFileInfo(options.sandbox.executable)
+                                  .dir()
+                                  .filePath(QStringLiteral("kiln-cuda-sandbox"));
+    options.nvcc = qEnvironmentVariable("KILN_NVCC");
+    const QString cudaHome = qEnvironmentVariable("CUDA_HOME");
+    for (const QString &candidate :
+         {cudaHome.isEmpty() ? QString() : cudaHome + QStringLiteral("/bin/nvcc"),
+          QStringLiteral("/usr/local/cuda/bin/nvcc"),
+          QStandardPaths::findExecutable(QStringLiteral("nvcc"))}) {
+        if (options.nvcc.isEmpty() && !candidate.isEmpty() && QFileInfo(candidate).isExecutable())
+            options.nvcc = candidate;
+    }
     return options;
 }
 

@@ -32,6 +32,18 @@ struct VerifierOptions
     double largeSpeedup = 25.0;            // above this: non-blocking review flag
     double bandwidthSlack = 16.0;          // floor = bytes / (slack x measured memcpy bandwidth)
 
+    // CUDA backend (kiln-cuda-sandbox, one persistent process per GPU).
+    QString cudaSandbox; // empty: found by defaults()
+    QString nvcc;        // empty: found by defaults()
+    QStringList nvccFlags = {QStringLiteral("-std=c++17"), QStringLiteral("-O3")};
+    int cudaCallTimeoutMs = 10000; // one correctness call, or a batch of timed calls
+    double cudaTimingBudgetMs = 400.0;
+    double cudaTargetRelativeSem = 0.005;
+    qint64 cudaTimingMemoryBytes = 3ll << 30; // device bytes for the timing sets
+    double cudaBandwidthSlack = 1.15;         // floor = bytes / (slack x measured copy bandwidth)
+    int cudaEvaluationsPerSandbox = 400;      // restarted after this many, whatever happened
+    bool cudaUserNamespace = true;            // retried without when the driver refuses it
+
     // Sandbox beside the running executable (or $KILN_SANDBOX), cache under the user's cache
     // location (or $KILN_CACHE_DIR), work directories under the temporary directory.
     static VerifierOptions defaults();

@@ -158,6 +158,46 @@ private slots:
         QCOMPARE(added->parent, std::optional<qint64>(store->candidates(runId).first().id));
     }
 
+    // A count budget is spent in rounds of at most round_limit requests, so greedy best-first
+    // steers: it refines refinements instead of expanding its first samples all at once.
+    void roundsAreCappedOnCountBudgets()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("g.db"));
+        const Outcome o =
+            runCli({QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("vector_add"),
+                    QStringLiteral("--strategy"), QStringLiteral("greedy"),
+                    QStringLiteral("--param"), QStringLiteral("round_limit=2"),
+                    QStringLiteral("--budget"), QStringLiteral("14"), QStringLiteral("--seed"),
+                    QStringLiteral("5"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(o.status == 0, o.err.constData());
+        const qint64 runId = qint64(o.json().value(QStringLiteral("run_id")).toDouble());
+        auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        int rounds = 0;
+        for (const StoredEvent &e : store->events(runId)) {
+            if (e.kind != QLatin1String("round_started"))
+                continue;
+            ++rounds;
+            QVERIFY(e.payload.value(QStringLiteral("requests")).toArray().size() <= 2);
+        }
+        QVERIFY(rounds >= 7);
+        QHash<qint64, qint64> parentOf;
+        const QList<CandidateRecord> candidates = store->candidates(runId);
+        QCOMPARE(candidates.size(), 14);
+        for (const CandidateRecord &c : candidates)
+            if (c.parent)
+                parentOf.insert(c.id, *c.parent);
+        int deepest = 0;
+        for (const CandidateRecord &c : candidates) {
+            int depth = 0;
+            for (qint64 id = c.id; parentOf.contains(id); id = parentOf.value(id))
+                ++depth;
+            deepest = std::max(deepest, depth);
+        }
+        QVERIFY2(deepest >= 2, "greedy never refined a refinement");
+    }
+
     void killedRunResumesToTheSameCandidates()
     {
         QTemporaryDir dir;

@@ -1,0 +1,8 @@
+# CUDA verifier figures on the GPU machine: bench_cuda_verifier [--copies N] [--repeats N]
+# [--evals N] [--out FILE]; bench/cuda/ncu_agreement.sh compares timings with Nsight Compute.
+if(TARGET kiln-cuda-sandbox)
+    add_executable(bench_cuda_verifier ${CMAKE_CURRENT_LIST_DIR}/cuda/bench_cuda_verifier.cpp)
+    target_link_libraries(bench_cuda_verifier PRIVATE kiln_verifier kiln_tasks kiln_options)
+    target_compile_definitions(bench_cuda_verifier PRIVATE KILN_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    add_dependencies(bench_cuda_verifier kiln-sandbox kiln-cuda-sandbox)
+endif()

@@ -1,0 +1,305 @@
+// CUDA verifier figures (docs/performance.md, "CUDA verifier"), on the machine's GPUs:
+//   bench_cuda_verifier [--copies N] [--repeats N] [--evals N] [--out FILE]
+// - compile: NVRTC (device-only form) vs nvcc (the same kernel with a host launcher), cold
+//   cache, per candidate;
+// - latency: one candidate end to end (screen, compile, correctness, timing), cold and warm cache;
+// - throughput: evaluations per second through a VerifierPool (every GPU), cold and warm;
+// - repeatability: the candidate median of one kernel over N separate evaluations (CV).
+// Prints one JSON document.
+
+#include "tasks/tasklibrary.h"
+#include "verifier/cudacompiler.h"
+#include "verifier/cudadevices.h"
+#include "verifier/entryshim.h"
+#include "verifier/launchgeometry.h"
+#include "verifier/verifierpool.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace kiln;
+
+namespace {
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+QString readFile(const QString &path)
+{
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    return QString::fromUtf8(file.readAll());
+}
+
+int option(const QStringList &args, const QString &name, int fallback)
+{
+    const qsizetype at = args.indexOf(name);
+    return at > 0 ? args.value(at + 1).toInt() : fallback;
+}
+
+// A unique copy: a comment defeats the compile cache without changing the kernel.
+QString unique(const QString &source, int index)
+{
+    return source +
+           QStringLiteral("\n// copy %1 %2\n").arg(index).arg(QDateTime::currentMSecsSinceEpoch());
+}
+
+// The nvcc form of a device-only candidate: the kernel renamed, plus a host launcher that
+// launches it with the kiln-launch geometry (integer arithmetic, as the expressions are
+// written for it) on the harness's stream.
+QString withHostLauncher(const Task &task, const QString &deviceOnly)
+{
+    QString source = deviceOnly;
+    source.replace(QStringLiteral("extern \"C\" __global__ void ") + task.entry + QLatin1Char('('),
+                   QStringLiteral("__global__ void ") + task.entry + QStringLiteral("_kernel("));
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("kiln-launch: grid=\\(([^)]*(?:\\([^)]*\\)[^)]*)*)\\) "
+                                          "block=\\(([^)]*)\\)"))
+            .match(deviceOnly);
+    QStringList parameters, names;
+    for (const TaskParameter &p : task.parameters) {
+        const QString element =
+            p.dtype == QLatin1String("i32") ? QStringLiteral("int") : QStringLiteral("float");
+        if (p.role == TaskParameter::Role::Scalar)
+            parameters << element + QLatin1Char(' ') + p.name;
+        else
+            parameters << (p.role == TaskParameter::Role::Input ? QStringLiteral("const ")
+                                                                : QString()) +
+                              element + QStringLiteral(" *") + p.name;
+        names << p.name;
+    }
+    source += QStringLiteral("\nextern \"C\" void %1(%2, cudaStream_t stream)\n{\n"
+                             "    %1_kernel<<<dim3(%3), dim3(%4), 0, stream>>>(%5);\n}\n")
+                  .arg(task.entry, parameters.join(QStringLiteral(", ")), m.captured(1),
+                       m.captured(2), names.join(QStringLiteral(", ")));
+    return QStringLiteral("#include <cuda_runtime.h>\n") + source;
+}
+
+QJsonObject stageTimes(const EvaluationResult &result)
+{
+    QJsonObject stages;
+    for (const StageResult &stage : result.stages)
+        stages.insert(stage.name, stage.ms);
+    return stages;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const int copies = option(args, QStringLiteral("--copies"), 5);
+    const int repeats = option(args, QStringLiteral("--repeats"), 10);
+    const int evals = option(args, QStringLiteral("--evals"), 24);
+    TaskLibrary tasks;
+    tasks.loadDirectory(QStringLiteral(KILN_SOURCE_DIR "/tasks"));
+    QTemporaryDir cacheDir;
+    VerifierOptions options = VerifierOptions::defaults();
+    options.cacheDirectory = cacheDir.path(); // cold at the start
+    const CudaAvailability gpu = CudaDevices::probe(options);
+    if (!gpu.usable) {
+        std::fprintf(stderr, "bench_cuda_verifier: %s\n", qPrintable(gpu.reason));
+        return 2;
+    }
+    QJsonObject report{{QStringLiteral("device"), gpu.devices.first().name},
+                       {QStringLiteral("gpus"), int(gpu.devices.size())}};
+    const QString arch = gpu.devices.first().architecture();
+    const QString candidates = QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda/");
+    const QStringList deviceOnly{QStringLiteral("vector_add"), QStringLiteral("softmax"),
+                                 QStringLiteral("transpose")};
+
+    // 1. Compile time per candidate, NVRTC vs nvcc, cold.
+    {
+        CompileCache cache(cacheDir.path() + QStringLiteral("/compile-bench"));
+        QTemporaryDir work;
+        SandboxSettings settings = options.sandbox;
+        settings.executable = options.cudaSandbox;
+        settings.addressSpaceMb = 0;
+        settings.extraArguments = {QStringLiteral("--compile-only")};
+        SandboxProcess nvrtcBox(settings);
+        QString error;
+        if (!nvrtcBox.start(work.path(), 4096, 10000, &error)) {
+            std::fprintf(stderr, "cannot start the NVRTC sandbox: %s\n", qPrintable(error));
+            return 1;
+        }
+        QJsonArray rows;
+        std::vector<double> allNvrtc, allNvcc;
+        for (const QString &name : deviceOnly) {
+            const Task &task = *tasks.task(name);
+            const QString source = readFile(candidates + name + QStringLiteral("_device_only.cu"));
+            std::vector<double> nvrtcMs, nvccMs;
+            for (int i = 0; i < copies; ++i) {
+                QElapsedTimer timer;
+                timer.start();
+                const auto a = CudaCompiler::nvrtc(nvrtcBox, cache, options, task.name,
+                                                   unique(source, i), arch, nullptr);
+                nvrtcMs.push_back(timer.nsecsElapsed() / 1e6);
+                timer.restart();
+                const auto b = CudaCompiler::nvcc(options, cache, task.name,
+                                                  unique(withHostLauncher(task, source), i),
+                                                  EntryShim::cudaSource(task), arch, {}, nullptr);
+                nvccMs.push_back(timer.nsecsElapsed() / 1e6);
+                if (!a.artifact.ok || !b.artifact.ok) {
+                    std::fprintf(stderr, "%s: compile failed\n%s\n%s\n", qPrintable(name),
+                                 qPrintable(a.artifact.log), qPrintable(b.artifact.log));
+                    return 1;
+                }
+            }
+            allNvrtc.insert(allNvrtc.end(), nvrtcMs.begin(), nvrtcMs.end());
+            allNvcc.insert(allNvcc.end(), nvccMs.begin(), nvccMs.end());
+            rows.append(QJsonObject{{QStringLiteral("task"), name},
+                                    {QStringLiteral("nvrtc_ms"), median(nvrtcMs)},
+                                    {QStringLiteral("nvcc_ms"), median(nvccMs)},
+                                    {QStringLiteral("ratio"), median(nvccMs) / median(nvrtcMs)}});
+        }
+        report.insert(QStringLiteral("compile"),
+                      QJsonObject{{QStringLiteral("per_task"), rows},
+                                  {QStringLiteral("copies"), copies},
+                                  {QStringLiteral("nvrtc_median_ms"), median(allNvrtc)},
+                                  {QStringLiteral("nvcc_median_ms"), median(allNvcc)}});
+        nvrtcBox.request("quit", 500);
+    }
+
+    VerifierPool pool(options, 2 * int(gpu.devices.size()));
+    Verifier &verifier = pool.verifier();
+    // 2. End-to-end latency per candidate: cold (unique source) and warm (the same again).
+    {
+        QJsonArray rows;
+        QStringList names{QStringLiteral("vector_add_naive.cu"),
+                          QStringLiteral("softmax_online.cu"),
+                          QStringLiteral("matmul_tiled.cu"),
+                          QStringLiteral("layernorm_welford.cu"),
+                          QStringLiteral("reduce_sum_warp_shuffle.cu"),
+                          QStringLiteral("transpose_tiled.cu"),
+                          QStringLiteral("softmax_device_only.cu")};
+        for (const QString &file : names) {
+            const QString source = unique(readFile(candidates + file), 0);
+            const QString taskName =
+                source.section(QStringLiteral("task="), 1).section(QLatin1Char(' '), 0, 0);
+            const Task &task = *tasks.task(taskName);
+            QElapsedTimer timer;
+            timer.start();
+            const EvaluationResult cold = verifier.evaluate(task, Backend::Cuda, source, 11);
+            const double coldMs = timer.nsecsElapsed() / 1e6;
+            timer.restart();
+            const EvaluationResult warm = verifier.evaluate(task, Backend::Cuda, source, 11);
+            const double warmMs = timer.nsecsElapsed() / 1e6;
+            rows.append(
+                QJsonObject{{QStringLiteral("candidate"), file},
+                            {QStringLiteral("verdict"), verdictName(warm.verdict)},
+                            {QStringLiteral("summary"), warm.summary},
+                            {QStringLiteral("cold_ms"), coldMs},
+                            {QStringLiteral("warm_ms"), warmMs},
+                            {QStringLiteral("cold_stages"), stageTimes(cold)},
+                            {QStringLiteral("warm_stages"), stageTimes(warm)},
+                            {QStringLiteral("candidate_ms"), warm.candidateMs.value_or(0)},
+                            {QStringLiteral("speedup"), warm.speedup.value_or(0)},
+                            {QStringLiteral("roofline"), warm.rooflineFraction.value_or(0)}});
+            std::fprintf(stderr, "latency %s: %s cold %.0f ms warm %.0f ms\n", qPrintable(file),
+                         qPrintable(verdictName(warm.verdict)), coldMs, warmMs);
+        }
+        report.insert(QStringLiteral("latency"), rows);
+    }
+
+    // 3. Throughput through the pool (compilation overlaps other GPUs' and its own timing).
+    {
+        QStringList files{QStringLiteral("vector_add_naive.cu"),
+                          QStringLiteral("softmax_online.cu"),
+                          QStringLiteral("matmul_tiled.cu"),
+                          QStringLiteral("layernorm_welford.cu"),
+                          QStringLiteral("reduce_sum_warp_shuffle.cu"),
+                          QStringLiteral("transpose_tiled.cu")};
+        QList<QPair<const Task *, QString>> work;
+        for (int i = 0; i < evals; ++i) {
+            const QString source = unique(readFile(candidates + files[i % files.size()]), 100 + i);
+            const QString taskName =
+                source.section(QStringLiteral("task="), 1).section(QLatin1Char(' '), 0, 0);
+            work.append({tasks.task(taskName), source});
+        }
+        QJsonObject throughput;
+        for (const char *phase : {"cold", "warm"}) {
+            QElapsedTimer timer;
+            timer.start();
+            QList<QFuture<EvaluationResult>> futures;
+            for (const auto &[task, source] : work)
+                futures.append(pool.submit(*task, Backend::Cuda, source, 11));
+            int passed = 0;
+            for (auto &future : futures)
+                passed += future.result().verdict == Verdict::Pass ? 1 : 0;
+            const double seconds = timer.nsecsElapsed() / 1e9;
+            throughput.insert(QString::fromLatin1(phase),
+                              QJsonObject{{QStringLiteral("evaluations"), int(work.size())},
+                                          {QStringLiteral("passed"), passed},
+                                          {QStringLiteral("seconds"), seconds},
+                                          {QStringLiteral("per_second"), work.size() / seconds}});
+            std::fprintf(stderr, "throughput %s: %.2f evals/s\n", phase, work.size() / seconds);
+        }
+        throughput.insert(QStringLiteral("threads"), pool.sandboxCount());
+        report.insert(QStringLiteral("throughput"), throughput);
+    }
+
+    // 4. Repeatability: one kernel, separate evaluations (each its own adaptive timing loop).
+    {
+        QJsonArray rows;
+        for (const QString &file :
+             {QStringLiteral("vector_add_naive.cu"), QStringLiteral("softmax_online.cu"),
+              QStringLiteral("matmul_tiled.cu"), QStringLiteral("transpose_tiled.cu")}) {
+            const QString source = readFile(candidates + file);
+            const QString taskName =
+                source.section(QStringLiteral("task="), 1).section(QLatin1Char(' '), 0, 0);
+            const Task &task = *tasks.task(taskName);
+            std::vector<double> medians, references;
+            for (int r = 0; r < repeats; ++r) {
+                const EvaluationResult result = verifier.evaluate(task, Backend::Cuda, source, 11);
+                if (result.candidateMs)
+                    medians.push_back(*result.candidateMs);
+                if (result.baselineMs)
+                    references.push_back(*result.baselineMs);
+            }
+            auto cv = [](const std::vector<double> &v) {
+                if (v.size() < 2)
+                    return 0.0;
+                double mean = 0.0, var = 0.0;
+                for (double x : v)
+                    mean += x / v.size();
+                for (double x : v)
+                    var += (x - mean) * (x - mean) / (v.size() - 1);
+                return std::sqrt(var) / mean;
+            };
+            rows.append(QJsonObject{{QStringLiteral("candidate"), file},
+                                    {QStringLiteral("n"), int(medians.size())},
+                                    {QStringLiteral("median_ms"), median(medians)},
+                                    {QStringLiteral("cv"), cv(medians)},
+                                    {QStringLiteral("reference_cv"), cv(references)}});
+            std::fprintf(stderr, "repeatability %s: median %.4f ms cv %.2f %%\n", qPrintable(file),
+                         median(medians), 100 * cv(medians));
+        }
+        report.insert(QStringLiteral("repeatability"), rows);
+    }
+    const QByteArray json = QJsonDocument(report).toJson();
+    std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
+    const qsizetype at = args.indexOf(QStringLiteral("--out"));
+    if (at > 0) {
+        QFile out(args.value(at + 1));
+        if (out.open(QIODevice::WriteOnly))
+            out.write(json);
+    }
+    return 0;
+}

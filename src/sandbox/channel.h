@@ -1,0 +1,34 @@
+#pragma once
+
+// The request/reply channel of protocol.h and helpers shared by kiln-sandbox and
+// kiln-cuda-sandbox.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::sandbox {
+
+// Moves the protocol descriptors out of the candidate's easy reach (0 and 1 are reassigned: the
+// candidate's stdout joins the capped diagnostics stream) and closes everything else inherited.
+// Returns the buffer descriptor, or a negative value when the protocol descriptors are missing.
+int takeProtocolDescriptors();
+
+void reply(const std::string &line);
+// One request line; false on end of input.
+bool readLine(std::string &line);
+std::vector<std::string> splitWords(const std::string &line);
+std::vector<std::string> splitFields(const std::string &word); // on ':'
+
+// Fatal signals and failed allocations are reported on the reply channel before the process
+// dies ("fatal <signal> <errno> <address>", "resource alloc").
+void installCrashReporting();
+
+int countThreads();
+// Nanoseconds of CPU used so far by every thread except the main one.
+unsigned long long otherThreadsCpuNs();
+
+std::uint64_t numberOption(int argc, char **argv, const char *name, std::uint64_t fallback);
+const char *textOption(int argc, char **argv, const char *name);
+
+} // namespace kiln::sandbox

@@ -1,0 +1,772 @@
+// kiln-cuda-sandbox: the persistent process that runs untrusted CUDA candidates on one GPU for
+// the engine (protocol.h, "CUDA sandbox"). Qt-free: it links the CUDA runtime (shared, so a
+// candidate's object imports the same runtime and shares this context) and NVRTC. It returns
+// raw event times, wall-clock times and outputs copied back into the shared buffer; every
+// conclusion is drawn by the engine.
+
+#include "channel.h"
+#include "isolation.h"
+#include "protocol.h"
+
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace kiln::sandbox {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using CudaShim = void (*)(void *const *, const long long *, const double *, cudaStream_t);
+
+struct ArgumentSet
+{
+    std::vector<std::uint64_t> offsets;
+    std::vector<long long> ints;
+    std::vector<double> reals;
+    // NVRTC kernels are launched here: parameter kinds in signature order (P pointer, I int32,
+    // F float32) and the launch geometry the engine computed for this shape.
+    std::string signature;
+    dim3 grid{1, 1, 1};
+    dim3 block{1, 1, 1};
+    unsigned sharedBytes = 0;
+};
+
+// One loaded entry: a shared object from nvcc (host launch code) or an NVRTC cubin.
+struct Slot
+{
+    void *library = nullptr; // dlopen handle
+    CudaShim shim = nullptr;
+    cudaLibrary_t cubin = nullptr;
+    cudaKernel_t kernel = nullptr;
+    bool loaded() const { return shim || kernel; }
+};
+
+long long nanoseconds(Clock::duration d)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+}
+
+std::string oneLine(std::string text)
+{
+    for (char &c : text)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    return text;
+}
+
+// A sticky error (illegal address, launch failure after a trap) poisons the context for good:
+// the engine must restart the sandbox. cudaGetLastError clears only non-sticky ones.
+bool isSticky(cudaError_t error)
+{
+    if (error == cudaSuccess)
+        return false;
+    cudaGetLastError();
+    return cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess;
+}
+
+std::string describe(cudaError_t error)
+{
+    const bool sticky = isSticky(error);
+    return "cuda " + std::to_string(int(error)) + " " + (sticky ? "1 " : "0 ") +
+           cudaGetErrorName(error) + " " + cudaGetErrorString(error);
+}
+
+class CudaSandbox
+{
+public:
+    CudaSandbox(int device, int bufferFd) : m_device(device), m_bufferFd(bufferFd) {}
+
+    // Context, stream, events and flush buffer; before Landlock confines the device files.
+    std::string initialise()
+    {
+        cudaError_t error = cudaSetDevice(m_device);
+        if (error == cudaSuccess)
+            error = cudaFree(nullptr);
+        if (error == cudaSuccess)
+            error = cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking);
+        if (error == cudaSuccess)
+            error = cudaEventCreate(&m_start);
+        if (error == cudaSuccess)
+            error = cudaEventCreate(&m_stop);
+        int l2 = 0;
+        if (error == cudaSuccess)
+            error = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, m_device);
+        // At least twice the L2 (verifier.md), rounded up to whole MiB.
+        m_flushBytes = ((2ull * std::uint64_t(l2) + (1u << 20) - 1) >> 20) << 20;
+        if (m_flushBytes < (8u << 20))
+            m_flushBytes = 8u << 20;
+        if (error == cudaSuccess)
+            error = cudaMalloc(&m_flush, m_flushBytes);
+        if (error != cudaSuccess)
+            return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+        cudaDeviceProp props{};
+        cudaGetDeviceProperties(&props, m_device);
+        m_description = "device=" + std::to_string(m_device) +
+                        " cc=" + std::to_string(props.major) + std::to_string(props.minor) +
+                        " l2=" + std::to_string(l2) + " flush=" + std::to_string(m_flushBytes);
+        return {};
+    }
+
+    const std::string &description() const { return m_description; }
+
+    void serve()
+    {
+        std::string line;
+        while (readLine(line)) {
+            const std::vector<std::string> words = splitWords(line);
+            if (words.empty())
+                continue;
+            const std::string &command = words[0];
+            if (command == "quit") {
+                reply("ok");
+                return;
+            }
+            if (command == "nvrtc")
+                compileWithNvrtc(words);
+            else if (command == "load")
+                loadSharedObject(words);
+            else if (command == "loadcubin")
+                loadCubin(words);
+            else if (command == "kernels")
+                kernelAttributes(words);
+            else if (command == "unload")
+                unload(words);
+            else if (command == "map")
+                map();
+            else if (command == "alloc")
+                allocate(words);
+            else if (command == "args")
+                storeArguments(words);
+            else if (command == "dims")
+                storeGeometry(words);
+            else if (command == "batch")
+                batch(words);
+            else if (command == "bandwidth")
+                bandwidth(words);
+            else if (command == "probe")
+                probe(words);
+            else
+                reply("err unknown request " + command);
+        }
+    }
+
+    // Maps the shared (host) buffer; quiet at startup, answering when the engine asks.
+    void map(bool answer = true)
+    {
+        if (m_base)
+            ::munmap(m_base, m_size);
+        m_base = nullptr;
+        m_size = 0;
+        struct stat info
+        {
+        };
+        if (::fstat(m_bufferFd, &info) != 0 || info.st_size <= 0) {
+            if (answer)
+                reply("err no buffer");
+            return;
+        }
+        void *base = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ | PROT_WRITE,
+                            MAP_SHARED, m_bufferFd, 0);
+        if (base == MAP_FAILED) {
+            if (answer)
+                reply("err mmap failed");
+            return;
+        }
+        m_base = static_cast<char *>(base);
+        m_size = static_cast<std::uint64_t>(info.st_size);
+        if (answer)
+            reply("ok " + std::to_string(m_size));
+    }
+
+private:
+    Slot &slot(const std::string &name)
+    {
+        if (name == "r")
+            return m_reference;
+        if (name == "b")
+            return m_library;
+        return m_candidate;
+    }
+
+    static void release(Slot &slot)
+    {
+        if (slot.cubin)
+            cudaLibraryUnload(slot.cubin);
+        if (slot.library)
+            ::dlclose(slot.library);
+        slot = Slot{};
+    }
+
+    // nvrtc <arch> <source> <cubin-out> <log-out> [include-dir] -> "ok <0|1> <ms>" (1: error)
+    void compileWithNvrtc(const std::vector<std::string> &words)
+    {
+        if (words.size() < 5) {
+            reply("err usage: nvrtc ARCH SOURCE CUBIN LOG");
+            return;
+        }
+        std::ifstream in(words[2]);
+        const std::string source((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+        const auto start = Clock::now();
+        nvrtcProgram program = nullptr;
+        if (nvrtcCreateProgram(&program, source.c_str(), "cand.cu", 0, nullptr, nullptr) !=
+            NVRTC_SUCCESS) {
+            reply("err nvrtc could not create a program");
+            return;
+        }
+        const std::string arch = "--gpu-architecture=" + words[1];
+        const std::string include = words.size() > 5 ? "--include-path=" + words[5] : "";
+        std::vector<const char *> options{arch.c_str(), "--std=c++17", "-default-device",
+                                          "--extra-device-vectorization"};
+        if (!include.empty())
+            options.push_back(include.c_str());
+        const nvrtcResult result =
+            nvrtcCompileProgram(program, int(options.size()), options.data());
+        std::size_t logSize = 0;
+        nvrtcGetProgramLogSize(program, &logSize);
+        std::string log(logSize, '\0');
+        if (logSize)
+            nvrtcGetProgramLog(program, log.data());
+        std::ofstream(words[4]) << log.c_str();
+        bool ok = result == NVRTC_SUCCESS;
+        if (ok) {
+            std::size_t size = 0;
+            nvrtcGetCUBINSize(program, &size);
+            std::vector<char> cubin(size);
+            ok = size > 0 && nvrtcGetCUBIN(program, cubin.data()) == NVRTC_SUCCESS;
+            std::ofstream out(words[3], std::ios::binary);
+            out.write(cubin.data(), std::streamsize(cubin.size()));
+            ok = ok && bool(out);
+        }
+        nvrtcDestroyProgram(&program);
+        reply("ok " + std::string(ok ? "0 " : "1 ") +
+              std::to_string(nanoseconds(Clock::now() - start) / 1e6));
+    }
+
+    // load c|r|b <symbol> <path.so>
+    void loadSharedObject(const std::vector<std::string> &words)
+    {
+        if (words.size() < 4) {
+            reply("err usage: load c|r|b SYMBOL PATH");
+            return;
+        }
+        Slot &target = slot(words[1]);
+        release(target);
+        void *handle = ::dlopen(words[3].c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char *error = ::dlerror();
+            reply("err " + oneLine(error ? error : "dlopen failed"));
+            return;
+        }
+        void *symbol = ::dlsym(handle, words[2].c_str());
+        if (!symbol) {
+            ::dlclose(handle);
+            reply("err missing symbol " + words[2]);
+            return;
+        }
+        target.library = handle;
+        target.shim = reinterpret_cast<CudaShim>(symbol);
+        // Static initialisers may have launched work or failed: report it now.
+        const cudaError_t error = cudaDeviceSynchronize();
+        reply(error == cudaSuccess ? "ok" : "err " + describe(error));
+    }
+
+    // loadcubin c|r <kernel-name> <path.cubin>
+    void loadCubin(const std::vector<std::string> &words)
+    {
+        if (words.size() < 4) {
+            reply("err usage: loadcubin c|r KERNEL PATH");
+            return;
+        }
+        Slot &target = slot(words[1]);
+        release(target);
+        std::ifstream in(words[3], std::ios::binary);
+        const std::vector<char> image((std::istreambuf_iterator<char>(in)),
+                                      std::istreambuf_iterator<char>());
+        cudaError_t error = image.empty()
+                                ? cudaErrorInvalidValue
+                                : cudaLibraryLoadData(&target.cubin, image.data(), nullptr, nullptr,
+                                                      0, nullptr, nullptr, 0);
+        if (error == cudaSuccess)
+            error = cudaLibraryGetKernel(&target.kernel, target.cubin, words[2].c_str());
+        if (error != cudaSuccess) {
+            release(target);
+            reply("err cannot load the kernel " + words[2] + ": " + cudaGetErrorName(error));
+            return;
+        }
+        reply("ok");
+    }
+
+    // kernels c|r -> "ok name:registers:shared:local:max-threads ..." (NVRTC slots)
+    void kernelAttributes(const std::vector<std::string> &words)
+    {
+        Slot &target = slot(words.size() > 1 ? words[1] : "c");
+        if (!target.cubin) {
+            reply("err no cubin in this slot");
+            return;
+        }
+        unsigned count = 0;
+        cudaLibraryGetKernelCount(&count, target.cubin);
+        std::vector<cudaKernel_t> kernels(count);
+        if (count)
+            cudaLibraryEnumerateKernels(kernels.data(), count, target.cubin);
+        std::string text = "ok";
+        for (cudaKernel_t kernel : kernels) {
+            cudaFuncAttributes attributes{};
+            if (cudaFuncGetAttributes(&attributes, reinterpret_cast<const void *>(kernel)) !=
+                cudaSuccess)
+                continue;
+            const char *name = nullptr;
+            if (cudaFuncGetName(&name, reinterpret_cast<const void *>(kernel)) != cudaSuccess ||
+                !name)
+                name = "?";
+            text += " " + std::string(name) + ":" + std::to_string(attributes.numRegs) + ":" +
+                    std::to_string(attributes.sharedSizeBytes) + ":" +
+                    std::to_string(attributes.localSizeBytes) + ":" +
+                    std::to_string(attributes.maxThreadsPerBlock);
+        }
+        reply(text);
+    }
+
+    // unload c -> drops the candidate between evaluations; "ok <threads>"
+    void unload(const std::vector<std::string> &words)
+    {
+        release(slot(words.size() > 1 ? words[1] : "c"));
+        const cudaError_t error = cudaDeviceSynchronize();
+        if (error != cudaSuccess) {
+            reply("err " + describe(error));
+            return;
+        }
+        reply("ok " + std::to_string(countThreads()));
+    }
+
+    // alloc <bytes>: the device mirror of the shared buffer (same offsets), zeroed.
+    void allocate(const std::vector<std::string> &words)
+    {
+        const std::uint64_t bytes =
+            words.size() > 1 ? std::strtoull(words[1].c_str(), nullptr, 10) : 0;
+        if (bytes > m_deviceSize) {
+            if (m_device_base)
+                cudaFree(m_device_base);
+            m_device_base = nullptr;
+            m_deviceSize = 0;
+            const cudaError_t error = cudaMalloc(&m_device_base, bytes);
+            if (error != cudaSuccess) {
+                reply("err " + describe(error));
+                return;
+            }
+            m_deviceSize = bytes;
+        }
+        cudaMemsetAsync(m_device_base, 0, m_deviceSize, m_stream);
+        const cudaError_t error = cudaStreamSynchronize(m_stream);
+        reply(error == cudaSuccess ? "ok " + std::to_string(m_deviceSize)
+                                   : "err " + describe(error));
+    }
+
+    void storeArguments(const std::vector<std::string> &words)
+    {
+        ArgumentSet set;
+        std::size_t i = 2;
+        auto count = [&]() -> std::size_t {
+            return i < words.size() ? std::strtoull(words[i++].c_str(), nullptr, 10) : 0;
+        };
+        const std::size_t pointers = count();
+        for (std::size_t k = 0; k < pointers && i < words.size(); ++k) {
+            const std::uint64_t offset = std::strtoull(words[i++].c_str(), nullptr, 10);
+            if (offset >= m_deviceSize) {
+                reply("err pointer offset outside the device buffer");
+                return;
+            }
+            set.offsets.push_back(offset);
+        }
+        const std::size_t ints = count();
+        for (std::size_t k = 0; k < ints && i < words.size(); ++k)
+            set.ints.push_back(std::strtoll(words[i++].c_str(), nullptr, 10));
+        const std::size_t reals = count();
+        for (std::size_t k = 0; k < reals && i < words.size(); ++k)
+            set.reals.push_back(std::strtod(words[i++].c_str(), nullptr));
+        if (words.size() < 2 || set.offsets.size() != pointers || set.ints.size() != ints ||
+            set.reals.size() != reals) {
+            reply("err malformed argument set");
+            return;
+        }
+        const std::size_t id = std::strtoull(words[1].c_str(), nullptr, 10);
+        if (id >= m_arguments.size())
+            m_arguments.resize(id + 1);
+        m_arguments[id] = std::move(set);
+        reply("ok");
+    }
+
+    // dims <args-id> <signature> gx gy gz bx by bz shared
+    void storeGeometry(const std::vector<std::string> &words)
+    {
+        const std::size_t id =
+            words.size() > 1 ? std::strtoull(words[1].c_str(), nullptr, 10) : ~std::size_t(0);
+        if (words.size() < 10 || id >= m_arguments.size()) {
+            reply("err usage: dims ID SIGNATURE GX GY GZ BX BY BZ SHARED");
+            return;
+        }
+        auto number = [&](int k) { return unsigned(std::strtoul(words[k].c_str(), nullptr, 10)); };
+        ArgumentSet &set = m_arguments[id];
+        set.signature = words[2];
+        set.grid = dim3(number(3), number(4), number(5));
+        set.block = dim3(number(6), number(7), number(8));
+        set.sharedBytes = number(9);
+        reply("ok");
+    }
+
+    bool insideHost(std::uint64_t offset, std::uint64_t bytes) const
+    {
+        return offset <= m_size && bytes <= m_size - offset;
+    }
+    bool insideDevice(std::uint64_t offset, std::uint64_t bytes) const
+    {
+        return offset <= m_deviceSize && bytes <= m_deviceSize - offset;
+    }
+
+    cudaError_t fillSentinel(std::uint64_t offset, std::uint64_t bytes)
+    {
+        if (bytes > m_sentinelBytes) {
+            if (m_sentinel)
+                cudaFree(m_sentinel);
+            std::vector<std::uint32_t> pattern(bytes / 4 + 1, kSentinelWord);
+            cudaError_t error = cudaMalloc(&m_sentinel, pattern.size() * 4);
+            if (error == cudaSuccess)
+                error = cudaMemcpy(m_sentinel, pattern.data(), pattern.size() * 4,
+                                   cudaMemcpyHostToDevice);
+            if (error != cudaSuccess) {
+                m_sentinel = nullptr;
+                m_sentinelBytes = 0;
+                return error;
+            }
+            m_sentinelBytes = pattern.size() * 4;
+        }
+        return cudaMemcpyAsync(m_device_base + offset, m_sentinel, bytes & ~3ull,
+                               cudaMemcpyDeviceToDevice, m_stream);
+    }
+
+    // Before every timed call: no persisting lines or access window survive a candidate, and
+    // the L2 holds the flush buffer's lines, not the inputs.
+    cudaError_t flushL2()
+    {
+        cudaStreamAttrValue window{};
+        window.accessPolicyWindow.num_bytes = 0;
+        cudaStreamSetAttribute(m_stream, cudaStreamAttributeAccessPolicyWindow, &window);
+        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+        cudaCtxResetPersistingL2Cache();
+        ++m_flushRound;
+        return cudaMemsetAsync(m_flush, int(m_flushRound & 0xff), m_flushBytes, m_stream);
+    }
+
+    cudaError_t launch(Slot &target, ArgumentSet *set)
+    {
+        void *pointers[16] = {};
+        const long long *ints = nullptr;
+        const double *reals = nullptr;
+        if (set) {
+            for (std::size_t i = 0; i < set->offsets.size() && i < 16; ++i)
+                pointers[i] = m_device_base + set->offsets[i];
+            ints = set->ints.data();
+            reals = set->reals.data();
+        }
+        if (!set)
+            return cudaSuccess; // the empty call: events around nothing
+        if (target.shim) {
+            target.shim(pointers, ints, reals, m_stream);
+            return cudaGetLastError();
+        }
+        // NVRTC kernel: parameters in signature order from the three arrays.
+        int ints32[16] = {};
+        float reals32[16] = {};
+        void *parameters[48] = {};
+        std::size_t p = 0, n = 0, r = 0, k = 0;
+        for (char kind : set->signature) {
+            if (k >= 48)
+                break;
+            if (kind == 'P' && p < 16)
+                parameters[k++] = &pointers[p++];
+            else if (kind == 'I' && n < set->ints.size() && n < 16) {
+                ints32[n] = int(set->ints[n]);
+                parameters[k++] = &ints32[n++];
+            } else if (kind == 'F' && r < set->reals.size() && r < 16) {
+                reals32[r] = float(set->reals[r]);
+                parameters[k++] = &reals32[r++];
+            }
+        }
+        return cudaLaunchKernel(reinterpret_cast<const void *>(target.kernel), set->grid,
+                                set->block, parameters, set->sharedBytes, m_stream);
+    }
+
+    // One timed call: "<event-ns>/<wall-ns>/<tail-ns>". event: between two events on the
+    // harness stream; wall: from before the call until the whole device is idle; tail: how
+    // long the device stayed busy after the harness stream's stop event completed (work on
+    // other streams).
+    std::string timedCall(Slot *target, ArgumentSet *set, cudaError_t &error)
+    {
+        const auto t0 = Clock::now();
+        error = cudaEventRecord(m_start, m_stream);
+        if (error == cudaSuccess && target)
+            error = launch(*target, set);
+        if (error == cudaSuccess)
+            error = cudaEventRecord(m_stop, m_stream);
+        if (error == cudaSuccess)
+            error = cudaEventSynchronize(m_stop);
+        const auto t1 = Clock::now();
+        if (error == cudaSuccess)
+            error = cudaDeviceSynchronize();
+        const auto t2 = Clock::now();
+        if (error != cudaSuccess)
+            return {};
+        float ms = 0.0f;
+        error = cudaEventElapsedTime(&ms, m_start, m_stop);
+        return std::to_string(static_cast<long long>(double(ms) * 1e6)) + "/" +
+               std::to_string(nanoseconds(t2 - t0)) + "/" + std::to_string(nanoseconds(t2 - t1));
+    }
+
+    void batch(const std::vector<std::string> &words)
+    {
+        std::string times;
+        for (std::size_t w = 1; w < words.size(); ++w) {
+            const std::vector<std::string> op = splitFields(words[w]);
+            auto number = [&](std::size_t k) { return std::strtoull(op[k].c_str(), nullptr, 10); };
+            cudaError_t error = cudaSuccess;
+            if ((op[0] == "h2d" || op[0] == "d2h") && op.size() == 3) {
+                const std::uint64_t offset = number(1), bytes = number(2);
+                if (!insideHost(offset, bytes) || !insideDevice(offset, bytes)) {
+                    reply("err copy outside the buffers");
+                    return;
+                }
+                if (op[0] == "h2d")
+                    error = cudaMemcpyAsync(m_device_base + offset, m_base + offset, bytes,
+                                            cudaMemcpyHostToDevice, m_stream);
+                else
+                    error = cudaMemcpyAsync(m_base + offset, m_device_base + offset, bytes,
+                                            cudaMemcpyDeviceToHost, m_stream);
+                if (error == cudaSuccess)
+                    error = cudaStreamSynchronize(m_stream);
+            } else if (op[0] == "cp" && op.size() == 4) {
+                const std::uint64_t src = number(1), dst = number(2), bytes = number(3);
+                if (!insideDevice(src, bytes) || !insideDevice(dst, bytes)) {
+                    reply("err copy outside the device buffer");
+                    return;
+                }
+                error = cudaMemcpyAsync(m_device_base + dst, m_device_base + src, bytes,
+                                        cudaMemcpyDeviceToDevice, m_stream);
+            } else if (op[0] == "fill" && op.size() == 3) {
+                const std::uint64_t offset = number(1), bytes = number(2);
+                if (!insideDevice(offset, bytes)) {
+                    reply("err fill outside the device buffer");
+                    return;
+                }
+                error = fillSentinel(offset, bytes);
+            } else if (op[0] == "flush") {
+                error = flushL2();
+            } else if (op[0] == "sync") {
+                error = cudaDeviceSynchronize();
+            } else if (op[0] == "nop") {
+                // Events around nothing: the timer's own overhead.
+                error = cudaStreamSynchronize(m_stream);
+                times += ' ' + timedCall(nullptr, nullptr, error);
+            } else if (op[0] == "call" && op.size() == 3) {
+                Slot &target = slot(op[1]);
+                const std::size_t id = number(2);
+                if (!target.loaded() || id >= m_arguments.size()) {
+                    reply("err call before load or with unknown arguments");
+                    return;
+                }
+                error = cudaStreamSynchronize(m_stream); // preparation is outside the window
+                if (error == cudaSuccess)
+                    times += ' ' + timedCall(&target, &m_arguments[id], error);
+            } else {
+                reply("err bad batch op " + words[w]);
+                return;
+            }
+            if (error != cudaSuccess) {
+                reply("err " + describe(error) + " during " + op[0]);
+                return;
+            }
+        }
+        const cudaError_t error = cudaStreamSynchronize(m_stream);
+        if (error != cudaSuccess) {
+            reply("err " + describe(error) + " during the batch");
+            return;
+        }
+        reply("ok " + std::to_string(countThreads()) + times);
+    }
+
+    // bandwidth <bytes> <repeats>: best device-to-device copy rate, bytes read + written per
+    // second (the roofline's achievable bandwidth).
+    void bandwidth(const std::vector<std::string> &words)
+    {
+        const std::uint64_t bytes =
+            words.size() > 1 ? std::strtoull(words[1].c_str(), nullptr, 10) : (256u << 20);
+        const int repeats = words.size() > 2 ? std::atoi(words[2].c_str()) : 10;
+        char *a = nullptr, *b = nullptr;
+        cudaError_t error = cudaMalloc(&a, bytes);
+        if (error == cudaSuccess)
+            error = cudaMalloc(&b, bytes);
+        double best = 0.0;
+        for (int i = 0; i < repeats + 1 && error == cudaSuccess; ++i) {
+            cudaEventRecord(m_start, m_stream);
+            cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, m_stream);
+            cudaEventRecord(m_stop, m_stream);
+            error = cudaEventSynchronize(m_stop);
+            float ms = 0.0f;
+            cudaEventElapsedTime(&ms, m_start, m_stop);
+            if (i > 0 && ms > 0.0f)
+                best = std::max(best, 2.0 * double(bytes) / (double(ms) / 1e3));
+        }
+        cudaFree(a);
+        cudaFree(b);
+        reply(error == cudaSuccess ? "ok " + std::to_string(best) : "err " + describe(error));
+    }
+
+    void probe(const std::vector<std::string> &words)
+    {
+        const int ms = words.size() > 1 ? std::atoi(words[1].c_str()) : 5;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        const unsigned long long before = otherThreadsCpuNs();
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        const unsigned long long after = otherThreadsCpuNs();
+        reply("ok " + std::to_string(countThreads()) + " " +
+              std::to_string(after > before ? after - before : 0));
+    }
+
+    int m_device;
+    int m_bufferFd;
+    std::string m_description;
+    cudaStream_t m_stream = nullptr;
+    cudaEvent_t m_start = nullptr;
+    cudaEvent_t m_stop = nullptr;
+    char *m_flush = nullptr;
+    std::uint64_t m_flushBytes = 0;
+    unsigned m_flushRound = 0;
+    char *m_sentinel = nullptr;
+    std::uint64_t m_sentinelBytes = 0;
+    char *m_base = nullptr;
+    std::uint64_t m_size = 0;
+    char *m_device_base = nullptr;
+    std::uint64_t m_deviceSize = 0;
+    std::vector<ArgumentSet> m_arguments;
+    Slot m_candidate, m_reference, m_library;
+};
+
+// --probe: one line per visible device, or why there is none. Runs no candidate code.
+int probeDevices()
+{
+    int count = 0;
+    const cudaError_t error = cudaGetDeviceCount(&count);
+    if (error != cudaSuccess) {
+        std::printf("error %s: %s\n", cudaGetErrorName(error), cudaGetErrorString(error));
+        return 0;
+    }
+    if (count == 0)
+        std::printf("error no CUDA device is visible\n");
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp p{};
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
+            continue;
+        int clockKhz = 0, memoryClockKhz = 0, busWidth = 0;
+        cudaDeviceGetAttribute(&clockKhz, cudaDevAttrClockRate, i);
+        cudaDeviceGetAttribute(&memoryClockKhz, cudaDevAttrMemoryClockRate, i);
+        cudaDeviceGetAttribute(&busWidth, cudaDevAttrGlobalMemoryBusWidth, i);
+        std::printf("device %d %d %d %d %d %zu %d %d %d %s\n", i, p.major, p.minor,
+                    p.multiProcessorCount, p.l2CacheSize, p.totalGlobalMem, clockKhz,
+                    memoryClockKhz, busWidth, p.name);
+    }
+    return 0;
+}
+
+bool hasFlag(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+} // namespace kiln::sandbox
+
+int main(int argc, char **argv)
+{
+    using namespace kiln::sandbox;
+    if (hasFlag(argc, argv, "--probe"))
+        return probeDevices();
+
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const char *workDir = textOption(argc, argv, "--workdir");
+    if (!workDir || ::chdir(workDir) != 0) {
+        std::fprintf(stderr, "kiln-cuda-sandbox: --workdir DIR is required and must exist\n");
+        return kExitSetupFailed;
+    }
+    const int bufferFd = takeProtocolDescriptors();
+    if (bufferFd == -1) {
+        std::fprintf(stderr, "kiln-cuda-sandbox: protocol descriptors missing\n");
+        return kExitSetupFailed;
+    }
+    const int device = int(numberOption(argc, argv, "--device", 0));
+    // --profiling (benchmarks of trusted kernels under Nsight Compute): environment kept, no
+    // namespaces, Landlock or seccomp, which would cut the profiler's injection and IPC.
+    const bool profiling = hasFlag(argc, argv, "--profiling");
+    const bool userNamespace = !profiling && numberOption(argc, argv, "--userns", 1) != 0;
+
+    // Scrubbed environment; the device selection the user made stays.
+    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    const std::string visibleDevices = visible ? visible : "";
+    if (!profiling) {
+        ::clearenv();
+        ::setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+        ::setenv("LANG", "C", 1);
+        ::setenv("HOME", workDir, 1);
+        ::setenv("TMPDIR", workDir, 1);
+        ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+        if (!visibleDevices.empty())
+            ::setenv("CUDA_VISIBLE_DEVICES", visibleDevices.c_str(), 1);
+    }
+    ::umask(077);
+
+    IsolationReport report;
+    // Namespaces while single-threaded; the driver opens its device files before Landlock.
+    if (userNamespace)
+        isolateNamespaces(report);
+    installCrashReporting();
+    CudaSandbox sandbox(device, bufferFd);
+    // --compile-only: NVRTC without a device (tests and machines without a GPU compile too).
+    const bool compileOnly = hasFlag(argc, argv, "--compile-only");
+    const std::string error = compileOnly ? std::string() : sandbox.initialise();
+    if (!error.empty()) {
+        reply("err cuda init: " + error);
+        return kExitSetupFailed;
+    }
+    Limits limits;
+    // A persistent sandbox outlives many candidates: the engine's watchdog bounds each request.
+    limits.cpuSeconds = int(numberOption(argc, argv, "--cpu-seconds", 3600));
+    limits.addressSpaceBytes = 0;
+    limits.openFiles = 1024;
+    if (!profiling) {
+        confineAndLimit(workDir, limits, report);
+        report.seccomp = forbidProcessesAndNetwork();
+    }
+    sandbox.map(false);
+    reply("ready " + report.describe() + " seccomp=" + (report.seccomp ? "1 " : "0 ") +
+          (profiling ? "PROFILING " : "") + sandbox.description());
+    sandbox.serve();
+    return 0;
+}

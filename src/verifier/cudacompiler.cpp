@@ -1,0 +1,250 @@
+#include "cudacompiler.h"
+
+#include "sandboxcompiler.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <cstdlib>
+#include <cxxabi.h>
+
+namespace kiln {
+
+namespace {
+
+bool writeText(const QDir &dir, const QString &name, const QByteArray &bytes)
+{
+    QFile file(dir.filePath(name));
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray readText(const QDir &dir, const QString &name)
+{
+    QFile file(dir.filePath(name));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString demangle(const QString &name)
+{
+    int status = 0;
+    char *text = abi::__cxa_demangle(name.toLatin1().constData(), nullptr, nullptr, &status);
+    const QString result = status == 0 && text ? QString::fromLatin1(text) : name;
+    std::free(text);
+    return result;
+}
+
+} // namespace
+
+QJsonArray CudaCompiler::parseDiagnostics(const QString &log)
+{
+    QJsonArray diagnostics = SandboxCompiler::parseDiagnostics(log, sourceName());
+    // nvcc and NVRTC: "cand.cu(12): error: ..."
+    static const QRegularExpression pattern(
+        QStringLiteral("^(?:[^(\\n]*/)?cand\\.cu\\((\\d+)\\): (catastrophic error|error|warning)"
+                       "(?: #\\S+)?: (.*)$"),
+        QRegularExpression::MultilineOption);
+    auto it = pattern.globalMatch(log);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch match = it.next();
+        diagnostics.append(
+            QJsonObject{{QStringLiteral("line"), match.captured(1).toInt()},
+                        {QStringLiteral("column"), 0},
+                        {QStringLiteral("severity"), match.captured(2) == QLatin1String("warning")
+                                                         ? QStringLiteral("warning")
+                                                         : QStringLiteral("error")},
+                        {QStringLiteral("message"), match.captured(3).trimmed()}});
+    }
+    return diagnostics;
+}
+
+QJsonArray CudaCompiler::parseResourceUsage(const QString &log)
+{
+    QJsonArray kernels;
+    QJsonObject current;
+    static const QRegularExpression entry(QStringLiteral("Compiling entry function '([^']+)'"));
+    static const QRegularExpression spills(QStringLiteral("(\\d+) bytes spill stores"));
+    static const QRegularExpression used(QStringLiteral("Used (\\d+) registers"));
+    static const QRegularExpression smem(QStringLiteral("(\\d+) bytes smem"));
+    auto flush = [&] {
+        if (!current.isEmpty())
+            kernels.append(current);
+        current = {};
+    };
+    for (const QString &line : log.split(QLatin1Char('\n'))) {
+        if (const auto m = entry.match(line); m.hasMatch()) {
+            flush();
+            current = {{QStringLiteral("name"), demangle(m.captured(1))},
+                       {QStringLiteral("registers"), 0},
+                       {QStringLiteral("shared_bytes"), 0},
+                       {QStringLiteral("spill_bytes"), 0}};
+            continue;
+        }
+        if (current.isEmpty())
+            continue;
+        if (const auto m = spills.match(line); m.hasMatch())
+            current[QStringLiteral("spill_bytes")] = m.captured(1).toInt();
+        if (const auto m = used.match(line); m.hasMatch()) {
+            current[QStringLiteral("registers")] = m.captured(1).toInt();
+            if (const auto s = smem.match(line); s.hasMatch())
+                current[QStringLiteral("shared_bytes")] = s.captured(1).toInt();
+        }
+    }
+    flush();
+    return kernels;
+}
+
+CudaCompiler::Outcome CudaCompiler::nvcc(const VerifierOptions &options, CompileCache &cache,
+                                         const QString &taskName, const QString &source,
+                                         const QString &shim, const QString &architecture,
+                                         const QStringList &libraries,
+                                         const std::atomic<bool> *cancel)
+{
+    Outcome outcome;
+    QElapsedTimer timer;
+    timer.start();
+    QStringList flags = options.nvccFlags;
+    flags << QStringLiteral("-arch=") + architecture << libraries;
+    const QString key = CompileCache::key(
+        source, shim, QStringLiteral("nvcc|") + CompileCache::compilerIdentity(options.nvcc), flags,
+        taskName);
+    if (auto hit = cache.lookup(key)) {
+        outcome.artifact = *hit;
+        outcome.kernels = parseResourceUsage(hit->log);
+        outcome.ms = timer.nsecsElapsed() / 1e6;
+        return outcome;
+    }
+    if (options.nvcc.isEmpty()) {
+        outcome.status = SandboxProcess::Status::Error;
+        outcome.error = QStringLiteral("nvcc not found (set KILN_NVCC or CUDA_HOME)");
+        return outcome;
+    }
+    QTemporaryDir work(options.workRoot + QStringLiteral("/kiln-nvcc-XXXXXX"));
+    SandboxSettings settings = options.sandbox;
+    settings.addressSpaceMb = qMax<qint64>(settings.addressSpaceMb, 16384); // cicc, ptxas
+    settings.cpuSeconds = qMax(settings.cpuSeconds, 300);
+    SandboxProcess sandbox(settings);
+    QString error;
+    if (!work.isValid() || !sandbox.start(work.path(), 4096, options.startTimeoutMs, &error)) {
+        outcome.status = SandboxProcess::Status::Error;
+        outcome.error = QStringLiteral("cannot start the compile sandbox: ") + error;
+        return outcome;
+    }
+    const QDir dir(work.path());
+    if (!writeText(dir, sourceName(), source.toUtf8()) ||
+        !writeText(dir, QStringLiteral("shim.cpp"), shim.toUtf8())) {
+        outcome.status = SandboxProcess::Status::Error;
+        outcome.error = QStringLiteral("cannot write the source into the work directory");
+        return outcome;
+    }
+    const QString arch = QStringLiteral("-arch=") + architecture;
+    const QString fpic = QStringLiteral("-Xcompiler=-fPIC");
+    // The object (with ptxas's resource report); the preprocessed text for the screen, twice:
+    // nvcc -E preprocesses for the device (__CUDA_ARCH__ defined), so host code behind
+    // #ifndef __CUDA_ARCH__ needs a host pass; then the shared object against the shared runtime.
+    QStringList steps[4];
+    steps[0] << options.nvcc << options.nvccFlags << arch << fpic << QStringLiteral("-Xptxas=-v")
+             << QStringLiteral("-c") << sourceName() << QStringLiteral("-o")
+             << QStringLiteral("cand.o");
+    steps[1] << options.nvcc << options.nvccFlags << arch << QStringLiteral("-E")
+             << QStringLiteral("-x") << QStringLiteral("cu") << sourceName() << QStringLiteral("-o")
+             << QStringLiteral("device.ii");
+    steps[2] << steps[1].mid(0, steps[1].size() - 1) << QStringLiteral("host.ii")
+             << QStringLiteral("-Xcompiler=-U__CUDA_ARCH__");
+    steps[3] << options.nvcc << arch << fpic << QStringLiteral("-shared")
+             << QStringLiteral("-cudart=shared") << QStringLiteral("-Xlinker=--no-undefined")
+             << QStringLiteral("cand.o") << QStringLiteral("shim.cpp") << QStringLiteral("-o")
+             << CompileCache::outputName();
+    for (const QString &library : libraries)
+        steps[3] << QStringLiteral("-l") + library;
+    QByteArray log;
+    int exitCode = 0;
+    double compilerMs = 0.0;
+    for (int step = 0; step < 4; ++step) {
+        if (step == 3 && exitCode != 0)
+            break;
+        const SandboxProcess::Reply reply =
+            sandbox.request("compile " + steps[step].join(QLatin1Char(' ')).toLocal8Bit(),
+                            options.compileTimeoutMs, cancel);
+        if (reply.status != SandboxProcess::Status::Ok) {
+            outcome.status = reply.status;
+            outcome.error = reply.status == SandboxProcess::Status::Error
+                                ? QString::fromUtf8(reply.line)
+                                : sandbox.describeEnd();
+            outcome.ms = timer.nsecsElapsed() / 1e6;
+            return outcome;
+        }
+        const int code = reply.words.value(0).toInt();
+        if (step == 0 || step == 3) { // the preprocessing passes repeat the object's diagnostics
+            log += readText(dir, QStringLiteral("compile.log"));
+            exitCode = exitCode != 0 ? exitCode : code;
+            compilerMs += reply.words.value(1).toDouble();
+        }
+    }
+    writeText(dir, QStringLiteral("cand.ii"),
+              readText(dir, QStringLiteral("device.ii")) + '\n' +
+                  readText(dir, QStringLiteral("host.ii")));
+    sandbox.request("quit", 500);
+    writeText(dir, QStringLiteral("compile.log"), log);
+    outcome.artifact = cache.store(key, work.path(), exitCode, compilerMs);
+    outcome.kernels = parseResourceUsage(outcome.artifact.log);
+    outcome.ms = timer.nsecsElapsed() / 1e6;
+    return outcome;
+}
+
+CudaCompiler::Outcome CudaCompiler::nvrtc(SandboxProcess &gpu, CompileCache &cache,
+                                          const VerifierOptions &options, const QString &taskName,
+                                          const QString &source, const QString &architecture,
+                                          const std::atomic<bool> *cancel)
+{
+    Outcome outcome;
+    QElapsedTimer timer;
+    timer.start();
+    const QString key =
+        CompileCache::key(source, QString(), QStringLiteral("nvrtc"), {architecture}, taskName);
+    if (auto hit = cache.lookup(key)) {
+        outcome.artifact = *hit;
+        outcome.ms = timer.nsecsElapsed() / 1e6;
+        return outcome;
+    }
+    // The GPU sandbox's work directory is private to it; a subdirectory per compilation keeps
+    // the cache's view of "what the compiler left" clean.
+    QTemporaryDir work(gpu.workDir() + QStringLiteral("/nvrtc-XXXXXX"));
+    const QDir dir(work.path());
+    if (!work.isValid() || !writeText(dir, sourceName(), source.toUtf8())) {
+        outcome.status = SandboxProcess::Status::Error;
+        outcome.error = QStringLiteral("cannot write the source into the work directory");
+        return outcome;
+    }
+    // The toolkit's headers (cuda_fp16.h, cooperative_groups ...) for #include in device code.
+    const QString includes =
+        options.nvcc.isEmpty()
+            ? QString()
+            : QFileInfo(options.nvcc).dir().filePath(QStringLiteral("../include"));
+    QByteArray request = "nvrtc " + architecture.toLatin1() + ' ' +
+                         dir.filePath(sourceName()).toLocal8Bit() + ' ' +
+                         dir.filePath(CompileCache::outputName()).toLocal8Bit() + ' ' +
+                         dir.filePath(QStringLiteral("compile.log")).toLocal8Bit();
+    if (!includes.isEmpty() && QFileInfo(includes).isDir())
+        request += ' ' + QDir::cleanPath(includes).toLocal8Bit();
+    const SandboxProcess::Reply reply = gpu.request(request, options.compileTimeoutMs, cancel);
+    outcome.status = reply.status;
+    if (reply.status != SandboxProcess::Status::Ok) {
+        outcome.error = reply.status == SandboxProcess::Status::Error
+                            ? QString::fromUtf8(reply.line)
+                            : gpu.describeEnd();
+        outcome.ms = timer.nsecsElapsed() / 1e6;
+        return outcome;
+    }
+    // The screen reads the source itself (NVRTC has no preprocessed output).
+    writeText(dir, QStringLiteral("cand.ii"), source.toUtf8());
+    outcome.artifact = cache.store(key, work.path(), reply.words.value(0).toInt(),
+                                   reply.words.value(1).toDouble());
+    outcome.ms = timer.nsecsElapsed() / 1e6;
+    return outcome;
+}
+
+} // namespace kiln

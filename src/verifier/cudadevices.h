@@ -1,0 +1,47 @@
+#pragma once
+
+#include "verifieroptions.h"
+
+#include <QList>
+#include <QString>
+
+namespace kiln {
+
+// One GPU as kiln-cuda-sandbox --probe saw it.
+struct CudaDevice
+{
+    int index = 0;
+    QString name;
+    int major = 0;
+    int minor = 0;
+    int smCount = 0;
+    qint64 l2Bytes = 0;
+    qint64 memoryBytes = 0;
+    int clockKhz = 0;
+    int memoryClockKhz = 0;
+    int busWidthBits = 0;
+
+    QString architecture() const { return QStringLiteral("sm_%1%2").arg(major).arg(minor); }
+    // fp32 FMA lanes per SM x 2 flops x clock: the SIMT peak (no tensor cores: an fp32 task
+    // may not use TF32).
+    double peakFp32FlopsPerSecond() const;
+};
+
+struct CudaAvailability
+{
+    bool usable = false;
+    QString reason; // why not, when not: no sandbox, no driver, no device, the device's error
+    QList<CudaDevice> devices;
+};
+
+// Whether the CUDA backend can run here. The engine itself never links the CUDA runtime: it asks
+// kiln-cuda-sandbox --probe, once per process (the answer is cached).
+class CudaDevices
+{
+public:
+    static CudaAvailability probe(const VerifierOptions &options = VerifierOptions::defaults());
+    // Parses the probe's output (exposed for tests).
+    static CudaAvailability parse(const QString &output);
+};
+
+} // namespace kiln

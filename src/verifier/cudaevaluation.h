@@ -1,0 +1,90 @@
+#pragma once
+
+#include "bufferlayout.h"
+#include "compilecache.h"
+#include "core/evaluationresult.h"
+#include "cudacompiler.h"
+#include "cudasandboxpool.h"
+#include "launchgeometry.h"
+#include "referencebank.h"
+#include "verifieroptions.h"
+
+#include <atomic>
+#include <optional>
+
+namespace kiln {
+
+// One candidate's trip through the CUDA pipeline (verifier.md): screen and compile (nvcc, or
+// NVRTC for device-only candidates), correctness on the GPU against the CPU reference's
+// expected outputs, event timing with L2 flushes interleaved with the task's reference kernel
+// (and cuBLAS where the task names a library baseline), side-stream and roofline checks. The
+// candidate runs in its GPU's persistent kiln-cuda-sandbox; verdicts are drawn here.
+class CudaEvaluation
+{
+public:
+    CudaEvaluation(const VerifierOptions &options, CompileCache &cache, ReferenceBank &references,
+                   CudaSandboxPool &pool, const Task &task, const QString &source,
+                   quint64 runSecret, const std::atomic<bool> &cancel);
+    EvaluationResult run();
+
+private:
+    struct Failure
+    {
+        Verdict verdict;
+        QString message;
+    };
+    struct TimingCall
+    {
+        double eventMs = 0.0;
+        double wallMs = 0.0;
+        double tailMs = 0.0; // device busy after the harness stream finished
+    };
+
+    bool compileCandidate(bool onGpu);
+    bool compileBaselines();
+    bool loadIntoSandbox();
+    bool checkCorrectness();
+    void measureTiming();
+    EvaluationResult finish();
+
+    // Sends a request; on anything but "ok" records the failure (crash, timeout, CUDA error)
+    // and returns false.
+    bool send(const QByteArray &line, int timeoutMs, const QString &during,
+              SandboxProcess::Reply *reply = nullptr);
+    void screen(const CompiledArtifact &artifact, bool symbolsAvailable);
+    void addFlag(const QString &id, const QString &detail = {});
+    void addStage(const QString &name, bool ok, double ms, const QString &detail,
+                  const QJsonObject &data = {});
+    static std::optional<TimingCall> parseCall(const QByteArray &word);
+    QByteArray argumentRequests(int id, const PlacedBuffers &placed, const ShapeConfig &shape,
+                                bool candidateSlot, QString *error) const;
+
+    const VerifierOptions &m_options;
+    CompileCache &m_cache;
+    ReferenceBank &m_references;
+    CudaSandboxPool &m_pool;
+    const Task &m_task;
+    QString m_source;
+    quint64 m_secret;
+    const std::atomic<bool> &m_cancel;
+
+    CudaSandboxSlot *m_slot = nullptr;
+    QString m_architecture;
+    std::optional<LaunchGeometry> m_geometry; // set: device-only candidate (NVRTC)
+    CudaCompiler::Outcome m_candidateBuild;
+    QString m_referenceObject;
+    QString m_libraryObject;
+    std::shared_ptr<const RunReference> m_reference;
+    EvaluationResult m_result;
+    bool m_compiled = false;
+    bool m_objectBuilt = false;
+    bool m_correct = false;
+    bool m_restartSandbox = false;
+    std::optional<Failure> m_failure;
+    QString m_wrongDetail;
+    int m_calls = 0;
+    QList<double> m_correctnessTails;
+    QString m_isolation;
+};
+
+} // namespace kiln

@@ -1,0 +1,335 @@
+// End to end through the real kiln-cuda-sandbox on a GPU: every candidate under
+// tests/data/candidates/cuda carries its expected verdict (and flag) in its first line:
+//   // expect: task=NAME verdict=VERDICT [flag=ID]
+// Files with a "// kiln-launch:" line are device-only (NVRTC); the others go through nvcc.
+// Without a usable GPU the whole suite is skipped (ctest -L cuda reports it as skipped).
+
+#include "tasks/tasklibrary.h"
+#include "verifier/cudadevices.h"
+#include "verifier/verifier.h"
+#include "verifier/verifierpool.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kiln;
+
+namespace {
+
+struct Expectation
+{
+    QString path;
+    QString task;
+    QString verdict;
+    QString flag;
+};
+
+Expectation readExpectation(const QString &path)
+{
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    const QString first = QString::fromUtf8(file.readLine());
+    static const QRegularExpression pattern(
+        QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
+    const QRegularExpressionMatch match = pattern.match(first);
+    return {path, match.captured(1), match.captured(2), match.captured(3)};
+}
+
+QString readFile(const QString &path)
+{
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    return QString::fromUtf8(file.readAll());
+}
+
+QString candidatePath(const QString &name)
+{
+    return QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda/") + name;
+}
+
+bool isDeviceOnly(const QString &path)
+{
+    return readFile(path).contains(QLatin1String("kiln-launch:"));
+}
+
+QStringList flagIds(const EvaluationResult &result)
+{
+    QStringList ids;
+    for (const CheatFlag &flag : result.flags)
+        ids << flag.id + (flag.blocking ? QStringLiteral("!") : QString());
+    return ids;
+}
+
+QString why(const QString &path, const EvaluationResult &result)
+{
+    return QStringLiteral("%1: got %2 (%3) flags [%4]")
+        .arg(QFileInfo(path).fileName(), verdictName(result.verdict), result.summary,
+             flagIds(result).join(QLatin1Char(' ')));
+}
+
+} // namespace
+
+class TestVerifierCuda : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_cache;
+    TaskLibrary m_tasks;
+    VerifierOptions m_options;
+    std::unique_ptr<VerifierPool> m_pool;
+    QHash<QString, EvaluationResult> m_results;
+    QList<Expectation> m_expectations;
+    static constexpr quint64 kSecret = 20261130;
+
+    const Task &task(const QString &name)
+    {
+        const Task *t = m_tasks.task(name);
+        Q_ASSERT(t);
+        return *t;
+    }
+
+    EvaluationResult evaluateNow(const QString &name)
+    {
+        const QString path = candidatePath(name);
+        return m_pool->verifier().evaluate(task(readExpectation(path).task), Backend::Cuda,
+                                           readFile(path), kSecret);
+    }
+
+    // Data rows: the candidates expected to pass.
+    void honestRows()
+    {
+        QTest::addColumn<QString>("path");
+        for (const Expectation &e : std::as_const(m_expectations)) {
+            if (e.verdict == QLatin1String("pass"))
+                QTest::newRow(qPrintable(QFileInfo(e.path).fileName())) << e.path;
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cache.isValid());
+        QVERIFY(m_tasks.loadDirectory(QStringLiteral(KILN_SOURCE_DIR "/tasks")) >= 6);
+        m_options = VerifierOptions::defaults();
+        m_options.sandbox.executable = QStringLiteral(KILN_BINARY_DIR "/bin/kiln-sandbox");
+        m_options.cacheDirectory = m_cache.path();
+        const CudaAvailability gpu = CudaDevices::probe(m_options);
+        if (!gpu.usable)
+            QSKIP(qPrintable(QStringLiteral("no usable GPU: ") + gpu.reason));
+        for (const CudaDevice &device : gpu.devices)
+            qInfo("GPU %d: %s (sm_%d%d, %d SMs)", device.index, qPrintable(device.name),
+                  device.major, device.minor, device.smCount);
+        // Host-side work (nvcc) overlaps; the GPU sandboxes serialise what runs on a device.
+        m_pool = std::make_unique<VerifierPool>(m_options, 4);
+
+        const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda"));
+        for (const QString &name : dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name))
+            m_expectations.append(readExpectation(dir.filePath(name)));
+        QVERIFY(m_expectations.size() >= 20);
+
+        QElapsedTimer timer;
+        timer.start();
+        QList<QPair<QString, QFuture<EvaluationResult>>> futures;
+        for (const Expectation &e : std::as_const(m_expectations)) {
+            QVERIFY2(m_tasks.contains(e.task), qPrintable(e.path));
+            futures.append(
+                {e.path, m_pool->submit(task(e.task), Backend::Cuda, readFile(e.path), kSecret)});
+        }
+        for (auto &[path, future] : futures)
+            m_results.insert(path, future.result());
+        qInfo("%lld CUDA candidates evaluated in %lld ms", qint64(futures.size()), timer.elapsed());
+    }
+
+    void verdicts_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const Expectation &e : std::as_const(m_expectations))
+            QTest::newRow(qPrintable(QFileInfo(e.path).fileName())) << e.path;
+    }
+
+    void verdicts()
+    {
+        QFETCH(QString, path);
+        const Expectation e = readExpectation(path);
+        const EvaluationResult result = m_results.value(path);
+        const QString because = why(path, result);
+        QCOMPARE(result.backend, Backend::Cuda);
+        QVERIFY2(verdictName(result.verdict) == e.verdict, qPrintable(because));
+        if (!e.flag.isEmpty()) {
+            bool found = false;
+            // The expected flag is there, and blocking whenever it is the reason for "flagged".
+            for (const CheatFlag &flag : result.flags)
+                found = found || (flag.id == e.flag &&
+                                  (flag.blocking || e.verdict != QLatin1String("flagged")));
+            QVERIFY2(found, qPrintable(because));
+        }
+        if (e.verdict == QLatin1String("pass")) {
+            QVERIFY2(!result.hasBlockingFlag(), qPrintable(because));
+            QVERIFY(result.correct);
+            QVERIFY(result.candidateTiming.n >= 2);
+            QVERIFY(result.candidateTiming.min <= result.candidateTiming.median);
+        } else {
+            QVERIFY2(!result.speedup.has_value() || e.verdict == QLatin1String("flagged"),
+                     qPrintable(because));
+        }
+        QVERIFY(!result.stages.isEmpty());
+        QCOMPARE(result.stages.first().name, QStringLiteral("screen"));
+        QCOMPARE(result.stages.last().name, QStringLiteral("verdict"));
+        QVERIFY(!result.summary.isEmpty());
+    }
+
+    // Screen flags point at the candidate's own lines (through nvcc's line markers, or the raw
+    // source of a device-only candidate).
+    void flagsPointAtLines_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<int>("line");
+        QTest::newRow("side stream") << "game_side_stream.cu"
+                                     << "stream_creation" << 16;
+        QTest::newRow("legacy launch") << "game_legacy_stream.cu"
+                                       << "legacy_default_stream" << 16;
+        QTest::newRow("legacy launch, host pass only") << "game_legacy_stream_host_pass.cu"
+                                                       << "legacy_default_stream" << 16;
+        QTest::newRow("synchronous copy") << "game_sync_memcpy.cu"
+                                          << "legacy_default_stream" << 19;
+        QTest::newRow("access policy") << "game_persisting_l2.cu"
+                                       << "persisting_l2" << 17;
+        QTest::newRow("cuBLAS") << "game_cublas.cu"
+                                << "forbidden_library" << 14;
+        QTest::newRow("token-pasted cuBLAS") << "game_cublas_token_paste.cu"
+                                             << "forbidden_library" << 25;
+        QTest::newRow("CUB device-wide") << "game_cub_device.cu"
+                                         << "forbidden_library" << 9;
+        QTest::newRow("event timer defined") << "game_timer_event.cu"
+                                             << "timer_tampering" << 6;
+        QTest::newRow("__half") << "game_half_precision.cu"
+                                << "precision_downgrade" << 16;
+        QTest::newRow("f16 PTX (device-only)") << "game_half_device_only.cu"
+                                               << "precision_downgrade" << 14;
+    }
+
+    void flagsPointAtLines()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, flag);
+        QFETCH(int, line);
+        const EvaluationResult result = m_results.value(candidatePath(file));
+        for (const CheatFlag &f : result.flags) {
+            if (f.id != flag)
+                continue;
+            QStringList lines;
+            for (int l : f.lines)
+                lines << QString::number(l);
+            QVERIFY2(f.lines.contains(line),
+                     qPrintable(QStringLiteral("lines ") + lines.join(QLatin1Char(','))));
+            QVERIFY(!f.message.isEmpty());
+            return;
+        }
+        QFAIL(qPrintable(QStringLiteral("flag missing: ") + why(file, result)));
+    }
+
+    // (a) A fault that loses the CUDA context does not spill into the next evaluation: the GPU
+    // sandbox is restarted and an honest candidate passes right after.
+    void illegalAddressThenHonest()
+    {
+        const EvaluationResult fault = evaluateNow(QStringLiteral("hostile_illegal_address.cu"));
+        QVERIFY2(fault.verdict == Verdict::Crash,
+                 qPrintable(why(QStringLiteral("hostile_illegal_address.cu"), fault)));
+        const EvaluationResult next = evaluateNow(QStringLiteral("vector_add_naive.cu"));
+        QVERIFY2(next.verdict == Verdict::Pass,
+                 qPrintable(why(QStringLiteral("vector_add_naive.cu"), next)));
+    }
+
+    // (b) A kernel that never ends is a timeout, and the next candidate runs normally.
+    void infiniteLoopThenHonest()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const EvaluationResult spin = evaluateNow(QStringLiteral("hostile_infinite_loop.cu"));
+        QVERIFY2(spin.verdict == Verdict::Timeout,
+                 qPrintable(why(QStringLiteral("hostile_infinite_loop.cu"), spin)));
+        qInfo("the endless kernel cost %lld ms", timer.elapsed());
+        const EvaluationResult next = evaluateNow(QStringLiteral("softmax_online.cu"));
+        QVERIFY2(next.verdict == Verdict::Pass,
+                 qPrintable(why(QStringLiteral("softmax_online.cu"), next)));
+    }
+
+    // (c) Honest candidates are timed against the reference and placed under the roofline.
+    void honestAreTimed_data() { honestRows(); }
+
+    void honestAreTimed()
+    {
+        QFETCH(QString, path);
+        const EvaluationResult result = m_results.value(path);
+        QVERIFY2(result.speedup.has_value() && *result.speedup > 0.0,
+                 qPrintable(why(path, result)));
+        QVERIFY2(result.rooflineFraction.has_value() && *result.rooflineFraction > 0.0,
+                 qPrintable(why(path, result)));
+        QVERIFY(result.candidateMs.has_value() && *result.candidateMs > 0.0);
+        QVERIFY(result.baselineMs.has_value() && *result.baselineMs > 0.0);
+    }
+
+    // (c) The compile stage reports every kernel's resources (registers, shared, spills).
+    void honestKernelsReportResources_data() { honestRows(); }
+
+    void honestKernelsReportResources()
+    {
+        QFETCH(QString, path);
+        const EvaluationResult result = m_results.value(path);
+        const StageResult *compile = result.stage(QStringLiteral("compile"));
+        QVERIFY(compile);
+        const QJsonArray kernels = compile->data.value(QStringLiteral("kernels")).toArray();
+        QVERIFY2(!kernels.isEmpty(),
+                 QJsonDocument(compile->data).toJson(QJsonDocument::Compact).constData());
+        for (const QJsonValue &kernel : kernels) {
+            const QJsonObject k = kernel.toObject();
+            QVERIFY(!k.value(QStringLiteral("name")).toString().isEmpty());
+            QVERIFY2(k.value(QStringLiteral("registers")).toInt() > 0,
+                     QJsonDocument(k).toJson(QJsonDocument::Compact).constData());
+            QVERIFY(k.contains(QStringLiteral("shared_bytes")));
+            QVERIFY(k.contains(QStringLiteral("spill_bytes")));
+        }
+    }
+
+    // Device-only candidates take the NVRTC path, the others nvcc.
+    void compilePathFollowsTheForm_data() { honestRows(); }
+
+    void compilePathFollowsTheForm()
+    {
+        QFETCH(QString, path);
+        const StageResult *compile = m_results.value(path).stage(QStringLiteral("compile"));
+        QVERIFY(compile);
+        QCOMPARE(compile->data.value(QStringLiteral("path")).toString(),
+                 isDeviceOnly(path) ? QStringLiteral("nvrtc") : QStringLiteral("nvcc"));
+    }
+
+    // (d) matmul is also timed against cuBLAS, in the same session.
+    void matmulHasLibraryBaseline()
+    {
+        const QString path = candidatePath(QStringLiteral("matmul_tiled.cu"));
+        const EvaluationResult result = m_results.value(path);
+        QCOMPARE(result.verdict, Verdict::Pass);
+        const StageResult *timing = result.stage(QStringLiteral("timing"));
+        QVERIFY(timing);
+        const QJsonObject library =
+            timing->data.value(QStringLiteral("library_baseline")).toObject();
+        QVERIFY2(!library.isEmpty(),
+                 QJsonDocument(timing->data).toJson(QJsonDocument::Compact).constData());
+        QVERIFY(library.value(QStringLiteral("n")).toInt() >= 2);
+        QVERIFY(library.value(QStringLiteral("median")).toDouble() > 0.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVerifierCuda)
+#include "tst_verifiercuda.moc"

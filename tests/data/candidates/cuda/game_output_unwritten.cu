@@ -1,0 +1,5 @@
+// expect: task=vector_add verdict=flagged flag=output_unwritten
+// Gaming: returns without launching anything, hoping the output still holds a correct answer.
+#include <cuda_runtime.h>
+
+extern "C" void vector_add(const float *, const float *, float *, int, cudaStream_t) {}

@@ -1,0 +1,228 @@
+// Every CUDA compilation path, for real, without a GPU: the task references and the cuBLAS
+// baseline through nvcc in the compile sandbox (with ptxas's per-kernel registers, shared
+// memory and spills), device-only candidates through NVRTC in kiln-cuda-sandbox --compile-only,
+// compile errors with the candidate's line, and the CUDA screen on real nvcc output (the
+// preprocessed text and the object's imports).
+
+#include "tasks/tasklibrary.h"
+#include "verifier/cudacompiler.h"
+#include "verifier/elfsymbols.h"
+#include "verifier/entryshim.h"
+#include "verifier/flagcatalog.h"
+#include "verifier/staticscreen.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kiln;
+
+namespace {
+
+QString readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+} // namespace
+
+class TestCudaCompile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_options = VerifierOptions::defaults();
+        if (m_options.nvcc.isEmpty())
+            QSKIP("no CUDA toolkit (nvcc) on this machine");
+        QVERIFY(m_cacheDir.isValid());
+        m_options.cacheDirectory = m_cacheDir.path();
+        m_cache = std::make_unique<CompileCache>(m_options.cacheDirectory);
+        QVERIFY(m_tasks.loadDirectory(QStringLiteral(KILN_SOURCE_DIR "/tasks")) >= 6);
+    }
+
+    void referencesBuildWithResourceUsage_data()
+    {
+        QTest::addColumn<QString>("task");
+        for (const char *name :
+             {"vector_add", "reduce_sum", "softmax", "layernorm", "matmul", "transpose"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void referencesBuildWithResourceUsage()
+    {
+        QFETCH(QString, task);
+        const Task *t = m_tasks.task(task);
+        QVERIFY(t);
+        const CudaCompiler::Outcome outcome = CudaCompiler::nvcc(
+            m_options, *m_cache, t->name, t->referenceSource.value(Backend::Cuda),
+            EntryShim::cudaSource(*t), QStringLiteral("sm_90"), {}, nullptr);
+        QVERIFY2(outcome.artifact.ok, qPrintable(outcome.error + outcome.artifact.log.left(2000)));
+        QVERIFY(QFile::exists(outcome.artifact.sharedObject));
+        QVERIFY(!outcome.kernels.isEmpty());
+        for (const QJsonValue &kernel : outcome.kernels)
+            QVERIFY(kernel[QStringLiteral("registers")].toInt() > 0);
+        // The shared object imports the shared CUDA runtime, never a static copy of it.
+        const ElfSymbols symbols = ElfSymbols::read(outcome.artifact.object);
+        QVERIFY(symbols.valid);
+        QVERIFY(symbols.undefined.contains(QStringLiteral("__cudaRegisterFatBinary")));
+        // The screen finds nothing blocking in a task's own reference.
+        const QList<CheatFlag> flags = StaticScreen::screen(
+            *t, Backend::Cuda, outcome.artifact.preprocessed, CudaCompiler::sourceName(), symbols);
+        for (const CheatFlag &flag : flags)
+            QVERIFY2(!flag.blocking, qPrintable(flag.id + QLatin1Char(' ') + flag.message));
+        // A second build is a cache hit.
+        const CudaCompiler::Outcome again = CudaCompiler::nvcc(
+            m_options, *m_cache, t->name, t->referenceSource.value(Backend::Cuda),
+            EntryShim::cudaSource(*t), QStringLiteral("sm_90"), {}, nullptr);
+        QVERIFY(again.artifact.cached);
+        QCOMPARE(again.kernels, outcome.kernels);
+    }
+
+    void cublasBaselineLinks()
+    {
+        const Task *t = m_tasks.task(QStringLiteral("matmul"));
+        const CudaCompiler::Outcome outcome = CudaCompiler::nvcc(
+            m_options, *m_cache, t->name, t->libraryBaselineSource.value(Backend::Cuda),
+            EntryShim::cudaSource(*t), QStringLiteral("sm_90"),
+            t->libraryBaselineLibraries.value(Backend::Cuda), nullptr);
+        QVERIFY2(outcome.artifact.ok, qPrintable(outcome.artifact.log.left(2000)));
+        // The same source without the library is what a candidate gets: the link fails on the
+        // unresolved cuBLAS symbol, which the screen names.
+        const CudaCompiler::Outcome unlinked = CudaCompiler::nvcc(
+            m_options, *m_cache, t->name, t->libraryBaselineSource.value(Backend::Cuda),
+            EntryShim::cudaSource(*t), QStringLiteral("sm_90"), {}, nullptr);
+        QVERIFY(!unlinked.artifact.ok);
+        QVERIFY(unlinked.artifact.log.contains(QLatin1String("cublas")));
+        const QList<CheatFlag> flags = StaticScreen::screen(
+            *t, Backend::Cuda, unlinked.artifact.preprocessed, CudaCompiler::sourceName(),
+            ElfSymbols::read(unlinked.artifact.object));
+        bool forbidden = false;
+        for (const CheatFlag &flag : flags)
+            forbidden =
+                forbidden || (flag.id == QLatin1String("forbidden_library") && flag.blocking);
+        QVERIFY(forbidden);
+    }
+
+    void compileErrorNamesTheLine()
+    {
+        const Task *t = m_tasks.task(QStringLiteral("vector_add"));
+        const QString source = QStringLiteral(
+            "#include <cuda_runtime.h>\n"
+            "__global__ void k(const float *a, const float *b, float *c, int n)\n"
+            "{\n"
+            "    c[0] = a[0] + undeclared;\n"
+            "}\n"
+            "extern \"C\" void vector_add(const float *a, const float *b, float *c, int n,\n"
+            "                           cudaStream_t s) { k<<<1, 1, 0, s>>>(a, b, c, n); }\n");
+        const CudaCompiler::Outcome outcome =
+            CudaCompiler::nvcc(m_options, *m_cache, t->name, source, EntryShim::cudaSource(*t),
+                               QStringLiteral("sm_90"), {}, nullptr);
+        QVERIFY(!outcome.artifact.ok);
+        const QJsonArray diagnostics = CudaCompiler::parseDiagnostics(outcome.artifact.log);
+        bool found = false;
+        for (const QJsonValue &d : diagnostics)
+            found = found ||
+                    (d[QStringLiteral("line")].toInt() == 4 &&
+                     d[QStringLiteral("message")].toString().contains(QLatin1String("undeclared")));
+        QVERIFY2(found, qPrintable(outcome.artifact.log));
+    }
+
+    void nvrtcDeviceOnly()
+    {
+        const Task *t = m_tasks.task(QStringLiteral("vector_add"));
+        QTemporaryDir work;
+        SandboxSettings settings = m_options.sandbox;
+        settings.executable = m_options.cudaSandbox;
+        settings.addressSpaceMb = 0;
+        settings.extraArguments = {QStringLiteral("--compile-only")};
+        SandboxProcess sandbox(settings);
+        QString error;
+        QVERIFY2(sandbox.start(work.path(), 4096, 10000, &error), qPrintable(error));
+        const QString good = QStringLiteral(
+            "// kiln-launch: grid=((n + 255) / 256) block=(256)\n"
+            "extern \"C\" __global__ void vector_add(const float *a, const float *b, float *c, "
+            "int n)\n"
+            "{\n"
+            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n)\n"
+            "        c[i] = a[i] + b[i];\n"
+            "}\n");
+        const CudaCompiler::Outcome ok = CudaCompiler::nvrtc(
+            sandbox, *m_cache, m_options, t->name, good, QStringLiteral("sm_90"), nullptr);
+        QVERIFY2(ok.artifact.ok, qPrintable(ok.error + ok.artifact.log));
+        QFile cubin(ok.artifact.sharedObject);
+        QVERIFY(cubin.open(QIODevice::ReadOnly));
+        QCOMPARE(cubin.read(4), QByteArray("\x7f"
+                                           "ELF")); // a cubin is an ELF image
+        QVERIFY(ok.artifact.compileMs < 10000);
+
+        QString broken = good;
+        broken.replace(QStringLiteral("a[i] + b[i]"), QStringLiteral("a[i] + b[j]"));
+        const CudaCompiler::Outcome bad = CudaCompiler::nvrtc(
+            sandbox, *m_cache, m_options, t->name, broken, QStringLiteral("sm_90"), nullptr);
+        QVERIFY(!bad.artifact.ok);
+        const QJsonArray diagnostics = CudaCompiler::parseDiagnostics(bad.artifact.log);
+        QVERIFY2(!diagnostics.isEmpty() && diagnostics[0][QStringLiteral("line")].toInt() == 6,
+                 qPrintable(bad.artifact.log));
+    }
+
+    // Every candidate the CUDA execution test runs compiles (or fails to) as it expects, here.
+    void testCandidatesCompile_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda"));
+        for (const QString &name : dir.entryList({QStringLiteral("*.cu")}, QDir::Files))
+            QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    }
+    void testCandidatesCompile()
+    {
+        QFETCH(QString, path);
+        const QString source = readFile(path);
+        static const QRegularExpression expect(
+            QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
+        const QRegularExpressionMatch m = expect.match(source.section(QLatin1Char('\n'), 0, 0));
+        QVERIFY(m.hasMatch());
+        const Task *t = m_tasks.task(m.captured(1));
+        QVERIFY(t);
+        if (source.contains(QLatin1String("kiln-launch:")))
+            QSKIP("device-only (NVRTC): covered by nvrtcDeviceOnly and the GPU test");
+        const CudaCompiler::Outcome outcome =
+            CudaCompiler::nvcc(m_options, *m_cache, t->name, source, EntryShim::cudaSource(*t),
+                               QStringLiteral("sm_90"), {}, nullptr);
+        const QString verdict = m.captured(2);
+        if (verdict == QLatin1String("compile_error")) {
+            QVERIFY(!outcome.artifact.ok);
+            return;
+        }
+        const QList<CheatFlag> flags = StaticScreen::screen(
+            *t, Backend::Cuda, outcome.artifact.preprocessed, CudaCompiler::sourceName(),
+            ElfSymbols::read(outcome.artifact.object));
+        const QString flag = m.captured(3);
+        const FlagInfo *info = flag.isEmpty() ? nullptr : FlagCatalog::find(flag);
+        if (info && info->stage == QLatin1String("screen")) {
+            bool raised = false;
+            for (const CheatFlag &f : flags)
+                raised = raised || f.id == flag;
+            QVERIFY2(raised, qPrintable(QStringLiteral("expected the screen to raise ") + flag));
+        } else {
+            QVERIFY2(outcome.artifact.ok, qPrintable(outcome.artifact.log.left(2000)));
+        }
+        if (verdict == QLatin1String("pass"))
+            for (const CheatFlag &f : flags)
+                QVERIFY2(!f.blocking, qPrintable(f.id + QLatin1Char(' ') + f.message));
+    }
+
+private:
+    VerifierOptions m_options;
+    QTemporaryDir m_cacheDir;
+    std::unique_ptr<CompileCache> m_cache;
+    TaskLibrary m_tasks;
+};
+
+QTEST_GUILESS_MAIN(TestCudaCompile)
+#include "tst_cudacompile.moc"

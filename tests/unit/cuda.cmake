@@ -1,0 +1,4 @@
+# CUDA backend units that need neither nvcc nor a GPU: launch geometry of device-only
+# candidates, the device probe's output, ptxas / nvcc / NVRTC logs, the CUDA entry shim.
+kiln_add_test(NAME tst_cudaparsing SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_cudaparsing.cpp
+              LIBS kiln_verifier kiln_tasks LABEL unit TIMEOUT 60)

@@ -1,0 +1,180 @@
+// The text the CUDA backend reads and writes: kiln-launch lines, kiln-cuda-sandbox --probe
+// output, ptxas resource reports, nvcc/NVRTC diagnostics and the generated entry shim.
+
+#include "tasks/tasklibrary.h"
+#include "verifier/cudacompiler.h"
+#include "verifier/cudadevices.h"
+#include "verifier/entryshim.h"
+#include "verifier/launchgeometry.h"
+
+#include <QJsonObject>
+#include <QTest>
+
+using namespace kiln;
+
+class TestCudaParsing : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void launchGeometry_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<QList<qint64>>("expected"); // gx gy gz bx by bz shared
+        QTest::newRow("ceil division")
+            << QStringLiteral("// kiln-launch: grid=((n + 255) / 256) block=(256)") << qint64(1000)
+            << QList<qint64>{4, 1, 1, 256, 1, 1, 0};
+        QTest::newRow("exact multiple")
+            << QStringLiteral("// kiln-launch: grid=((n + 255) / 256) block=(256)") << qint64(512)
+            << QList<qint64>{2, 1, 1, 256, 1, 1, 0};
+        QTest::newRow("size one") << QStringLiteral(
+                                         "// kiln-launch: grid=((n + 255) / 256) block=(256)")
+                                  << qint64(1) << QList<qint64>{1, 1, 1, 256, 1, 1, 0};
+        QTest::newRow("2d with shared")
+            << QStringLiteral(
+                   "//kiln-launch: grid=((n+31)/32, (n+7)/8) block=(32, 8) shared=4*32*8")
+            << qint64(100) << QList<qint64>{4, 13, 1, 32, 8, 1, 1024};
+        QTest::newRow("scalar forms") << QStringLiteral("// kiln-launch: grid=n block=128")
+                                      << qint64(7) << QList<qint64>{7, 1, 1, 128, 1, 1, 0};
+    }
+    void launchGeometry()
+    {
+        QFETCH(QString, line);
+        QFETCH(qint64, n);
+        QFETCH(QList<qint64>, expected);
+        const QString source = QStringLiteral("#include <x>\n") + line +
+                               QStringLiteral("\nextern \"C\" __global__ void f() {}\n");
+        QString error;
+        const std::optional<LaunchGeometry> geometry = LaunchGeometry::parse(source, &error);
+        QVERIFY2(geometry && error.isEmpty(), qPrintable(error));
+        QCOMPARE(geometry->line(), 2);
+        ShapeConfig shape;
+        shape.sizes.insert(QStringLiteral("n"), n);
+        const auto dims = geometry->evaluate(shape, &error);
+        QVERIFY2(dims, qPrintable(error));
+        const QList<qint64> got{dims->grid[0],  dims->grid[1],  dims->grid[2],    dims->block[0],
+                                dims->block[1], dims->block[2], dims->sharedBytes};
+        QCOMPARE(got, expected);
+    }
+
+    void launchGeometryErrors()
+    {
+        QString error;
+        QVERIFY(!LaunchGeometry::parse(QStringLiteral("__global__ void f() {}"), &error));
+        QVERIFY(error.isEmpty()); // no line: the nvcc path, not an error
+        LaunchGeometry::parse(QStringLiteral("// kiln-launch: grid=(n)\n"), &error);
+        QVERIFY(error.contains(QLatin1String("block")));
+        LaunchGeometry::parse(QStringLiteral("\n// kiln-launch: grid=(n block=(1)\n"), &error);
+        QVERIFY2(error.contains(QLatin1String("line 2")), qPrintable(error));
+        LaunchGeometry::parse(QStringLiteral("// kiln-launch: grid=(n +) block=(1)\n"), &error);
+        QVERIFY(!error.isEmpty());
+        LaunchGeometry::parse(QStringLiteral("// kiln-launch: grid=(1,2,3,4) block=(1)\n"), &error);
+        QVERIFY(error.contains(QLatin1String("three")));
+        // Valid text, but zero blocks for this shape: an error at evaluation, with the reason.
+        const auto geometry = LaunchGeometry::parse(
+            QStringLiteral("// kiln-launch: grid=(n / 256) block=(256)"), &error);
+        QVERIFY(geometry && error.isEmpty());
+        ShapeConfig shape;
+        shape.sizes.insert(QStringLiteral("n"), 100);
+        QVERIFY(!geometry->evaluate(shape, &error));
+        QVERIFY(error.contains(QLatin1String("n / 256")));
+        shape.sizes.clear();
+        QVERIFY(!geometry->evaluate(shape, &error)); // unknown size name
+    }
+
+    void signatureCode()
+    {
+        const TaskLibrary library = TaskLibrary::standard({});
+        QCOMPARE(LaunchGeometry::signatureCode(*library.task(QStringLiteral("layernorm"))),
+                 QByteArray("PPPPIIF"));
+        QCOMPARE(LaunchGeometry::signatureCode(*library.task(QStringLiteral("matmul"))),
+                 QByteArray("PPPIII"));
+    }
+
+    void cudaShim()
+    {
+        const TaskLibrary library = TaskLibrary::standard({});
+        const QString shim = EntryShim::cudaSource(*library.task(QStringLiteral("layernorm")));
+        QVERIFY(
+            shim.contains(QLatin1String("extern \"C\" void layernorm(const float*, const float*, "
+                                        "const float*, float*, int, int, float, cudaStream_t);")));
+        QVERIFY(shim.contains(QLatin1String("(float)r[0], s);")));
+        QVERIFY(shim.contains(QLatin1String(EntryShim::kSymbol)));
+    }
+
+    void probeOutput()
+    {
+        const CudaAvailability two = CudaDevices::parse(QStringLiteral(
+            "device 0 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"
+            "device 1 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"));
+        QVERIFY(two.usable);
+        QCOMPARE(two.devices.size(), 2);
+        QCOMPARE(two.devices[1].index, 1);
+        QCOMPARE(two.devices[0].name, QStringLiteral("NVIDIA H200"));
+        QCOMPARE(two.devices[0].architecture(), QStringLiteral("sm_90"));
+        QCOMPARE(two.devices[0].l2Bytes, qint64(52428800));
+        // 132 SMs x 128 lanes x 2 flops x 1.98 GHz
+        QCOMPARE(qRound64(two.devices[0].peakFp32FlopsPerSecond() / 1e9), qint64(66908));
+
+        const CudaAvailability noDriver = CudaDevices::parse(QStringLiteral(
+            "error cudaErrorInsufficientDriver: CUDA driver version is insufficient\n"));
+        QVERIFY(!noDriver.usable);
+        QVERIFY(noDriver.reason.startsWith(QLatin1String("no usable NVIDIA driver")));
+        const CudaAvailability noDevice =
+            CudaDevices::parse(QStringLiteral("error cudaErrorNoDevice: no CUDA-capable device\n"));
+        QVERIFY(noDevice.reason.startsWith(QLatin1String("no CUDA device")));
+        const CudaAvailability broken = CudaDevices::parse(
+            QStringLiteral("error cudaErrorECCUncorrectable: uncorrectable ECC\n"));
+        QVERIFY(broken.reason.contains(QLatin1String("ECC")));
+        QVERIFY(!CudaDevices::parse(QStringLiteral("garbage\ndevice 1 2\n")).usable);
+    }
+
+    void probeHere()
+    {
+        // Whatever this machine has, the answer is definite: devices, or a reason.
+        const CudaAvailability here = CudaDevices::probe();
+        QVERIFY(here.usable ? !here.devices.isEmpty() : !here.reason.isEmpty());
+    }
+
+    void ptxasReport()
+    {
+        const QString log = QStringLiteral(
+            "ptxas info    : 0 bytes gmem\n"
+            "ptxas info    : Compiling entry function '_Z14softmax_kernelPKfPfi' for 'sm_90'\n"
+            "ptxas info    : Function properties for _Z14softmax_kernelPKfPfi\n"
+            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+            "ptxas info    : Used 20 registers, used 1 barriers, 1024 bytes smem\n"
+            "ptxas info    : Compiling entry function 'tiled' for 'sm_90'\n"
+            "ptxas info    : Function properties for tiled\n"
+            "    8 bytes stack frame, 24 bytes spill stores, 24 bytes spill loads\n"
+            "ptxas info    : Used 255 registers, used 0 barriers\n");
+        const QJsonArray kernels = CudaCompiler::parseResourceUsage(log);
+        QCOMPARE(kernels.size(), 2);
+        QCOMPARE(kernels[0][QStringLiteral("name")].toString(),
+                 QStringLiteral("softmax_kernel(float const*, float*, int)"));
+        QCOMPARE(kernels[0][QStringLiteral("registers")].toInt(), 20);
+        QCOMPARE(kernels[0][QStringLiteral("shared_bytes")].toInt(), 1024);
+        QCOMPARE(kernels[1][QStringLiteral("spill_bytes")].toInt(), 24);
+        QCOMPARE(kernels[1][QStringLiteral("registers")].toInt(), 255);
+    }
+
+    void diagnostics()
+    {
+        const QString log = QStringLiteral(
+            "cand.cu(12): error: identifier \"INFINITY\" is undefined\n"
+            "cand.cu(3): warning #177-D: variable \"x\" was declared but never referenced\n"
+            "/tmp/w/cand.cu:40:5: error: 'foo' was not declared in this scope\n"
+            "shim.cpp(2): error: not ours\n");
+        const QJsonArray d = CudaCompiler::parseDiagnostics(log);
+        QCOMPARE(d.size(), 3);
+        QList<int> lines;
+        for (const QJsonValue &v : d)
+            lines << v[QStringLiteral("line")].toInt();
+        std::sort(lines.begin(), lines.end());
+        QCOMPARE(lines, (QList<int>{3, 12, 40}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCudaParsing)
+#include "tst_cudaparsing.moc"
