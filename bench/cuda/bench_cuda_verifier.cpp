@@ -1,5 +1,5 @@
 // CUDA verifier figures (docs/performance.md, "CUDA verifier"), on the machine's GPUs:
-//   bench_cuda_verifier [--copies N] [--repeats N] [--evals N] [--out FILE]
+//   bench_cuda_verifier [--copies N] [--repeats N] [--evals N] [--skip PARTS] [--out FILE]
 // - compile: NVRTC (device-only form) vs nvcc (the same kernel with a host launcher), cold
 //   cache, per candidate;
 // - latency: one candidate end to end (screen, compile, correctness, timing), cold and warm cache;
@@ -108,6 +108,10 @@ int main(int argc, char **argv)
     const int copies = option(args, QStringLiteral("--copies"), 5);
     const int repeats = option(args, QStringLiteral("--repeats"), 10);
     const int evals = option(args, QStringLiteral("--evals"), 24);
+    // --skip compile,latency,throughput,repeatability
+    const qsizetype skipAt = args.indexOf(QStringLiteral("--skip"));
+    const QStringList skip =
+        skipAt > 0 ? args.value(skipAt + 1).split(QLatin1Char(',')) : QStringList();
     TaskLibrary tasks;
     tasks.loadDirectory(QStringLiteral(KILN_SOURCE_DIR "/tasks"));
     QTemporaryDir cacheDir;
@@ -126,7 +130,7 @@ int main(int argc, char **argv)
                                  QStringLiteral("transpose")};
 
     // 1. Compile time per candidate, NVRTC vs nvcc, cold.
-    {
+    if (!skip.contains(QStringLiteral("compile"))) {
         CompileCache cache(cacheDir.path() + QStringLiteral("/compile-bench"));
         QTemporaryDir work;
         SandboxSettings settings = options.sandbox;
@@ -169,6 +173,8 @@ int main(int argc, char **argv)
                                     {QStringLiteral("nvcc_ms"), median(nvccMs)},
                                     {QStringLiteral("ratio"), median(nvccMs) / median(nvrtcMs)}});
         }
+        std::fprintf(stderr, "compile: NVRTC %.0f ms, nvcc %.0f ms per candidate (medians)\n",
+                     median(allNvrtc), median(allNvcc));
         report.insert(QStringLiteral("compile"),
                       QJsonObject{{QStringLiteral("per_task"), rows},
                                   {QStringLiteral("copies"), copies},
@@ -180,7 +186,7 @@ int main(int argc, char **argv)
     VerifierPool pool(options, 2 * int(gpu.devices.size()));
     Verifier &verifier = pool.verifier();
     // 2. End-to-end latency per candidate: cold (unique source) and warm (the same again).
-    {
+    if (!skip.contains(QStringLiteral("latency"))) {
         QJsonArray rows;
         QStringList names{QStringLiteral("vector_add_naive.cu"),
                           QStringLiteral("softmax_online.cu"),
@@ -212,14 +218,15 @@ int main(int argc, char **argv)
                             {QStringLiteral("candidate_ms"), warm.candidateMs.value_or(0)},
                             {QStringLiteral("speedup"), warm.speedup.value_or(0)},
                             {QStringLiteral("roofline"), warm.rooflineFraction.value_or(0)}});
-            std::fprintf(stderr, "latency %s: %s cold %.0f ms warm %.0f ms\n", qPrintable(file),
-                         qPrintable(verdictName(warm.verdict)), coldMs, warmMs);
+            std::fprintf(stderr, "latency %s: %s cold %.0f ms warm %.0f ms | %s\n",
+                         qPrintable(file), qPrintable(verdictName(warm.verdict)), coldMs, warmMs,
+                         qPrintable(warm.summary.left(160)));
         }
         report.insert(QStringLiteral("latency"), rows);
     }
 
     // 3. Throughput through the pool (compilation overlaps other GPUs' and its own timing).
-    {
+    if (!skip.contains(QStringLiteral("throughput"))) {
         QStringList files{QStringLiteral("vector_add_naive.cu"),
                           QStringLiteral("softmax_online.cu"),
                           QStringLiteral("matmul_tiled.cu"),
@@ -256,7 +263,7 @@ int main(int argc, char **argv)
     }
 
     // 4. Repeatability: one kernel, separate evaluations (each its own adaptive timing loop).
-    {
+    if (!skip.contains(QStringLiteral("repeatability"))) {
         QJsonArray rows;
         for (const QString &file :
              {QStringLiteral("vector_add_naive.cu"), QStringLiteral("softmax_online.cu"),

@@ -113,6 +113,16 @@ public:
             m_flushBytes = 8u << 20;
         if (error == cudaSuccess)
             error = cudaMalloc(&m_flush, m_flushBytes);
+        // The stream-ordered allocator (cudaMallocAsync, which candidates may use for scratch)
+        // sets itself up on first use; do it now, before Landlock and seccomp confine the
+        // process.
+        void *scratch = nullptr;
+        if (error == cudaSuccess)
+            error = cudaMallocAsync(&scratch, 64u << 20, m_stream);
+        if (error == cudaSuccess)
+            error = cudaFreeAsync(scratch, m_stream);
+        if (error == cudaSuccess)
+            error = cudaStreamSynchronize(m_stream);
         if (error != cudaSuccess)
             return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
         cudaDeviceProp props{};

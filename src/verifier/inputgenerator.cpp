@@ -1,5 +1,7 @@
 #include "inputgenerator.h"
 
+#include <QtConcurrent/QtConcurrentMap>
+
 #include <QCryptographicHash>
 #include <cmath>
 #include <cstring>
@@ -154,6 +156,39 @@ QList<QByteArray> InputGenerator::inputs(const Task &task, const ShapeConfig &sh
         buffers.append(generate(distribution, task.elementCount(parameter, shape), parameter.dtype,
                                 seed ^ (0x9e3779b97f4a7c15ull * (p + 1))));
     }
+    return buffers;
+}
+
+QList<QByteArray> InputGenerator::inputsParallel(const Task &task, const ShapeConfig &shape,
+                                                 const ValueDistribution &distribution,
+                                                 quint64 seed)
+{
+    constexpr qint64 kChunk = 1 << 20;
+    struct Job
+    {
+        int parameter;
+        qint64 first;
+        qint64 count;
+    };
+    QList<QByteArray> buffers(task.parameters.size());
+    QList<Job> jobs;
+    for (int p = 0; p < task.parameters.size(); ++p) {
+        const TaskParameter &parameter = task.parameters[p];
+        if (parameter.role != TaskParameter::Role::Input)
+            continue;
+        const qint64 count = task.elementCount(parameter, shape);
+        buffers[p] = QByteArray(count * 4, Qt::Uninitialized);
+        for (qint64 first = 0; first < count; first += kChunk)
+            jobs.append({p, first, std::min(kChunk, count - first)});
+    }
+    QtConcurrent::blockingMap(jobs, [&](const Job &job) {
+        const quint64 chunkSeed = seed ^ (0x9e3779b97f4a7c15ull * (job.parameter + 1)) ^
+                                  (0xbf58476d1ce4e5b9ull * quint64(job.first / kChunk + 1));
+        const QByteArray values =
+            generate(distribution, job.count, task.parameters[job.parameter].dtype, chunkSeed);
+        std::memcpy(buffers[job.parameter].data() + 4 * job.first, values.constData(),
+                    size_t(values.size()));
+    });
     return buffers;
 }
 

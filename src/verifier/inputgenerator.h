@@ -23,6 +23,10 @@ public:
     // left empty.
     static QList<QByteArray> inputs(const Task &task, const ShapeConfig &shape,
                                     const ValueDistribution &distribution, quint64 seed);
+    // The same, generated in independent chunks on every core: for the GPU's timing shapes
+    // (hundreds of millions of values). Deterministic, but its values differ from inputs().
+    static QList<QByteArray> inputsParallel(const Task &task, const ShapeConfig &shape,
+                                            const ValueDistribution &distribution, quint64 seed);
     // The distribution used for seed index k: every distribution of the task takes its turn.
     static ValueDistribution distributionFor(const Task &task, int seedIndex);
 };

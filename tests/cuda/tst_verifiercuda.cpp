@@ -121,7 +121,6 @@ private slots:
         QVERIFY(m_cache.isValid());
         QVERIFY(m_tasks.loadDirectory(QStringLiteral(KILN_SOURCE_DIR "/tasks")) >= 6);
         m_options = VerifierOptions::defaults();
-        m_options.sandbox.executable = QStringLiteral(KILN_BINARY_DIR "/bin/kiln-sandbox");
         m_options.cacheDirectory = m_cache.path();
         const CudaAvailability gpu = CudaDevices::probe(m_options);
         if (!gpu.usable)

@@ -155,6 +155,38 @@ private slots:
             seen.insert(InputGenerator::distributionFor(task, k).name);
         QCOMPARE(seen.size(), task.distributions.size());
     }
+
+    // The chunked generator of the GPU's timing shapes: deterministic whatever the thread
+    // scheduling, every chunk its own stream, and still the task's distribution.
+    void parallelChunksAreDeterministic()
+    {
+        const TaskLoader::Result loaded =
+            TaskLoader::load(QStringLiteral(KILN_SOURCE_DIR "/tasks/vector_add"));
+        QVERIFY(loaded.ok());
+        const Task &task = *loaded.task;
+        ShapeConfig shape;
+        shape.sizes = {{QStringLiteral("n"), (3 << 20) + 7}}; // three chunks and a tail
+        const ValueDistribution normal{QStringLiteral("normal"), ValueDistribution::Kind::Normal, 0,
+                                       1, 0};
+        const QList<QByteArray> a = InputGenerator::inputsParallel(task, shape, normal, 5);
+        const QList<QByteArray> b = InputGenerator::inputsParallel(task, shape, normal, 5);
+        QCOMPARE(a, b);
+        QCOMPARE(a[0].size(), 4 * ((3 << 20) + 7));
+        QVERIFY(a[0] != a[1]);
+        QVERIFY(a != InputGenerator::inputsParallel(task, shape, normal, 6));
+        // Chunks are not copies of one another.
+        QVERIFY(a[0].mid(0, 4096) != a[0].mid(4 << 20, 4096));
+        double sum = 0.0, squares = 0.0;
+        const qint64 count = a[0].size() / 4;
+        for (qint64 i = 0; i < count; ++i) {
+            float v;
+            std::memcpy(&v, a[0].constData() + 4 * i, 4);
+            sum += v;
+            squares += double(v) * v;
+        }
+        QVERIFY(std::abs(sum / count) < 0.01);
+        QVERIFY(std::abs(squares / count - 1.0) < 0.01);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestInputGenerator)
