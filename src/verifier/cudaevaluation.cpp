@@ -676,6 +676,8 @@ void CudaEvaluation::measureTiming()
                 upload += " h2d:" + number(bank[v][i++]) + ':' + number(values.size());
             }
     }
+    QElapsedTimer phase;
+    phase.start();
     const int transferMs = m_options.cudaCallTimeoutMs + int(layout.size() >> 20); // ~1 GB/s
     if (!send("alloc " + number(layout.size()), transferMs, QStringLiteral("timing allocation")) ||
         !send(upload, transferMs, QStringLiteral("timing upload"))) {
@@ -802,6 +804,7 @@ void CudaEvaluation::measureTiming()
         return true;
     };
 
+    const double uploadMs = phase.restart() / 1.0;
     // Timer overhead: events around nothing, in the same state as calls.
     SandboxProcess::Reply reply;
     QByteArray nops = "batch";
@@ -817,6 +820,7 @@ void CudaEvaluation::measureTiming()
             nopEvent.append(call->eventMs);
             nopGap.append(call->wallMs - call->eventMs);
         }
+    const double calibrationMs = phase.restart() / 1.0;
     const double overheadMs = median(nopEvent);
     const double baseGapMs = median(nopGap);
 
@@ -1000,7 +1004,10 @@ void CudaEvaluation::measureTiming()
                       candidateStats.median > 0 ? flops / candidateStats.median / 1e9 : 0.0},
                      {QStringLiteral("device"), m_slot->device().name},
                      {QStringLiteral("device_index"), m_slot->device().index},
-                     {QStringLiteral("loop_ms"), loop.nsecsElapsed() / 1e6}};
+                     {QStringLiteral("loop_ms"), loop.nsecsElapsed() / 1e6},
+                     {QStringLiteral("iterations"), j},
+                     {QStringLiteral("upload_ms"), uploadMs},
+                     {QStringLiteral("calibration_ms"), calibrationMs}};
     if (library) {
         const TimingStats libraryStats = libraryTiming.stats();
         data.insert(QStringLiteral("library_baseline"), libraryStats.toJson());

@@ -3,7 +3,12 @@
 namespace kiln {
 
 CudaSandboxPool::CudaSandboxPool(const VerifierOptions &options)
-    : m_availability(CudaDevices::probe(options))
+    : CudaSandboxPool(options, CudaDevices::probe(options))
+{
+}
+
+CudaSandboxPool::CudaSandboxPool(const VerifierOptions &options, CudaAvailability availability)
+    : m_availability(std::move(availability))
 {
     for (const CudaDevice &device : m_availability.devices) {
         m_slots.push_back(std::make_unique<CudaSandboxSlot>(options, device));

@@ -17,6 +17,8 @@ class CudaSandboxPool
 {
 public:
     explicit CudaSandboxPool(const VerifierOptions &options);
+    // With the devices given rather than probed (tests of the scheduling without a GPU).
+    CudaSandboxPool(const VerifierOptions &options, CudaAvailability availability);
 
     const CudaAvailability &availability() const { return m_availability; }
     int size() const { return int(m_slots.size()); }

@@ -4,11 +4,14 @@
 #include "tasks/tasklibrary.h"
 #include "verifier/cudacompiler.h"
 #include "verifier/cudadevices.h"
+#include "verifier/cudasandboxpool.h"
 #include "verifier/entryshim.h"
 #include "verifier/launchgeometry.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QTest>
+#include <thread>
 
 using namespace kiln;
 
@@ -135,6 +138,42 @@ private slots:
         // Whatever this machine has, the answer is definite: devices, or a reason.
         const CudaAvailability here = CudaDevices::probe();
         QVERIFY(here.usable ? !here.devices.isEmpty() : !here.reason.isEmpty());
+    }
+
+    // Evaluations take whichever GPU is free; with every GPU busy they wait, and a cancel ends
+    // the wait. (Slots start their sandbox lazily, so no GPU is needed here.)
+    void poolSpreadsOverGpus()
+    {
+        const CudaAvailability two = CudaDevices::parse(QStringLiteral(
+            "device 0 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"
+            "device 1 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"));
+        CudaSandboxPool pool(VerifierOptions::defaults(), two);
+        QCOMPARE(pool.size(), 2);
+        std::atomic<bool> cancel{false};
+        auto first = std::make_unique<CudaSandboxPool::Lease>(pool.acquire(cancel));
+        CudaSandboxPool::Lease second = pool.acquire(cancel);
+        QVERIFY(first->slot() && second.slot());
+        QVERIFY(first->slot() != second.slot());
+        QCOMPARE(first->slot()->device().index + second.slot()->device().index, 1);
+        // Both busy: a third waits until one is released.
+        CudaSandboxSlot *freed = first->slot();
+        std::thread releaser([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            first.reset();
+        });
+        QElapsedTimer waited;
+        waited.start();
+        CudaSandboxPool::Lease third = pool.acquire(cancel);
+        releaser.join();
+        QVERIFY(waited.elapsed() >= 90);
+        QCOMPARE(third.slot(), freed);
+        // All busy and cancelled: an empty lease, promptly.
+        cancel = true;
+        QVERIFY(!pool.acquire(cancel).slot());
+        // No GPU at all: an empty lease at once.
+        CudaSandboxPool none(VerifierOptions::defaults(), CudaAvailability{});
+        std::atomic<bool> never{false};
+        QVERIFY(!none.acquire(never).slot());
     }
 
     void ptxasReport()
