@@ -18,8 +18,9 @@
 # retime phase when it is asked for), so one command stays under a hard time limit.
 # Tables: bench/strategy_study.py report OUT_DIR (printed at the end, and saved as tables.md).
 # EXPORT_DIR: where to copy the small results at the end (OUT_DIR also holds the compile cache).
-# ROUND_LIMIT is passed as the engine's round_limit; today SearchEngine::startable ignores it on
-# count budgets, so greedy, mcts and two-phase get the whole remaining budget as one round.
+# ROUND_LIMIT is passed as the engine's round_limit (most requests per round, on every budget
+# axis since 2026-11-30; before, count budgets handed greedy, mcts and two-phase their whole
+# remainder as one round). Empty: the engine's default (8).
 #
 # usage: [KNOB=value ...] bench/strategy_study.sh KILN_CLI OUT_DIR
 set -euo pipefail
@@ -49,7 +50,7 @@ RETIME_PARALLEL=${RETIME_PARALLEL:-$((PARALLEL / 2 > 0 ? PARALLEL / 2 : 1))}
 RETIME_SECONDS=${RETIME_SECONDS:-100}
 DEADLINE=${DEADLINE:-480}
 PIN=${PIN:-auto}
-ROUND_LIMIT=${ROUND_LIMIT:-} # engine round_limit (today only honoured on non-count budget axes)
+ROUND_LIMIT=${ROUND_LIMIT:-} # engine round_limit (empty: its default)
 NICE=${NICE:-0}
 KEEP_DB=${KEEP_DB:-0}
 EXPORT_DIR=${EXPORT_DIR:-}
