@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +15,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <new>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <thread>
 #include <unistd.h>
 
 namespace kiln::sandbox {
@@ -192,6 +196,69 @@ unsigned long long otherThreadsCpuNs()
     }
     ::closedir(dir);
     return total;
+}
+
+bool parseArguments(const std::vector<std::string> &words, std::uint64_t limit, std::size_t &id,
+                    ArgumentSet &set, std::string &error)
+{
+    std::size_t i = 2;
+    auto count = [&]() -> std::size_t {
+        return i < words.size() ? std::strtoull(words[i++].c_str(), nullptr, 10) : 0;
+    };
+    const std::size_t pointers = count();
+    for (std::size_t k = 0; k < pointers && i < words.size(); ++k) {
+        const std::uint64_t offset = std::strtoull(words[i++].c_str(), nullptr, 10);
+        if (offset >= limit) {
+            error = "pointer offset outside the buffer";
+            return false;
+        }
+        set.offsets.push_back(offset);
+    }
+    const std::size_t ints = count();
+    for (std::size_t k = 0; k < ints && i < words.size(); ++k)
+        set.ints.push_back(std::strtoll(words[i++].c_str(), nullptr, 10));
+    const std::size_t reals = count();
+    for (std::size_t k = 0; k < reals && i < words.size(); ++k)
+        set.reals.push_back(std::strtod(words[i++].c_str(), nullptr));
+    if (words.size() < 2 || set.offsets.size() != pointers || set.ints.size() != ints ||
+        set.reals.size() != reals) {
+        error = "malformed argument set";
+        return false;
+    }
+    id = std::strtoull(words[1].c_str(), nullptr, 10);
+    return true;
+}
+
+bool mapSharedBuffer(int fd, char *&base, std::uint64_t &size)
+{
+    if (base)
+        ::munmap(base, size);
+    base = nullptr;
+    size = 0;
+    struct stat info
+    {
+    };
+    if (::fstat(fd, &info) != 0 || info.st_size <= 0)
+        return false;
+    void *mapped = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ | PROT_WRITE,
+                          MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED)
+        return false;
+    base = static_cast<char *>(mapped);
+    size = static_cast<std::uint64_t>(info.st_size);
+    return true;
+}
+
+std::string probeOtherThreads(const std::vector<std::string> &words)
+{
+    const int ms = words.size() > 1 ? std::atoi(words[1].c_str()) : 5;
+    // Let idle worker pools finish their spin-wait before measuring.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const unsigned long long before = otherThreadsCpuNs();
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    const unsigned long long after = otherThreadsCpuNs();
+    return "ok " + std::to_string(countThreads()) + " " +
+           std::to_string(after > before ? after - before : 0);
 }
 
 int takeProtocolDescriptors()

@@ -24,6 +24,24 @@ std::vector<std::string> splitFields(const std::string &word); // on ':'
 // dies ("fatal <signal> <errno> <address>", "resource alloc").
 void installCrashReporting();
 
+// One "args" request: pointers (offsets into a buffer of `limit` bytes), ints and reals.
+struct ArgumentSet
+{
+    std::vector<std::uint64_t> offsets;
+    std::vector<long long> ints;
+    std::vector<double> reals;
+};
+// Parses "args <id> <np> offsets... <ni> ints... <nr> reals..."; on failure, why.
+bool parseArguments(const std::vector<std::string> &words, std::uint64_t limit, std::size_t &id,
+                    ArgumentSet &set, std::string &error);
+
+// Maps the shared buffer descriptor (replacing an earlier mapping); false when it is empty or
+// cannot be mapped.
+bool mapSharedBuffer(int fd, char *&base, std::uint64_t &size);
+
+// "probe <ms>": CPU used by threads other than the main one while it sleeps -> the reply.
+std::string probeOtherThreads(const std::vector<std::string> &words);
+
 int countThreads();
 // Nanoseconds of CPU used so far by every thread except the main one.
 unsigned long long otherThreadsCpuNs();

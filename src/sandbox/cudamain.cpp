@@ -34,11 +34,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using CudaShim = void (*)(void *const *, const long long *, const double *, cudaStream_t);
 
-struct ArgumentSet
+struct LaunchArguments : ArgumentSet
 {
-    std::vector<std::uint64_t> offsets;
-    std::vector<long long> ints;
-    std::vector<double> reals;
     // NVRTC kernels are launched here: parameter kinds in signature order (P pointer, I int32,
     // F float32) and the launch geometry the engine computed for this shape.
     std::string signature;
@@ -179,29 +176,9 @@ public:
     // Maps the shared (host) buffer; quiet at startup, answering when the engine asks.
     void map(bool answer = true)
     {
-        if (m_base)
-            ::munmap(m_base, m_size);
-        m_base = nullptr;
-        m_size = 0;
-        struct stat info
-        {
-        };
-        if (::fstat(m_bufferFd, &info) != 0 || info.st_size <= 0) {
-            if (answer)
-                reply("err no buffer");
-            return;
-        }
-        void *base = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ | PROT_WRITE,
-                            MAP_SHARED, m_bufferFd, 0);
-        if (base == MAP_FAILED) {
-            if (answer)
-                reply("err mmap failed");
-            return;
-        }
-        m_base = static_cast<char *>(base);
-        m_size = static_cast<std::uint64_t>(info.st_size);
+        const bool mapped = mapSharedBuffer(m_bufferFd, m_base, m_size);
         if (answer)
-            reply("ok " + std::to_string(m_size));
+            reply(mapped ? "ok " + std::to_string(m_size) : std::string("err no buffer"));
     }
 
 private:
@@ -391,32 +368,13 @@ private:
 
     void storeArguments(const std::vector<std::string> &words)
     {
-        ArgumentSet set;
-        std::size_t i = 2;
-        auto count = [&]() -> std::size_t {
-            return i < words.size() ? std::strtoull(words[i++].c_str(), nullptr, 10) : 0;
-        };
-        const std::size_t pointers = count();
-        for (std::size_t k = 0; k < pointers && i < words.size(); ++k) {
-            const std::uint64_t offset = std::strtoull(words[i++].c_str(), nullptr, 10);
-            if (offset >= m_deviceSize) {
-                reply("err pointer offset outside the device buffer");
-                return;
-            }
-            set.offsets.push_back(offset);
-        }
-        const std::size_t ints = count();
-        for (std::size_t k = 0; k < ints && i < words.size(); ++k)
-            set.ints.push_back(std::strtoll(words[i++].c_str(), nullptr, 10));
-        const std::size_t reals = count();
-        for (std::size_t k = 0; k < reals && i < words.size(); ++k)
-            set.reals.push_back(std::strtod(words[i++].c_str(), nullptr));
-        if (words.size() < 2 || set.offsets.size() != pointers || set.ints.size() != ints ||
-            set.reals.size() != reals) {
-            reply("err malformed argument set");
+        LaunchArguments set;
+        std::size_t id = 0;
+        std::string error;
+        if (!parseArguments(words, m_deviceSize, id, set, error)) {
+            reply("err " + error);
             return;
         }
-        const std::size_t id = std::strtoull(words[1].c_str(), nullptr, 10);
         if (id >= m_arguments.size())
             m_arguments.resize(id + 1);
         m_arguments[id] = std::move(set);
@@ -433,7 +391,7 @@ private:
             return;
         }
         auto number = [&](int k) { return unsigned(std::strtoul(words[k].c_str(), nullptr, 10)); };
-        ArgumentSet &set = m_arguments[id];
+        LaunchArguments &set = m_arguments[id];
         set.signature = words[2];
         set.grid = dim3(number(3), number(4), number(5));
         set.block = dim3(number(6), number(7), number(8));
@@ -484,7 +442,7 @@ private:
         return cudaMemsetAsync(m_flush, int(m_flushRound & 0xff), m_flushBytes, m_stream);
     }
 
-    cudaError_t launch(Slot &target, ArgumentSet *set)
+    cudaError_t launch(Slot &target, LaunchArguments *set)
     {
         void *pointers[16] = {};
         const long long *ints = nullptr;
@@ -527,7 +485,7 @@ private:
     // harness stream; wall: from before the call until the whole device is idle; tail: how
     // long the device stayed busy after the harness stream's stop event completed (work on
     // other streams).
-    std::string timedCall(Slot *target, ArgumentSet *set, cudaError_t &error)
+    std::string timedCall(Slot *target, LaunchArguments *set, cudaError_t &error)
     {
         const auto t0 = Clock::now();
         error = cudaEventRecord(m_start, m_stream);
@@ -647,16 +605,7 @@ private:
         reply(error == cudaSuccess ? "ok " + std::to_string(best) : "err " + describe(error));
     }
 
-    void probe(const std::vector<std::string> &words)
-    {
-        const int ms = words.size() > 1 ? std::atoi(words[1].c_str()) : 5;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        const unsigned long long before = otherThreadsCpuNs();
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-        const unsigned long long after = otherThreadsCpuNs();
-        reply("ok " + std::to_string(countThreads()) + " " +
-              std::to_string(after > before ? after - before : 0));
-    }
+    void probe(const std::vector<std::string> &words) { reply(probeOtherThreads(words)); }
 
     int m_device;
     int m_bufferFd;
@@ -673,7 +622,7 @@ private:
     std::uint64_t m_size = 0;
     char *m_device_base = nullptr;
     std::uint64_t m_deviceSize = 0;
-    std::vector<ArgumentSet> m_arguments;
+    std::vector<LaunchArguments> m_arguments;
     Slot m_candidate, m_reference, m_library;
 };
 

@@ -38,13 +38,6 @@ namespace {
 
 using EntryShim = void (*)(void *const *, const long long *, const double *);
 
-struct ArgumentSet
-{
-    std::vector<std::uint64_t> offsets;
-    std::vector<long long> ints;
-    std::vector<double> reals;
-};
-
 extern "C" void kilnEmptyCall(void *const *, const long long *, const double *) {}
 
 class Sandbox
@@ -158,61 +151,21 @@ public:
     // Maps the shared buffer; quiet at startup, answering when the engine asks.
     void map(bool answer = true)
     {
-        if (m_base)
-            ::munmap(m_base, m_size);
-        m_base = nullptr;
-        m_size = 0;
-        struct stat info
-        {
-        };
-        if (::fstat(m_bufferFd, &info) != 0 || info.st_size <= 0) {
-            if (answer)
-                reply("err no buffer");
-            return;
-        }
-        void *base = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ | PROT_WRITE,
-                            MAP_SHARED, m_bufferFd, 0);
-        if (base == MAP_FAILED) {
-            if (answer)
-                reply("err mmap: " + std::string(std::strerror(errno)));
-            return;
-        }
-        m_base = static_cast<char *>(base);
-        m_size = static_cast<std::uint64_t>(info.st_size);
+        const bool mapped = mapSharedBuffer(m_bufferFd, m_base, m_size);
         if (answer)
-            reply("ok " + std::to_string(m_size));
+            reply(mapped ? "ok " + std::to_string(m_size) : std::string("err no buffer"));
     }
 
 private:
     void storeArguments(const std::vector<std::string> &words)
     {
-        // args <id> <np> offsets... <ni> ints... <nr> reals...
         ArgumentSet set;
-        std::size_t i = 2;
-        auto count = [&]() -> std::size_t {
-            return i < words.size() ? std::strtoull(words[i++].c_str(), nullptr, 10) : 0;
-        };
-        const std::size_t pointers = count();
-        for (std::size_t k = 0; k < pointers && i < words.size(); ++k) {
-            const std::uint64_t offset = std::strtoull(words[i++].c_str(), nullptr, 10);
-            if (offset >= m_size) {
-                reply("err pointer offset outside the buffer");
-                return;
-            }
-            set.offsets.push_back(offset);
-        }
-        const std::size_t ints = count();
-        for (std::size_t k = 0; k < ints && i < words.size(); ++k)
-            set.ints.push_back(std::strtoll(words[i++].c_str(), nullptr, 10));
-        const std::size_t reals = count();
-        for (std::size_t k = 0; k < reals && i < words.size(); ++k)
-            set.reals.push_back(std::strtod(words[i++].c_str(), nullptr));
-        if (words.size() < 2 || set.offsets.size() != pointers || set.ints.size() != ints ||
-            set.reals.size() != reals) {
-            reply("err malformed argument set");
+        std::size_t id = 0;
+        std::string error;
+        if (!parseArguments(words, m_size, id, set, error)) {
+            reply("err " + error);
             return;
         }
-        const std::size_t id = std::strtoull(words[1].c_str(), nullptr, 10);
         if (id >= m_arguments.size())
             m_arguments.resize(id + 1);
         m_arguments[id] = std::move(set);
@@ -299,17 +252,7 @@ private:
         return std::chrono::duration_cast<std::chrono::nanoseconds>(stop - start).count();
     }
 
-    void probe(const std::vector<std::string> &words)
-    {
-        const int ms = words.size() > 1 ? std::atoi(words[1].c_str()) : 5;
-        // Let idle worker pools finish their spin-wait before measuring.
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        const unsigned long long before = otherThreadsCpuNs();
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-        const unsigned long long after = otherThreadsCpuNs();
-        reply("ok " + std::to_string(countThreads()) + " " +
-              std::to_string(after > before ? after - before : 0));
-    }
+    void probe(const std::vector<std::string> &words) { reply(probeOtherThreads(words)); }
 
 public:
     int m_bufferFd = -1;

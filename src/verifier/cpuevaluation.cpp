@@ -5,12 +5,12 @@
 #include "bufferlayout.h"
 #include "elfsymbols.h"
 #include "entryshim.h"
+#include "evaluationrecorder.h"
 #include "flagcatalog.h"
 #include "outputchecker.h"
 #include "sandbox/protocol.h"
 #include "sandboxcompiler.h"
 #include "staticscreen.h"
-#include "verdictrules.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -43,23 +43,13 @@ CpuEvaluation::CpuEvaluation(const VerifierOptions &options, CompileCache &cache
 
 void CpuEvaluation::addFlag(const QString &id, const QString &detail)
 {
-    for (const CheatFlag &flag : m_result.flags) {
-        if (flag.id == id)
-            return;
-    }
-    m_result.flags.append(FlagCatalog::make(id, {}, detail));
+    EvaluationRecorder::addFlag(m_result, id, detail);
 }
 
 void CpuEvaluation::addStage(const QString &name, bool ok, double ms, const QString &detail,
                              const QJsonObject &data)
 {
-    StageResult stage;
-    stage.name = name;
-    stage.ok = ok;
-    stage.ms = ms;
-    stage.detail = detail;
-    stage.data = data;
-    m_result.stages.append(stage);
+    EvaluationRecorder::addStage(m_result, name, ok, ms, detail, data);
 }
 
 void CpuEvaluation::recordRequestFailure(const SandboxProcess::Reply &reply, const QString &during)
@@ -767,51 +757,15 @@ void CpuEvaluation::measureTiming()
 
 EvaluationResult CpuEvaluation::finish()
 {
-    VerdictInputs inputs;
-    inputs.compiled = m_compiled;
-    inputs.objectBuilt = m_objectBuilt;
-    inputs.correct = m_correct;
-    inputs.flags = m_result.flags;
-    if (m_failure) {
-        if (m_failure->verdict == Verdict::CompileError)
-            inputs.compiled = false, inputs.objectBuilt = false;
-        else
-            inputs.runtimeFailure = m_failure->verdict;
-    }
-    m_result.verdict = VerdictRules::decide(inputs);
-    m_result.correct = m_correct && m_result.verdict != Verdict::Wrong;
-    if (m_result.verdict != Verdict::Pass && m_result.verdict != Verdict::Flagged) {
-        m_result.speedup.reset();
-        m_result.candidateMs.reset();
-        m_result.baselineMs.reset();
-        m_result.rooflineFraction.reset();
-    }
-    QStringList blocking;
-    for (const CheatFlag &flag : m_result.flags)
-        if (flag.blocking)
-            blocking << flag.id;
-    switch (m_result.verdict) {
-    case Verdict::Pass:
-        m_result.summary =
-            m_result.speedup ? QStringLiteral("correct; %1x the reference's speed (%2 ms vs %3 ms)")
-                                   .arg(*m_result.speedup, 0, 'f', 2)
-                                   .arg(*m_result.candidateMs, 0, 'g', 3)
-                                   .arg(*m_result.baselineMs, 0, 'g', 3)
-                             : QStringLiteral("correct (not timed)");
-        break;
-    case Verdict::Flagged:
-        m_result.summary = QStringLiteral("blocked by %1").arg(blocking.join(QStringLiteral(", ")));
-        break;
-    case Verdict::Wrong:
-    case Verdict::CompileError:
-        m_result.summary = m_wrongDetail;
-        break;
-    default:
-        m_result.summary = m_failure ? m_failure->message : QString();
-    }
-    addStage(stageName("verdict"), m_result.verdict == Verdict::Pass, 0.0, m_result.summary,
-             {{QStringLiteral("verdict"), verdictName(m_result.verdict)},
-              {QStringLiteral("isolation"), m_sandbox ? m_sandbox->isolation() : QString()}});
+    EvaluationRecorder::Outcome outcome;
+    outcome.compiled = m_compiled;
+    outcome.objectBuilt = m_objectBuilt;
+    outcome.correct = m_correct;
+    if (m_failure)
+        outcome.failure = EvaluationRecorder::Failure{m_failure->verdict, m_failure->message};
+    outcome.wrongDetail = m_wrongDetail;
+    outcome.isolation = m_sandbox ? m_sandbox->isolation() : QString();
+    EvaluationRecorder::conclude(m_result, outcome);
     return m_result;
 }
 

@@ -4,11 +4,11 @@
 #include "bufferlayout.h"
 #include "elfsymbols.h"
 #include "entryshim.h"
+#include "evaluationrecorder.h"
 #include "flagcatalog.h"
 #include "inputgenerator.h"
 #include "outputchecker.h"
 #include "staticscreen.h"
-#include "verdictrules.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -133,22 +133,13 @@ CudaEvaluation::CudaEvaluation(const VerifierOptions &options, CompileCache &cac
 
 void CudaEvaluation::addFlag(const QString &id, const QString &detail)
 {
-    for (const CheatFlag &flag : m_result.flags)
-        if (flag.id == id)
-            return;
-    m_result.flags.append(FlagCatalog::make(id, {}, detail));
+    EvaluationRecorder::addFlag(m_result, id, detail);
 }
 
 void CudaEvaluation::addStage(const QString &name, bool ok, double ms, const QString &detail,
                               const QJsonObject &data)
 {
-    StageResult stage;
-    stage.name = name;
-    stage.ok = ok;
-    stage.ms = ms;
-    stage.detail = detail;
-    stage.data = data;
-    m_result.stages.append(stage);
+    EvaluationRecorder::addStage(m_result, name, ok, ms, detail, data);
 }
 
 bool CudaEvaluation::send(const QByteArray &line, int timeoutMs, const QString &during,
@@ -1046,56 +1037,15 @@ EvaluationResult CudaEvaluation::finish()
         if (m_restartSandbox)
             m_slot->restart();
     }
-    VerdictInputs inputs;
-    inputs.compiled = m_compiled;
-    inputs.objectBuilt = m_objectBuilt;
-    inputs.correct = m_correct;
-    inputs.flags = m_result.flags;
-    if (m_failure) {
-        if (m_failure->verdict == Verdict::CompileError) {
-            inputs.compiled = false, inputs.objectBuilt = false;
-            if (m_wrongDetail.isEmpty())
-                m_wrongDetail = m_failure->message;
-        } else {
-            // A harness failure (no sandbox, no reference) is not the candidate's compile error.
-            inputs.compiled = true;
-            inputs.runtimeFailure = m_failure->verdict;
-        }
-    }
-    m_result.verdict = VerdictRules::decide(inputs);
-    m_result.correct = m_correct && m_result.verdict != Verdict::Wrong;
-    if (m_result.verdict != Verdict::Pass && m_result.verdict != Verdict::Flagged) {
-        m_result.speedup.reset();
-        m_result.candidateMs.reset();
-        m_result.baselineMs.reset();
-        m_result.rooflineFraction.reset();
-    }
-    QStringList blocking;
-    for (const CheatFlag &flag : m_result.flags)
-        if (flag.blocking)
-            blocking << flag.id;
-    switch (m_result.verdict) {
-    case Verdict::Pass:
-        m_result.summary =
-            m_result.speedup ? QStringLiteral("correct; %1x the reference's speed (%2 ms vs %3 ms)")
-                                   .arg(*m_result.speedup, 0, 'f', 2)
-                                   .arg(*m_result.candidateMs, 0, 'g', 3)
-                                   .arg(*m_result.baselineMs, 0, 'g', 3)
-                             : QStringLiteral("correct (not timed)");
-        break;
-    case Verdict::Flagged:
-        m_result.summary = QStringLiteral("blocked by %1").arg(blocking.join(QStringLiteral(", ")));
-        break;
-    case Verdict::Wrong:
-    case Verdict::CompileError:
-        m_result.summary = m_wrongDetail;
-        break;
-    default:
-        m_result.summary = m_failure ? m_failure->message : QString();
-    }
-    addStage(stageName("verdict"), m_result.verdict == Verdict::Pass, 0.0, m_result.summary,
-             {{QStringLiteral("verdict"), verdictName(m_result.verdict)},
-              {QStringLiteral("isolation"), m_isolation}});
+    EvaluationRecorder::Outcome outcome;
+    outcome.compiled = m_compiled;
+    outcome.objectBuilt = m_objectBuilt;
+    outcome.correct = m_correct;
+    if (m_failure)
+        outcome.failure = EvaluationRecorder::Failure{m_failure->verdict, m_failure->message};
+    outcome.wrongDetail = m_wrongDetail;
+    outcome.isolation = m_isolation;
+    EvaluationRecorder::conclude(m_result, outcome);
     return m_result;
 }
 

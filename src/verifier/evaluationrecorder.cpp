@@ -1,0 +1,84 @@
+#include "evaluationrecorder.h"
+
+#include "flagcatalog.h"
+#include "verdictrules.h"
+
+namespace kiln {
+
+void EvaluationRecorder::addFlag(EvaluationResult &result, const QString &id, const QString &detail)
+{
+    for (const CheatFlag &flag : result.flags)
+        if (flag.id == id)
+            return;
+    result.flags.append(FlagCatalog::make(id, {}, detail));
+}
+
+void EvaluationRecorder::addStage(EvaluationResult &result, const QString &name, bool ok, double ms,
+                                  const QString &detail, const QJsonObject &data)
+{
+    StageResult stage;
+    stage.name = name;
+    stage.ok = ok;
+    stage.ms = ms;
+    stage.detail = detail;
+    stage.data = data;
+    result.stages.append(stage);
+}
+
+void EvaluationRecorder::conclude(EvaluationResult &result, const Outcome &outcome)
+{
+    VerdictInputs inputs;
+    inputs.compiled = outcome.compiled;
+    inputs.objectBuilt = outcome.objectBuilt;
+    inputs.correct = outcome.correct;
+    inputs.flags = result.flags;
+    QString wrongDetail = outcome.wrongDetail;
+    if (outcome.failure) {
+        if (outcome.failure->verdict == Verdict::CompileError) {
+            inputs.compiled = false;
+            inputs.objectBuilt = false;
+            if (wrongDetail.isEmpty())
+                wrongDetail = outcome.failure->message;
+        } else {
+            inputs.compiled = true;
+            inputs.runtimeFailure = outcome.failure->verdict;
+        }
+    }
+    result.verdict = VerdictRules::decide(inputs);
+    result.correct = outcome.correct && result.verdict != Verdict::Wrong;
+    if (result.verdict != Verdict::Pass && result.verdict != Verdict::Flagged) {
+        result.speedup.reset();
+        result.candidateMs.reset();
+        result.baselineMs.reset();
+        result.rooflineFraction.reset();
+    }
+    QStringList blocking;
+    for (const CheatFlag &flag : result.flags)
+        if (flag.blocking)
+            blocking << flag.id;
+    switch (result.verdict) {
+    case Verdict::Pass:
+        result.summary = result.speedup
+                             ? QStringLiteral("correct; %1x the reference's speed (%2 ms vs %3 ms)")
+                                   .arg(*result.speedup, 0, 'f', 2)
+                                   .arg(*result.candidateMs, 0, 'g', 3)
+                                   .arg(*result.baselineMs, 0, 'g', 3)
+                             : QStringLiteral("correct (not timed)");
+        break;
+    case Verdict::Flagged:
+        result.summary = QStringLiteral("blocked by %1").arg(blocking.join(QStringLiteral(", ")));
+        break;
+    case Verdict::Wrong:
+    case Verdict::CompileError:
+        result.summary = wrongDetail;
+        break;
+    default:
+        result.summary = outcome.failure ? outcome.failure->message : QString();
+    }
+    addStage(result, QStringLiteral("verdict"), result.verdict == Verdict::Pass, 0.0,
+             result.summary,
+             {{QStringLiteral("verdict"), verdictName(result.verdict)},
+              {QStringLiteral("isolation"), outcome.isolation}});
+}
+
+} // namespace kiln

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/evaluationresult.h"
+
+#include <QJsonObject>
+#include <optional>
+
+namespace kiln {
+
+// What both backends' evaluations write into their result: each flag once, stages in order,
+// and at the end the verdict with its one-line summary and the "verdict" stage.
+class EvaluationRecorder
+{
+public:
+    struct Failure
+    {
+        Verdict verdict;
+        QString message;
+    };
+    // How the evaluation went, for conclude().
+    struct Outcome
+    {
+        bool compiled = false;
+        bool objectBuilt = false;
+        bool correct = false;
+        std::optional<Failure> failure; // a compile timeout, or a runtime / harness failure
+        QString wrongDetail;            // why wrong, or the compiler's first error
+        QString isolation;              // what the sandbox reported
+    };
+
+    static void addFlag(EvaluationResult &result, const QString &id, const QString &detail = {});
+    static void addStage(EvaluationResult &result, const QString &name, bool ok, double ms,
+                         const QString &detail, const QJsonObject &data = {});
+    // Verdict (VerdictRules), summary, timing fields dropped unless pass / flagged, and the
+    // verdict stage. A failure other than a compile timeout is a runtime or harness failure,
+    // never the candidate's compile error.
+    static void conclude(EvaluationResult &result, const Outcome &outcome);
+};
+
+} // namespace kiln
