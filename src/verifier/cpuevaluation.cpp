@@ -8,6 +8,7 @@
 #include "evaluationrecorder.h"
 #include "flagcatalog.h"
 #include "outputchecker.h"
+#include "referencecomparison.h"
 #include "sandbox/protocol.h"
 #include "sandboxcompiler.h"
 #include "staticscreen.h"
@@ -343,35 +344,14 @@ bool CpuEvaluation::checkCorrectness()
                 if (!buffer.output)
                     continue;
                 const TaskParameter &parameter = m_task.parameters[buffer.parameter];
-                const Tolerance tolerance = m_task.tolerances.value(parameter.dtype);
-                const qint64 count = buffer.bytes / 4;
-                const char *got = m_sandbox->buffer() + buffer.offset;
-                const QByteArray &expected = instance.expected[buffer.parameter];
-                const QByteArray scale = instance.scale.value(buffer.parameter);
-                const CheckResult check = OutputChecker::compare(
-                    got, expected.constData(), scale.isEmpty() ? nullptr : scale.constData(), count,
-                    parameter.dtype, tolerance);
-                const OutputChecker::Shape form =
-                    OutputChecker::outputShape(got, expected.constData(), count, parameter.dtype);
-                if (form == OutputChecker::Shape::Constant ||
-                    (check.ok && form == OutputChecker::Shape::Uncorrelated))
-                    addFlag(QStringLiteral("near_constant_output"), shapeLabel);
+                const ReferenceComparison::Finding finding = ReferenceComparison::judge(
+                    m_sandbox->buffer() + buffer.offset, m_task, buffer.parameter, instance,
+                    k > 0 ? &m_reference->correctness[s][k - 1] : nullptr, shapeLabel, k);
+                for (const auto &[id, detail] : finding.flags)
+                    addFlag(id, detail);
+                const CheckResult &check = finding.check;
                 if (check.ok)
                     continue;
-                // One element left unwritten may be an off-by-one; a whole buffer is a mechanism.
-                if (check.unwritten == count && count > 1)
-                    addFlag(QStringLiteral("output_unwritten"), shapeLabel);
-                if (k > 0) {
-                    const ReferenceInstance &previous = m_reference->correctness[s][k - 1];
-                    const QByteArray previousScale = previous.scale.value(buffer.parameter);
-                    if (OutputChecker::compare(got, previous.expected[buffer.parameter].constData(),
-                                               previousScale.isEmpty() ? nullptr
-                                                                       : previousScale.constData(),
-                                               count, parameter.dtype, tolerance)
-                            .ok)
-                        addFlag(QStringLiteral("cached_result"),
-                                QStringLiteral("%1, seed %2").arg(shapeLabel).arg(k));
-                }
                 QJsonObject data = where;
                 data.insert(QStringLiteral("output"), parameter.name);
                 data.insert(QStringLiteral("check"), check.toJson());

@@ -8,6 +8,7 @@
 #include "flagcatalog.h"
 #include "inputgenerator.h"
 #include "outputchecker.h"
+#include "referencecomparison.h"
 #include "staticscreen.h"
 
 #include <QElapsedTimer>
@@ -538,33 +539,14 @@ bool CudaEvaluation::checkCorrectness()
                     }
                     continue;
                 }
-                const Tolerance tolerance = m_task.tolerances.value(parameter.dtype);
-                const qint64 count = buffer.bytes / 4;
-                const QByteArray &expected = instance.expected[buffer.parameter];
-                const QByteArray scale = instance.scale.value(buffer.parameter);
-                const CheckResult check = OutputChecker::compare(
-                    got, expected.constData(), scale.isEmpty() ? nullptr : scale.constData(), count,
-                    parameter.dtype, tolerance);
-                const OutputChecker::Shape form =
-                    OutputChecker::outputShape(got, expected.constData(), count, parameter.dtype);
-                if (form == OutputChecker::Shape::Constant ||
-                    (check.ok && form == OutputChecker::Shape::Uncorrelated))
-                    addFlag(QStringLiteral("near_constant_output"), label);
+                const ReferenceComparison::Finding finding = ReferenceComparison::judge(
+                    got, m_task, buffer.parameter, instance,
+                    k > 0 ? &m_reference->correctness[s][k - 1] : nullptr, label, k);
+                for (const auto &[id, detail] : finding.flags)
+                    addFlag(id, detail);
+                const CheckResult &check = finding.check;
                 if (check.ok)
                     continue;
-                if (check.unwritten == count && count > 1)
-                    addFlag(QStringLiteral("output_unwritten"), label);
-                if (k > 0) {
-                    const ReferenceInstance &previous = m_reference->correctness[s][k - 1];
-                    const QByteArray previousScale = previous.scale.value(buffer.parameter);
-                    if (OutputChecker::compare(got, previous.expected[buffer.parameter].constData(),
-                                               previousScale.isEmpty() ? nullptr
-                                                                       : previousScale.constData(),
-                                               count, parameter.dtype, tolerance)
-                            .ok)
-                        addFlag(QStringLiteral("cached_result"),
-                                QStringLiteral("%1, seed %2").arg(label).arg(k));
-                }
                 QJsonObject data = where;
                 data.insert(QStringLiteral("output"), parameter.name);
                 data.insert(QStringLiteral("check"), check.toJson());
