@@ -28,10 +28,14 @@ for file in "${candidates[@]}"; do
     sed -E 's/\b([a-z_0-9]+_kernel)\b/\1_cand/g' "$file" > "$out/$name.cu"
     file=$out/$name.cu
     "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" > "$out/plain-$name.json"
-    KILN_PROFILE_SANDBOX=1 "$ncu" --target-processes all --clock-control none --cache-control all \
+    # Only the candidate's kernels are profiled (-k), at most NCU_LAUNCHES of them, under a
+    # time limit: the first attempt (all kernels of every process, no limit) never finished.
+    KILN_PROFILE_SANDBOX=1 timeout "${NCU_SECONDS:-150}" "$ncu" --target-processes all \
+        --clock-control none --cache-control all -k 'regex:_cand' \
+        --launch-count "${NCU_LAUNCHES:-60}" \
         --metrics gpu__time_duration.sum,launch__grid_size --csv --print-units base \
         "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
-        > "$out/ncu-$name.csv" 2> "$out/ncu-$name.log" || true
+        > "$out/ncu-$name.csv" 2> "$out/ncu-$name.log" || echo "ncu on $name: exit $?" >&2
     echo "done $name" >&2
 done
 python3 - "$out" <<'PY'
