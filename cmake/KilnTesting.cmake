@@ -7,6 +7,8 @@ function(kiln_add_test)
     endif()
     add_executable(${T_NAME} ${T_SOURCES})
     target_link_libraries(${T_NAME} PRIVATE kiln_options Qt6::Test ${T_LIBS})
+    # Helpers shared by several suites (tests/*.h).
+    target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
     target_compile_definitions(${T_NAME} PRIVATE
         KILN_SOURCE_DIR="${PROJECT_SOURCE_DIR}" KILN_BINARY_DIR="${CMAKE_BINARY_DIR}")
     add_test(NAME ${T_NAME} COMMAND ${T_NAME})

@@ -10,6 +10,7 @@
 #include "tasks/tasklibrary.h"
 #include "verifier/cudacompiler.h"
 #include "verifier/cudadevices.h"
+#include "verifier/cudasandboxslot.h"
 #include "verifier/entryshim.h"
 #include "verifier/launchgeometry.h"
 #include "verifier/verifierpool.h"
@@ -133,11 +134,8 @@ int main(int argc, char **argv)
     if (!skip.contains(QStringLiteral("compile"))) {
         CompileCache cache(cacheDir.path() + QStringLiteral("/compile-bench"));
         QTemporaryDir work;
-        SandboxSettings settings = options.sandbox;
-        settings.executable = options.cudaSandbox;
-        settings.addressSpaceMb = 0;
-        settings.extraArguments = {QStringLiteral("--compile-only")};
-        SandboxProcess nvrtcBox(settings);
+        SandboxProcess nvrtcBox(
+            CudaSandboxSlot::settings(options, {QStringLiteral("--compile-only")}));
         QString error;
         if (!nvrtcBox.start(work.path(), 4096, 10000, &error)) {
             std::fprintf(stderr, "cannot start the NVRTC sandbox: %s\n", qPrintable(error));

@@ -198,6 +198,22 @@ unsigned long long otherThreadsCpuNs()
     return total;
 }
 
+void serveRequests(const std::function<bool(const std::vector<std::string> &)> &handle)
+{
+    std::string line;
+    while (readLine(line)) {
+        const std::vector<std::string> words = splitWords(line);
+        if (words.empty())
+            continue;
+        if (words[0] == "quit") {
+            reply("ok");
+            return;
+        }
+        if (!handle(words))
+            reply("err unknown request " + words[0]);
+    }
+}
+
 bool parseArguments(const std::vector<std::string> &words, std::uint64_t limit, std::size_t &id,
                     ArgumentSet &set, std::string &error)
 {

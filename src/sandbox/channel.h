@@ -4,6 +4,7 @@
 // kiln-cuda-sandbox.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,28 @@ struct ArgumentSet
 // Parses "args <id> <np> offsets... <ni> ints... <nr> reals..."; on failure, why.
 bool parseArguments(const std::vector<std::string> &words, std::uint64_t limit, std::size_t &id,
                     ArgumentSet &set, std::string &error);
+
+// The "args" request: parses it into sets[id] (growing sets) and replies.
+template <class Set>
+void storeArguments(const std::vector<std::string> &words, std::uint64_t limit,
+                    std::vector<Set> &sets)
+{
+    Set set;
+    std::size_t id = 0;
+    std::string error;
+    if (!parseArguments(words, limit, id, set, error)) {
+        reply("err " + error);
+        return;
+    }
+    if (id >= sets.size())
+        sets.resize(id + 1);
+    sets[id] = std::move(set);
+    reply("ok");
+}
+
+// Reads requests until "quit" (answered "ok") or the end of input. handle returns false for a
+// request it does not know, which is answered "err unknown request <name>".
+void serveRequests(const std::function<bool(const std::vector<std::string> &)> &handle);
 
 // Maps the shared buffer descriptor (replacing an earlier mapping); false when it is empty or
 // cannot be mapped.

@@ -134,16 +134,8 @@ public:
 
     void serve()
     {
-        std::string line;
-        while (readLine(line)) {
-            const std::vector<std::string> words = splitWords(line);
-            if (words.empty())
-                continue;
+        serveRequests([this](const std::vector<std::string> &words) {
             const std::string &command = words[0];
-            if (command == "quit") {
-                reply("ok");
-                return;
-            }
             if (command == "nvrtc")
                 compileWithNvrtc(words);
             else if (command == "load")
@@ -159,7 +151,7 @@ public:
             else if (command == "alloc")
                 allocate(words);
             else if (command == "args")
-                storeArguments(words);
+                storeArguments(words, m_deviceSize, m_arguments);
             else if (command == "dims")
                 storeGeometry(words);
             else if (command == "batch")
@@ -169,8 +161,9 @@ public:
             else if (command == "probe")
                 probe(words);
             else
-                reply("err unknown request " + command);
-        }
+                return false;
+            return true;
+        });
     }
 
     // Maps the shared (host) buffer; quiet at startup, answering when the engine asks.
@@ -364,21 +357,6 @@ private:
         const cudaError_t error = cudaStreamSynchronize(m_stream);
         reply(error == cudaSuccess ? "ok " + std::to_string(m_deviceSize)
                                    : "err " + describe(error));
-    }
-
-    void storeArguments(const std::vector<std::string> &words)
-    {
-        LaunchArguments set;
-        std::size_t id = 0;
-        std::string error;
-        if (!parseArguments(words, m_deviceSize, id, set, error)) {
-            reply("err " + error);
-            return;
-        }
-        if (id >= m_arguments.size())
-            m_arguments.resize(id + 1);
-        m_arguments[id] = std::move(set);
-        reply("ok");
     }
 
     // dims <args-id> <signature> gx gy gz bx by bz shared

@@ -47,16 +47,8 @@ public:
 
     void serve()
     {
-        std::string line;
-        while (readLine(line)) {
-            const std::vector<std::string> words = splitWords(line);
-            if (words.empty())
-                continue;
+        serveRequests([this](const std::vector<std::string> &words) {
             const std::string &command = words[0];
-            if (command == "quit") {
-                reply("ok");
-                return;
-            }
             if (command == "compile")
                 compile(words);
             else if (command == "lock")
@@ -66,14 +58,15 @@ public:
             else if (command == "map")
                 map();
             else if (command == "args")
-                storeArguments(words);
+                storeArguments(words, m_size, m_arguments);
             else if (command == "batch")
                 batch(words);
             else if (command == "probe")
                 probe(words);
             else
-                reply("err unknown request " + command);
-        }
+                return false;
+            return true;
+        });
     }
 
 private:
@@ -157,21 +150,6 @@ public:
     }
 
 private:
-    void storeArguments(const std::vector<std::string> &words)
-    {
-        ArgumentSet set;
-        std::size_t id = 0;
-        std::string error;
-        if (!parseArguments(words, m_size, id, set, error)) {
-            reply("err " + error);
-            return;
-        }
-        if (id >= m_arguments.size())
-            m_arguments.resize(id + 1);
-        m_arguments[id] = std::move(set);
-        reply("ok");
-    }
-
     bool inside(std::uint64_t offset, std::uint64_t bytes) const
     {
         return offset <= m_size && bytes <= m_size - offset;

@@ -29,6 +29,25 @@
 // Any reply may instead be "err <message>". Just before the sandbox dies of a fatal signal it
 // writes "fatal <signal> <errno> <fault-address>"; on a failed allocation "resource alloc".
 // Everything that comes back is raw: the engine computes statistics and verdicts.
+//
+// CUDA sandbox (kiln-cuda-sandbox --workdir DIR --device N [--userns 0|1] [--profiling]): the
+// same descriptors and reply forms, one persistent process per GPU. fd 3 is host staging; the
+// device holds a mirror of it at the same offsets. Requests:
+//   nvrtc <arch> <source> <cubin> <log> [include-dir]   compile in process -> "ok <0|1> <ms>"
+//   load c|r|b <symbol> <path.so>       dlopen a CUDA shim (candidate, reference, library)
+//   loadcubin c|r <kernel> <path>       load an NVRTC cubin; the harness launches its kernel
+//   kernels c|r                         -> "ok name:registers:shared:local:max-threads ..."
+//   unload c                            drop the candidate, synchronise -> "ok <threads>"
+//   map / args / probe                  as above (args offsets are into the device mirror)
+//   alloc <bytes>                       (re)allocate and zero the device mirror -> "ok <bytes>"
+//   dims <args-id> <PIF...> gx gy gz bx by bz shared    launch geometry of a cubin kernel
+//   batch <ops...>   h2d:<off>:<bytes> / d2h:<off>:<bytes> (host <-> mirror), cp, fill
+//                    (sentinel, on the device), flush (persisting-L2 reset + L2 flush), sync,
+//                    nop, call:<slot>:<args-id>; each call / nop ->
+//                    "<event-ns>/<wall-ns>/<tail-ns>"
+//   bandwidth <bytes> <repeats>         best device-to-device copy rate -> "ok <bytes/s>"
+// A CUDA error answers "err cuda <code> <sticky 0|1> <name> <text>"; sticky means the context
+// is lost and the engine restarts the process. --probe and --compile-only run no device code.
 
 #include <cstdint>
 

@@ -272,12 +272,7 @@ bool CpuEvaluation::checkCorrectness()
     };
     for (int s = 0; s < m_task.correctnessShapes.size() && !m_failure && !threadsRunaway(); ++s) {
         const ShapeConfig &shape = m_task.correctnessShapes[s];
-        const QString shapeLabel = shape.label.isEmpty() ? [&] {
-            QStringList parts;
-            for (auto it = shape.sizes.cbegin(); it != shape.sizes.cend(); ++it)
-                parts << it.key() + QLatin1Char('=') + QString::number(it.value());
-            return parts.join(QLatin1Char(','));
-        }() : shape.label;
+        const QString shapeLabel = m_task.shapeLabel(shape);
         BufferLayout layout;
         const PlacedBuffers placed = layout.place(m_task, shape);
         if (!m_sandbox->resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
@@ -672,33 +667,15 @@ void CpuEvaluation::measureTiming()
         }
     }
 
-    const TimingStats candidateStats = candidate.stats();
-    const TimingStats baselineStats = baseline.stats();
-    m_result.candidateTiming = candidateStats;
-    m_result.baselineTiming = baselineStats;
-    m_result.candidateMs = candidateStats.median;
-    m_result.baselineMs = baselineStats.median;
-    if (candidateStats.median > 0.0)
-        m_result.speedup = baselineStats.median / candidateStats.median;
-
+    EvaluationRecorder::recordTimes(m_result, candidate.stats(), baseline.stats());
+    const TimingStats &candidateStats = m_result.candidateTiming;
+    const TimingStats &baselineStats = m_result.baselineTiming;
     const double bandwidth = BandwidthProbe::memoryBytesPerSecond(
         m_cache.directory() + QStringLiteral("/memory-bandwidth-") +
         CompileCache::compilerIdentity(m_options.compiler).section(QLatin1Char('|'), -1));
-    const double bytes = task.bytesMoved(shape);
-    const double flops = task.flops(shape);
-    const double memoryMs = bandwidth > 0 ? bytes / bandwidth * 1e3 : 0.0;
-    const double computeMs = flops / BandwidthProbe::peakFlopsPerSecond() * 1e3;
-    const double floorMs = std::max(memoryMs, computeMs);
-    if (candidateStats.median > 0.0 && floorMs > 0.0)
-        m_result.rooflineFraction = floorMs / candidateStats.median;
-    const double impossibleMs = std::max(memoryMs / m_options.bandwidthSlack, computeMs);
-    if (candidateStats.n > 0 && candidateStats.median < impossibleMs)
-        addFlag(QStringLiteral("implausibly_fast"), QStringLiteral("%1 ms, floor %2 ms")
-                                                        .arg(candidateStats.median, 0, 'g', 3)
-                                                        .arg(impossibleMs, 0, 'g', 3));
-    if (m_result.speedup && *m_result.speedup > m_options.largeSpeedup)
-        addFlag(QStringLiteral("large_speedup"),
-                QStringLiteral("%1x").arg(*m_result.speedup, 0, 'f', 1));
+    const double floorMs = EvaluationRecorder::judgeRoofline(
+        m_result, task.bytesMoved(shape), task.flops(shape), bandwidth,
+        BandwidthProbe::peakFlopsPerSecond(), m_options.bandwidthSlack, m_options.largeSpeedup);
     // Time the engine saw pass that neither the reported calls nor the untimed preparation
     // explain: generous margins, a busy machine must not trip it.
     const double explainedMs = reportedMs + iterations * untimedPerIterationMs;
@@ -707,13 +684,7 @@ void CpuEvaluation::measureTiming()
         addFlag(QStringLiteral("timer_inconsistent"),
                 QStringLiteral("%1 ms unaccounted for").arg(unexplainedMs, 0, 'f', 0));
 
-    const QString shapeLabel = [&] {
-        QStringList parts;
-        for (auto it = shape.sizes.cbegin(); it != shape.sizes.cend(); ++it)
-            parts << it.key() + QLatin1Char('=') + QString::number(it.value());
-        return parts.join(QLatin1Char(','));
-    }();
-    QJsonObject data{{QStringLiteral("shape"), shapeLabel},
+    QJsonObject data{{QStringLiteral("shape"), task.shapeLabel(shape)},
                      {QStringLiteral("candidate"), candidateStats.toJson()},
                      {QStringLiteral("baseline"), baselineStats.toJson()},
                      {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
@@ -737,15 +708,9 @@ void CpuEvaluation::measureTiming()
 
 EvaluationResult CpuEvaluation::finish()
 {
-    EvaluationRecorder::Outcome outcome;
-    outcome.compiled = m_compiled;
-    outcome.objectBuilt = m_objectBuilt;
-    outcome.correct = m_correct;
-    if (m_failure)
-        outcome.failure = EvaluationRecorder::Failure{m_failure->verdict, m_failure->message};
-    outcome.wrongDetail = m_wrongDetail;
-    outcome.isolation = m_sandbox ? m_sandbox->isolation() : QString();
-    EvaluationRecorder::conclude(m_result, outcome);
+    EvaluationRecorder::conclude(m_result,
+                                 {m_compiled, m_objectBuilt, m_correct, m_failure, m_wrongDetail,
+                                  m_sandbox ? m_sandbox->isolation() : QString()});
     return m_result;
 }
 
@@ -758,7 +723,6 @@ EvaluationResult CpuEvaluation::run()
         !m_sandbox->start(work.path(), 1 << 20, m_options.startTimeoutMs, &error)) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the sandbox: ") + error};
         addStage(stageName("compile"), false, 0.0, m_failure->message);
-        m_compiled = true;
         return finish();
     }
     if (!screenAndCompile())

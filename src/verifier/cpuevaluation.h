@@ -2,6 +2,7 @@
 
 #include "compilecache.h"
 #include "core/evaluationresult.h"
+#include "evaluationrecorder.h"
 #include "referencebank.h"
 #include "sandboxprocess.h"
 #include "verifieroptions.h"
@@ -22,11 +23,7 @@ public:
     EvaluationResult run();
 
 private:
-    struct Failure
-    {
-        Verdict verdict;
-        QString message;
-    };
+    using Failure = EvaluationRecorder::Failure;
 
     bool screenAndCompile();
     bool loadCandidate();

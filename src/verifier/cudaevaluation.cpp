@@ -36,37 +36,12 @@ QByteArray number(qint64 value)
     return QByteArray::number(value);
 }
 
-QString shapeLabel(const ShapeConfig &shape)
-{
-    if (!shape.label.isEmpty())
-        return shape.label;
-    QStringList parts;
-    for (auto it = shape.sizes.cbegin(); it != shape.sizes.cend(); ++it)
-        parts << it.key() + QLatin1Char('=') + QString::number(it.value());
-    return parts.join(QLatin1Char(','));
-}
-
 double median(QList<double> values)
 {
     if (values.isEmpty())
         return 0.0;
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
-}
-
-bool needsScale(const Task &task)
-{
-    for (const Tolerance &tolerance : task.tolerances)
-        if (tolerance.scaled > 0.0)
-            return true;
-    return false;
-}
-
-QByteArray absolute(QByteArray values)
-{
-    for (qsizetype i = 0; i + 4 <= values.size(); i += 4)
-        values[i + 3] = char(values[i + 3] & 0x7f);
-    return values;
 }
 
 // Timing inputs for the GPU's large shapes take seconds to generate: the last few (task, run)
@@ -85,7 +60,7 @@ std::shared_ptr<const TimingInputs> timingInputs(const Task &task, const ShapeCo
     constexpr int kKept = 3;
     static QMutex mutex;
     static QList<std::shared_ptr<TimingInputs>> kept; // most recent last
-    const QString key = task.name + QLatin1Char('/') + shapeLabel(shape) + QLatin1Char('/') +
+    const QString key = task.name + QLatin1Char('/') + task.shapeLabel(shape) + QLatin1Char('/') +
                         QString::number(secret) + QLatin1Char('/') + QString::number(count);
     std::shared_ptr<TimingInputs> inputs;
     QMutexLocker lock(&mutex);
@@ -248,7 +223,6 @@ bool CudaEvaluation::compileCandidate(bool onGpu)
     QString error;
     m_geometry = LaunchGeometry::parse(m_source, &error);
     if (!error.isEmpty()) {
-        m_geometry.reset();
         m_wrongDetail = error;
         addStage(stageName("compile"), false, 0.0, error,
                  {{QStringLiteral("path"), QStringLiteral("nvrtc")}});
@@ -465,7 +439,7 @@ bool CudaEvaluation::checkCorrectness()
     };
     for (int s = 0; s < m_task.correctnessShapes.size() && !m_failure; ++s) {
         const ShapeConfig &shape = m_task.correctnessShapes[s];
-        const QString label = shapeLabel(shape);
+        const QString label = m_task.shapeLabel(shape);
         BufferLayout layout(BufferLayout::kGpuAlignment);
         const PlacedBuffers placed = layout.place(m_task, shape);
         if (!box.resizeBuffer(layout.size(), m_options.cudaCallTimeoutMs)) {
@@ -720,13 +694,14 @@ void CudaEvaluation::measureTiming()
     };
     // Scale of the scaled tolerance term (matmul): the reference on |inputs|, untimed.
     QList<QList<QByteArray>> scales(count);
-    if (needsScale(task)) {
+    if (ReferenceBank::needsScale(task)) {
         for (int v = 0; v < count; ++v) {
             QByteArray ops = "batch";
             for (const auto &buffer : callSlots[0].buffers) {
                 if (buffer.output)
                     continue;
-                const QByteArray magnitudes = absolute(inputs->sets[v][buffer.parameter]);
+                const QByteArray magnitudes = ReferenceBank::absoluteValues(
+                    inputs->sets[v][buffer.parameter], task.parameters[buffer.parameter].dtype);
                 std::memcpy(base + buffer.offset, magnitudes.constData(), size_t(buffer.bytes));
                 ops += " h2d:" + number(buffer.offset) + ':' + number(buffer.bytes);
             }
@@ -928,14 +903,9 @@ void CudaEvaluation::measureTiming()
         }
     }
 
-    const TimingStats candidateStats = candidate.stats();
-    const TimingStats baselineStats = baseline.stats();
-    m_result.candidateTiming = candidateStats;
-    m_result.baselineTiming = baselineStats;
-    m_result.candidateMs = candidateStats.median;
-    m_result.baselineMs = baselineStats.median;
-    if (candidateStats.median > 0.0)
-        m_result.speedup = baselineStats.median / candidateStats.median;
+    EvaluationRecorder::recordTimes(m_result, candidate.stats(), baseline.stats());
+    const TimingStats &candidateStats = m_result.candidateTiming;
+    const TimingStats &baselineStats = m_result.baselineTiming;
 
     // Work the harness stream's events did not see: the device still busy after the stop
     // event, or wall time far beyond the event time.
@@ -953,21 +923,11 @@ void CudaEvaluation::measureTiming()
     const double peakFlops = m_slot->device().peakFp32FlopsPerSecond();
     const double bytes = task.bytesMoved(shape);
     const double flops = task.flops(shape);
-    const double memoryMs = bandwidth > 0 ? bytes / bandwidth * 1e3 : 0.0;
-    const double computeMs = peakFlops > 0 ? flops / peakFlops * 1e3 : 0.0;
-    const double floorMs = std::max(memoryMs, computeMs);
-    if (candidateStats.median > 0.0 && floorMs > 0.0)
-        m_result.rooflineFraction = floorMs / candidateStats.median;
-    const double impossibleMs = std::max(memoryMs / m_options.cudaBandwidthSlack, computeMs);
-    if (candidateStats.n > 0 && candidateStats.median < impossibleMs)
-        addFlag(QStringLiteral("implausibly_fast"), QStringLiteral("%1 ms, floor %2 ms")
-                                                        .arg(candidateStats.median, 0, 'g', 3)
-                                                        .arg(impossibleMs, 0, 'g', 3));
-    if (m_result.speedup && *m_result.speedup > m_options.largeSpeedup)
-        addFlag(QStringLiteral("large_speedup"),
-                QStringLiteral("%1x").arg(*m_result.speedup, 0, 'f', 1));
+    const double floorMs =
+        EvaluationRecorder::judgeRoofline(m_result, bytes, flops, bandwidth, peakFlops,
+                                          m_options.cudaBandwidthSlack, m_options.largeSpeedup);
 
-    QJsonObject data{{QStringLiteral("shape"), shapeLabel(shape)},
+    QJsonObject data{{QStringLiteral("shape"), task.shapeLabel(shape)},
                      {QStringLiteral("candidate"), candidateStats.toJson()},
                      {QStringLiteral("baseline"), baselineStats.toJson()},
                      {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
@@ -1008,7 +968,7 @@ void CudaEvaluation::measureTiming()
 EvaluationResult CudaEvaluation::finish()
 {
     if (m_slot) {
-        if (!m_restartSandbox && m_slot->process().bufferSize() > 0) {
+        if (!m_restartSandbox) {
             // Drop the candidate; a fault it left behind shows up here.
             const SandboxProcess::Reply reply =
                 m_slot->process().request("unload c", m_options.cudaCallTimeoutMs);
@@ -1019,15 +979,8 @@ EvaluationResult CudaEvaluation::finish()
         if (m_restartSandbox)
             m_slot->restart();
     }
-    EvaluationRecorder::Outcome outcome;
-    outcome.compiled = m_compiled;
-    outcome.objectBuilt = m_objectBuilt;
-    outcome.correct = m_correct;
-    if (m_failure)
-        outcome.failure = EvaluationRecorder::Failure{m_failure->verdict, m_failure->message};
-    outcome.wrongDetail = m_wrongDetail;
-    outcome.isolation = m_isolation;
-    EvaluationRecorder::conclude(m_result, outcome);
+    EvaluationRecorder::conclude(
+        m_result, {m_compiled, m_objectBuilt, m_correct, m_failure, m_wrongDetail, m_isolation});
     return m_result;
 }
 
@@ -1037,7 +990,6 @@ EvaluationResult CudaEvaluation::run()
     if (!gpu.usable) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("no usable GPU: ") + gpu.reason};
         addStage(stageName("compile"), false, 0.0, m_failure->message);
-        m_compiled = true;
         return finish();
     }
     // Every GPU of one machine is assumed to be of one architecture for compilation; the

@@ -5,6 +5,7 @@
 #include "core/evaluationresult.h"
 #include "cudacompiler.h"
 #include "cudasandboxpool.h"
+#include "evaluationrecorder.h"
 #include "launchgeometry.h"
 #include "referencebank.h"
 #include "verifieroptions.h"
@@ -28,11 +29,7 @@ public:
     EvaluationResult run();
 
 private:
-    struct Failure
-    {
-        Verdict verdict;
-        QString message;
-    };
+    using Failure = EvaluationRecorder::Failure;
     struct TimingCall
     {
         double eventMs = 0.0;

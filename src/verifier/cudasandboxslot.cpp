@@ -9,10 +9,22 @@ CudaSandboxSlot::CudaSandboxSlot(const VerifierOptions &options, CudaDevice devi
 
 CudaSandboxSlot::~CudaSandboxSlot()
 {
-    if (m_process && m_process->bufferSize() > 0) {
+    if (m_process) {
         m_process->request("quit", 500);
         m_process->kill();
     }
+}
+
+SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
+                                          const QStringList &arguments)
+{
+    SandboxSettings settings = options.sandbox;
+    settings.executable = options.cudaSandbox;
+    settings.addressSpaceMb = 0;
+    settings.extraArguments = arguments;
+    if (settings.profiling)
+        settings.extraArguments << QStringLiteral("--profiling");
+    return settings;
 }
 
 void CudaSandboxSlot::restart()
@@ -36,15 +48,10 @@ bool CudaSandboxSlot::ensureStarted(QString *error)
     for (int attempt = 0; attempt < 2; ++attempt) {
         m_work = std::make_unique<QTemporaryDir>(m_options.workRoot +
                                                  QStringLiteral("/kiln-cuda-XXXXXX"));
-        SandboxSettings settings = m_options.sandbox;
-        settings.executable = m_options.cudaSandbox;
-        settings.addressSpaceMb = 0;
-        settings.extraArguments = {QStringLiteral("--device"), QString::number(m_device.index),
-                                   QStringLiteral("--userns"),
-                                   m_userNamespace ? QStringLiteral("1") : QStringLiteral("0")};
-        if (settings.profiling)
-            settings.extraArguments << QStringLiteral("--profiling");
-        m_process = std::make_unique<SandboxProcess>(settings);
+        m_process = std::make_unique<SandboxProcess>(
+            settings(m_options, {QStringLiteral("--device"), QString::number(m_device.index),
+                                 QStringLiteral("--userns"),
+                                 m_userNamespace ? QStringLiteral("1") : QStringLiteral("0")}));
         if (m_work->isValid() &&
             m_process->start(m_work->path(), 1 << 20, m_options.startTimeoutMs * 3, error))
             return true;

@@ -24,6 +24,10 @@ public:
     void restart();
     void countEvaluation() { ++m_evaluations; }
 
+    // How a kiln-cuda-sandbox is started: no address-space limit (the driver maps huge ranges),
+    // the given arguments, --profiling where the options ask for it.
+    static SandboxSettings settings(const VerifierOptions &options, const QStringList &arguments);
+
     SandboxProcess &process() { return *m_process; }
     const CudaDevice &device() const { return m_device; }
     int restarts() const { return m_restarts; }

@@ -42,10 +42,6 @@ QString EntryShim::source(const Task &task)
              passed.join(QStringLiteral(", ")));
 }
 
-} // namespace kiln
-
-namespace kiln {
-
 QString EntryShim::cudaSource(const Task &task)
 {
     const auto [declared, passed] = signatureParts(task);

@@ -3,6 +3,8 @@
 #include "flagcatalog.h"
 #include "verdictrules.h"
 
+#include <algorithm>
+
 namespace kiln {
 
 void EvaluationRecorder::addFlag(EvaluationResult &result, const QString &id, const QString &detail)
@@ -23,6 +25,39 @@ void EvaluationRecorder::addStage(EvaluationResult &result, const QString &name,
     stage.detail = detail;
     stage.data = data;
     result.stages.append(stage);
+}
+
+void EvaluationRecorder::recordTimes(EvaluationResult &result, const TimingStats &candidate,
+                                     const TimingStats &baseline)
+{
+    result.candidateTiming = candidate;
+    result.baselineTiming = baseline;
+    result.candidateMs = candidate.median;
+    result.baselineMs = baseline.median;
+    if (candidate.median > 0.0)
+        result.speedup = baseline.median / candidate.median;
+}
+
+double EvaluationRecorder::judgeRoofline(EvaluationResult &result, double bytes, double flops,
+                                         double bandwidth, double peakFlops, double bandwidthSlack,
+                                         double largeSpeedup)
+{
+    const TimingStats &timing = result.candidateTiming;
+    const double memoryMs = bandwidth > 0 ? bytes / bandwidth * 1e3 : 0.0;
+    const double computeMs = peakFlops > 0 ? flops / peakFlops * 1e3 : 0.0;
+    const double floorMs = std::max(memoryMs, computeMs);
+    if (timing.median > 0.0 && floorMs > 0.0)
+        result.rooflineFraction = floorMs / timing.median;
+    const double impossibleMs = std::max(memoryMs / bandwidthSlack, computeMs);
+    if (timing.n > 0 && timing.median < impossibleMs)
+        addFlag(result, QStringLiteral("implausibly_fast"),
+                QStringLiteral("%1 ms, floor %2 ms")
+                    .arg(timing.median, 0, 'g', 3)
+                    .arg(impossibleMs, 0, 'g', 3));
+    if (result.speedup && *result.speedup > largeSpeedup)
+        addFlag(result, QStringLiteral("large_speedup"),
+                QStringLiteral("%1x").arg(*result.speedup, 0, 'f', 1));
+    return floorMs;
 }
 
 void EvaluationRecorder::conclude(EvaluationResult &result, const Outcome &outcome)

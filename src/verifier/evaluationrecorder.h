@@ -31,6 +31,15 @@ public:
     static void addFlag(EvaluationResult &result, const QString &id, const QString &detail = {});
     static void addStage(EvaluationResult &result, const QString &name, bool ok, double ms,
                          const QString &detail, const QJsonObject &data = {});
+    // The medians of the interleaved timing loop, and the speedup they give.
+    static void recordTimes(EvaluationResult &result, const TimingStats &candidate,
+                            const TimingStats &baseline);
+    // Roofline of a timed candidate: floor = max(bytes / bandwidth, flops / peak) sets the
+    // roofline fraction; a median below bytes / (slack x bandwidth) or flops / peak is
+    // implausibly_fast, a speedup above largeSpeedup is large_speedup. Returns the floor (ms).
+    static double judgeRoofline(EvaluationResult &result, double bytes, double flops,
+                                double bandwidth, double peakFlops, double bandwidthSlack,
+                                double largeSpeedup);
     // Verdict (VerdictRules), summary, timing fields dropped unless pass / flagged, and the
     // verdict stage. A failure other than a compile timeout is a runtime or harness failure,
     // never the candidate's compile error.

@@ -42,9 +42,9 @@ std::optional<LaunchGeometry> LaunchGeometry::parse(const QString &source, QStri
     LaunchGeometry geometry;
     geometry.m_line = int(source.left(match.capturedStart()).count(QLatin1Char('\n'))) + 1;
     const QString text = match.captured(1);
-    auto fail = [&](const QString &why) {
+    auto fail = [&](const QString &why) -> std::optional<LaunchGeometry> {
         *error = QStringLiteral("line %1: kiln-launch: %2").arg(geometry.m_line).arg(why);
-        return geometry;
+        return std::nullopt;
     };
     // key=(list) or key=expr, for grid, block and shared; parentheses may nest.
     bool sawGrid = false, sawBlock = false;

@@ -23,8 +23,8 @@ public:
         qint64 sharedBytes = 0;
     };
 
-    // nullopt when the source has no kiln-launch line (then it needs nvcc); *error is set (and
-    // the result unusable) when the line is there but malformed.
+    // nullopt when the source has no kiln-launch line (then it needs nvcc), or when the line is
+    // malformed: then *error says why.
     static std::optional<LaunchGeometry> parse(const QString &source, QString *error);
     // The launch for one shape; error when a dimension is not a positive number.
     std::optional<Dims> evaluate(const ShapeConfig &shape, QString *error) const;

@@ -17,7 +17,14 @@ namespace {
 
 constexpr int kKeptRuns = 6;
 
-bool needsScale(const Task &task)
+} // namespace
+
+ReferenceBank::ReferenceBank(const VerifierOptions &options, CompileCache &cache)
+    : m_options(options), m_cache(cache)
+{
+}
+
+bool ReferenceBank::needsScale(const Task &task)
 {
     for (const Tolerance &tolerance : task.tolerances) {
         if (tolerance.scaled > 0.0)
@@ -26,7 +33,7 @@ bool needsScale(const Task &task)
     return false;
 }
 
-QByteArray absolute(const QByteArray &values, const QString &dtype)
+QByteArray ReferenceBank::absoluteValues(const QByteArray &values, const QString &dtype)
 {
     QByteArray result = values;
     for (qsizetype i = 0; i + 4 <= result.size(); i += 4) {
@@ -40,13 +47,6 @@ QByteArray absolute(const QByteArray &values, const QString &dtype)
         }
     }
     return result;
-}
-
-} // namespace
-
-ReferenceBank::ReferenceBank(const VerifierOptions &options, CompileCache &cache)
-    : m_options(options), m_cache(cache)
-{
 }
 
 ShapeConfig ReferenceBank::timingShape(const Task &task)
@@ -159,7 +159,7 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
         if (scaled) {
             QList<QByteArray> magnitudes = out.inputs;
             for (int p = 0; p < magnitudes.size(); ++p)
-                magnitudes[p] = absolute(magnitudes[p], task.parameters[p].dtype);
+                magnitudes[p] = absoluteValues(magnitudes[p], task.parameters[p].dtype);
             if (!run(shape, magnitudes, out.scale))
                 return false;
         }

@@ -40,6 +40,10 @@ public:
     std::shared_ptr<const RunReference> get(const Task &task, quint64 runSecret, int timingSets,
                                             QString *error);
     static int timingSetCount(const Task &task, const ShapeConfig &shape, qint64 memoryBytes);
+    // Whether the task's tolerance has a scaled term (then the reference also runs on |inputs|).
+    static bool needsScale(const Task &task);
+    // |values| for one buffer of dtype "f32" or "i32".
+    static QByteArray absoluteValues(const QByteArray &values, const QString &dtype);
     static ShapeConfig timingShape(const Task &task);
 
 private:

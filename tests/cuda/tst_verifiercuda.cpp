@@ -4,6 +4,7 @@
 // Files with a "// kiln-launch:" line are device-only (NVRTC); the others go through nvcc.
 // Without a usable GPU the whole suite is skipped (ctest -L cuda reports it as skipped).
 
+#include "candidateexpectation.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/cudadevices.h"
 #include "verifier/verifier.h"
@@ -22,34 +23,9 @@
 #include <QTest>
 
 using namespace kiln;
+using namespace kiln::testing;
 
 namespace {
-
-struct Expectation
-{
-    QString path;
-    QString task;
-    QString verdict;
-    QString flag;
-};
-
-Expectation readExpectation(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    const QString first = QString::fromUtf8(file.readLine());
-    static const QRegularExpression pattern(
-        QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
-    const QRegularExpressionMatch match = pattern.match(first);
-    return {path, match.captured(1), match.captured(2), match.captured(3)};
-}
-
-QString readFile(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    return QString::fromUtf8(file.readAll());
-}
 
 QString candidatePath(const QString &name)
 {
@@ -59,14 +35,6 @@ QString candidatePath(const QString &name)
 bool isDeviceOnly(const QString &path)
 {
     return readFile(path).contains(QLatin1String("kiln-launch:"));
-}
-
-QStringList flagIds(const EvaluationResult &result)
-{
-    QStringList ids;
-    for (const CheatFlag &flag : result.flags)
-        ids << flag.id + (flag.blocking ? QStringLiteral("!") : QString());
-    return ids;
 }
 
 QString why(const QString &path, const EvaluationResult &result)

@@ -4,8 +4,10 @@
 // compile errors with the candidate's line, and the CUDA screen on real nvcc output (the
 // preprocessed text and the object's imports).
 
+#include "candidateexpectation.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/cudacompiler.h"
+#include "verifier/cudasandboxslot.h"
 #include "verifier/elfsymbols.h"
 #include "verifier/entryshim.h"
 #include "verifier/flagcatalog.h"
@@ -19,14 +21,9 @@
 #include <QTest>
 
 using namespace kiln;
+using namespace kiln::testing;
 
 namespace {
-
-QString readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-}
 
 } // namespace
 
@@ -136,11 +133,8 @@ private slots:
     {
         const Task *t = m_tasks.task(QStringLiteral("vector_add"));
         QTemporaryDir work;
-        SandboxSettings settings = m_options.sandbox;
-        settings.executable = m_options.cudaSandbox;
-        settings.addressSpaceMb = 0;
-        settings.extraArguments = {QStringLiteral("--compile-only")};
-        SandboxProcess sandbox(settings);
+        SandboxProcess sandbox(
+            CudaSandboxSlot::settings(m_options, {QStringLiteral("--compile-only")}));
         QString error;
         QVERIFY2(sandbox.start(work.path(), 4096, 10000, &error), qPrintable(error));
         const QString good = QStringLiteral(
@@ -183,18 +177,16 @@ private slots:
     {
         QFETCH(QString, path);
         const QString source = readFile(path);
-        static const QRegularExpression expect(
-            QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
-        const QRegularExpressionMatch m = expect.match(source.section(QLatin1Char('\n'), 0, 0));
-        QVERIFY(m.hasMatch());
-        const Task *t = m_tasks.task(m.captured(1));
+        const Expectation expected = readExpectation(path);
+        QVERIFY(!expected.task.isEmpty());
+        const Task *t = m_tasks.task(expected.task);
         QVERIFY(t);
         if (source.contains(QLatin1String("kiln-launch:")))
             QSKIP("device-only (NVRTC): covered by nvrtcDeviceOnly and the GPU test");
         const CudaCompiler::Outcome outcome =
             CudaCompiler::nvcc(m_options, *m_cache, t->name, source, EntryShim::cudaSource(*t),
                                QStringLiteral("sm_90"), {}, nullptr);
-        const QString verdict = m.captured(2);
+        const QString verdict = expected.verdict;
         if (verdict == QLatin1String("compile_error")) {
             QVERIFY(!outcome.artifact.ok);
             return;
@@ -202,7 +194,7 @@ private slots:
         const QList<CheatFlag> flags = StaticScreen::screen(
             *t, Backend::Cuda, outcome.artifact.preprocessed, CudaCompiler::sourceName(),
             ElfSymbols::read(outcome.artifact.object));
-        const QString flag = m.captured(3);
+        const QString flag = expected.flag;
         const FlagInfo *info = flag.isEmpty() ? nullptr : FlagCatalog::find(flag);
         if (info && info->stage == QLatin1String("screen")) {
             bool raised = false;

@@ -2,6 +2,7 @@
 // tests/data/candidates/hostile carries its expected verdict (and flag) in its first line:
 //   // expect: task=NAME verdict=VERDICT [flag=ID]
 
+#include "candidateexpectation.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
@@ -20,42 +21,9 @@
 #include <unistd.h>
 
 using namespace kiln;
+using namespace kiln::testing;
 
 namespace {
-
-struct Expectation
-{
-    QString path;
-    QString task;
-    QString verdict;
-    QString flag;
-};
-
-Expectation readExpectation(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    const QString first = QString::fromUtf8(file.readLine());
-    static const QRegularExpression pattern(
-        QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
-    const QRegularExpressionMatch match = pattern.match(first);
-    return {path, match.captured(1), match.captured(2), match.captured(3)};
-}
-
-QString readFile(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    return QString::fromUtf8(file.readAll());
-}
-
-QStringList flagIds(const EvaluationResult &result)
-{
-    QStringList ids;
-    for (const CheatFlag &flag : result.flags)
-        ids << flag.id + (flag.blocking ? QStringLiteral("!") : QString());
-    return ids;
-}
 
 // Children of this process (sandboxes, or anything a candidate forked that escaped).
 int childProcesses()
