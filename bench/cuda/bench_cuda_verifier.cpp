@@ -100,6 +100,15 @@ QJsonObject stageTimes(const EvaluationResult &result)
     return stages;
 }
 
+// The timing stage's data (trials, stop reason, device, loop phases); empty when not timed.
+QJsonObject timingData(const EvaluationResult &result)
+{
+    for (const StageResult &stage : result.stages)
+        if (stage.name.endsWith(QLatin1String("timing")))
+            return stage.data;
+    return {};
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -246,13 +255,23 @@ int main(int argc, char **argv)
             for (const auto &[task, source] : work)
                 futures.append(pool.submit(*task, Backend::Cuda, source, 11));
             int passed = 0;
-            for (auto &future : futures)
-                passed += future.result().verdict == Verdict::Pass ? 1 : 0;
+            QJsonObject perDevice; // device index -> evaluations timed there
+            for (auto &future : futures) {
+                const EvaluationResult result = future.result();
+                passed += result.verdict == Verdict::Pass ? 1 : 0;
+                const QJsonObject timing = timingData(result);
+                if (!timing.isEmpty()) {
+                    const QString device =
+                        QString::number(timing.value(QStringLiteral("device_index")).toInt());
+                    perDevice.insert(device, perDevice.value(device).toInt() + 1);
+                }
+            }
             const double seconds = timer.nsecsElapsed() / 1e9;
             throughput.insert(QString::fromLatin1(phase),
                               QJsonObject{{QStringLiteral("evaluations"), int(work.size())},
                                           {QStringLiteral("passed"), passed},
                                           {QStringLiteral("seconds"), seconds},
+                                          {QStringLiteral("per_device"), perDevice},
                                           {QStringLiteral("per_second"), work.size() / seconds}});
             std::fprintf(stderr, "throughput %s: %.2f evals/s\n", phase, work.size() / seconds);
         }
@@ -271,8 +290,20 @@ int main(int argc, char **argv)
                 source.section(QStringLiteral("task="), 1).section(QLatin1Char(' '), 0, 0);
             const Task &task = *tasks.task(taskName);
             std::vector<double> medians, references;
+            QJsonArray loops; // per evaluation: trials, stop reason, loop phases
             for (int r = 0; r < repeats; ++r) {
                 const EvaluationResult result = verifier.evaluate(task, Backend::Cuda, source, 11);
+                const QJsonObject timing = timingData(result);
+                loops.append(QJsonObject{
+                    {QStringLiteral("trials"), timing.value(QStringLiteral("candidate"))
+                                                   .toObject()
+                                                   .value(QStringLiteral("n"))},
+                    {QStringLiteral("stop"), timing.value(QStringLiteral("stop"))},
+                    {QStringLiteral("iterations"), timing.value(QStringLiteral("iterations"))},
+                    {QStringLiteral("loop_ms"), timing.value(QStringLiteral("loop_ms"))},
+                    {QStringLiteral("upload_ms"), timing.value(QStringLiteral("upload_ms"))},
+                    {QStringLiteral("device_index"),
+                     timing.value(QStringLiteral("device_index"))}});
                 if (result.candidateMs)
                     medians.push_back(*result.candidateMs);
                 if (result.baselineMs)
@@ -292,7 +323,8 @@ int main(int argc, char **argv)
                                     {QStringLiteral("n"), int(medians.size())},
                                     {QStringLiteral("median_ms"), median(medians)},
                                     {QStringLiteral("cv"), cv(medians)},
-                                    {QStringLiteral("reference_cv"), cv(references)}});
+                                    {QStringLiteral("reference_cv"), cv(references)},
+                                    {QStringLiteral("evaluations"), loops}});
             std::fprintf(stderr, "repeatability %s: median %.4f ms cv %.2f %%\n", qPrintable(file),
                          median(medians), 100 * cv(medians));
         }

@@ -8,10 +8,17 @@
 # usage: bench/cuda/ncu_agreement.sh BIN_DIR OUT_DIR [CANDIDATE.cu ...]
 # KILN_PROFILE_SANDBOX=1 makes the GPU sandbox skip its isolation so the profiler can attach:
 # only ever for trusted kernels like these.
+#
+# NCU_MODE=sandbox (default): the engine starts its GPU sandbox through a wrapper that runs it
+# under ncu (KILN_CUDA_SANDBOX), so ncu sees one process and none of the engine's others.
+# NCU_MODE=tree: ncu runs kiln-cli and follows every process it starts (never finished on the
+# H200: ncu waited past its limit with no output).
 set -euo pipefail
-bin=$1
+bin=$(cd "$1" && pwd)
 out=$2
 shift 2
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 candidates=("$@")
 if [ ${#candidates[@]} -eq 0 ]; then
@@ -20,22 +27,51 @@ if [ ${#candidates[@]} -eq 0 ]; then
     done
 fi
 ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-mkdir -p "$out"
+"$ncu" --version | tail -1 >&2
+# Only the candidate's kernels are profiled (-k), at most NCU_LAUNCHES of them: the reference's
+# and the harness's launches run unprofiled.
+ncuOptions=(--clock-control none --cache-control all -k 'regex:_cand'
+    --launch-count "${NCU_LAUNCHES:-80}"
+    --metrics gpu__time_duration.sum,launch__grid_size --csv --print-units base)
+first=1
 for file in "${candidates[@]}"; do
     name=$(basename "$file" .cu)
     task=$(head -1 "$file" | sed -n 's/.*task=\([a-z_]*\).*/\1/p')
     # Kernel names of their own, so the reference's launches never count as the candidate's.
     sed -E 's/\b([a-z_0-9]+_kernel)\b/\1_cand/g' "$file" > "$out/$name.cu"
     file=$out/$name.cu
-    "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" > "$out/plain-$name.json"
-    # Only the candidate's kernels are profiled (-k), at most NCU_LAUNCHES of them, under a
-    # time limit: the first attempt (all kernels of every process, no limit) never finished.
-    KILN_PROFILE_SANDBOX=1 timeout "${NCU_SECONDS:-150}" "$ncu" --target-processes all \
-        --clock-control none --cache-control all -k 'regex:_cand' \
-        --launch-count "${NCU_LAUNCHES:-60}" \
-        --metrics gpu__time_duration.sum,launch__grid_size --csv --print-units base \
-        "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
-        > "$out/ncu-$name.csv" 2> "$out/ncu-$name.log" || echo "ncu on $name: exit $?" >&2
+    timeout 120 "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
+        > "$out/plain-$name.json" || echo "plain eval of $name: exit $?" >&2
+    csv=$out/ncu-$name.csv
+    if [ "${NCU_MODE:-sandbox}" = sandbox ]; then
+        wrapper=$out/ncu-sandbox-$name.sh
+        {
+            echo '#!/bin/bash'
+            echo "case \" \$* \" in *' --probe '* | *' --compile-only '*) exec $bin/kiln-cuda-sandbox \"\$@\" ;; esac"
+            printf 'exec %q' "$ncu"
+            printf ' %q' "${ncuOptions[@]}" --log-file "$csv"
+            printf ' %q "$@"\n' "$bin/kiln-cuda-sandbox"
+        } > "$wrapper"
+        chmod +x "$wrapper"
+        KILN_PROFILE_SANDBOX=1 KILN_CUDA_SANDBOX=$wrapper timeout "${NCU_SECONDS:-80}" \
+            "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
+            > "$out/ncu-eval-$name.json" 2> "$out/ncu-$name.log" ||
+            echo "ncu on $name: exit $?" >&2
+    else
+        KILN_PROFILE_SANDBOX=1 timeout "${NCU_SECONDS:-80}" "$ncu" --target-processes all \
+            "${ncuOptions[@]}" --log-file "$csv" \
+            "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
+            > "$out/ncu-eval-$name.json" 2> "$out/ncu-$name.log" ||
+            echo "ncu on $name: exit $?" >&2
+    fi
+    if ! grep -q gpu__time_duration "$csv" 2>/dev/null; then
+        echo "ncu on $name: no measurements" >&2
+        tail -n 5 "$csv" "$out/ncu-$name.log" >&2 || true
+        head -c 600 "$out/ncu-eval-$name.json" >&2 || true
+        # The first one failing means the set-up is wrong: do not spend the rest on it.
+        [ $first = 0 ] || break
+    fi
+    first=0
     echo "done $name" >&2
 done
 python3 - "$out" <<'PY'
@@ -44,11 +80,19 @@ out = pathlib.Path(sys.argv[1])
 rows = []
 for plain in sorted(out.glob("plain-*.json")):
     name = plain.stem[len("plain-"):]
-    doc = json.loads(plain.read_text())
+    try:
+        doc = json.loads(plain.read_text())
+    except ValueError:
+        print(f"{name}: no verifier document", file=sys.stderr)
+        continue
     stages = {s["name"]: s for s in doc.get("stages", [])}
     kernels = [k["name"].split("(")[0] for k in stages["compile"]["data"].get("kernels", [])]
+    if "timing" not in stages:
+        print(f"{name}: not timed ({doc.get('verdict')}: {doc.get('summary', '')[:120]})", file=sys.stderr)
+        continue
     ours = stages["timing"]["data"]["candidate"]["median"]
-    text = (out / f"ncu-{name}.csv").read_text()
+    path = out / f"ncu-{name}.csv"
+    text = path.read_text() if path.exists() else ""
     lines = text[text.find('"ID"'):] if '"ID"' in text else ""
     durations = {}  # launch id -> (kernel, grid, ns)
     for r in csv.DictReader(io.StringIO(lines)):

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <new>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -277,7 +278,22 @@ std::string probeOtherThreads(const std::vector<std::string> &words)
            std::to_string(after > before ? after - before : 0);
 }
 
-int takeProtocolDescriptors()
+void endWithTheEngine()
+{
+    const int fd = g_requestFd;
+    std::thread([fd] {
+        pollfd engine{fd, 0, 0}; // no events asked: a hang-up is always reported
+        for (;;) {
+            if (::poll(&engine, 1, -1) > 0 &&
+                (engine.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) {
+                ::kill(::getpid(), SIGKILL);
+                ::_exit(kExitSetupFailed);
+            }
+        }
+    }).detach();
+}
+
+int takeProtocolDescriptors(bool closeInherited)
 {
     // Keep the protocol descriptors and the buffer, reassign 0/1 (the candidate's stdout joins
     // the capped diagnostics stream), close everything else that was inherited.
@@ -288,8 +304,15 @@ int takeProtocolDescriptors()
     const int devNull = ::open("/dev/null", O_RDONLY);
     ::dup2(devNull, 0);
     ::dup2(kDiagnosticFd, 1);
-    ::syscall(SYS_close_range, 3u, static_cast<unsigned>(kPrivateFd - 1), 0u);
-    ::syscall(SYS_close_range, static_cast<unsigned>(kPrivateFd + 3), ~0u, 0u);
+    if (closeInherited) {
+        ::syscall(SYS_close_range, 3u, static_cast<unsigned>(kPrivateFd - 1), 0u);
+        ::syscall(SYS_close_range, static_cast<unsigned>(kPrivateFd + 3), ~0u, 0u);
+    } else {
+        // Only our own: the buffer's original number and /dev/null's.
+        ::close(kBufferFd);
+        if (devNull > 2)
+            ::close(devNull);
+    }
     if (g_requestFd < 0 || g_replyFd < 0)
         return -1;
     return bufferFd < 0 ? -2 : bufferFd;

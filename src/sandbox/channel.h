@@ -13,7 +13,14 @@ namespace kiln::sandbox {
 // Moves the protocol descriptors out of the candidate's easy reach (0 and 1 are reassigned: the
 // candidate's stdout joins the capped diagnostics stream) and closes everything else inherited.
 // Returns the buffer descriptor, or a negative value when the protocol descriptors are missing.
-int takeProtocolDescriptors();
+// closeInherited false keeps the rest (a profiler injected before main holds its own there).
+int takeProtocolDescriptors(bool closeInherited = true);
+
+// A persistent sandbox outlives the engine thread that started it, and PR_SET_PDEATHSIG follows
+// that thread: it would kill the sandbox mid-evaluation once the thread ends. Instead, a thread
+// of ours waits for the engine's end of the request pipe to close (the engine is gone) and
+// kills the whole process. Call once the namespaces are set up (it starts a thread).
+void endWithTheEngine();
 
 void reply(const std::string &line);
 // One request line; false on end of input.

@@ -623,6 +623,8 @@ void CudaEvaluation::measureTiming()
                 upload += " h2d:" + number(bank[v][i++]) + ':' + number(values.size());
             }
     }
+    // Generating (or finding) the inputs and staging them in the shared buffer.
+    const double inputsMs = timer.nsecsElapsed() / 1e6;
     QElapsedTimer phase;
     phase.start();
     const int transferMs = m_options.cudaCallTimeoutMs + int(layout.size() >> 20); // ~1 GB/s
@@ -790,9 +792,15 @@ void CudaEvaluation::measureTiming()
     int j = 0;
     AdaptiveTiming::Stop stop = AdaptiveTiming::Stop::Continue;
     const int perCall = library ? 3 : 2;
+    // Where the loop's time goes: the fully checked first round, the sandbox's batches, and
+    // the engine's checks of the read-back windows.
+    double fullRoundMs = 0.0, batchMs = 0.0, checkMs = 0.0;
+    QElapsedTimer part;
     while (stop == AdaptiveTiming::Stop::Continue) {
-        if (j >= count && !sampled.isValid())
+        if (j >= count && !sampled.isValid()) {
             sampled.start();
+            fullRoundMs = loop.nsecsElapsed() / 1e6;
+        }
         const int batch = candidate.nextBatch(budgetElapsed(), count);
         QByteArray ops = "batch";
         QList<QPair<int, bool>> plan; // (set, full read-back) per iteration
@@ -814,11 +822,14 @@ void CudaEvaluation::measureTiming()
                 ops += " flush call:b:" + number(3000 + s);
             readBack(callSlots[s], full, it, ops);
         }
+        part.start();
         if (!send(ops, m_options.cudaCallTimeoutMs + batch * 2000, QStringLiteral("timing"),
                   &reply)) {
             failStage(m_failure->message);
             return;
         }
+        batchMs += part.nsecsElapsed() / 1e6;
+        part.start();
         QList<TimingCall> calls;
         for (int i = 1; i < reply.words.size(); ++i)
             if (const auto call = parseCall(reply.words[i]))
@@ -845,6 +856,7 @@ void CudaEvaluation::measureTiming()
             tails.append(c.tailMs);
             gaps.append(c.wallMs - c.eventMs - baseGapMs);
         }
+        checkMs += part.nsecsElapsed() / 1e6;
         j += batch;
         stop = candidate.decide(budgetElapsed());
         if (stop == AdaptiveTiming::Stop::Converged &&
@@ -946,6 +958,10 @@ void CudaEvaluation::measureTiming()
                      {QStringLiteral("device_index"), m_slot->device().index},
                      {QStringLiteral("loop_ms"), loop.nsecsElapsed() / 1e6},
                      {QStringLiteral("iterations"), j},
+                     {QStringLiteral("full_round_ms"), fullRoundMs},
+                     {QStringLiteral("batch_ms"), batchMs},
+                     {QStringLiteral("check_ms"), checkMs},
+                     {QStringLiteral("inputs_ms"), inputsMs},
                      {QStringLiteral("upload_ms"), uploadMs},
                      {QStringLiteral("calibration_ms"), calibrationMs}};
     if (library) {

@@ -1,5 +1,8 @@
 #include "cudasandboxslot.h"
 
+#include <QElapsedTimer>
+#include <QThread>
+
 namespace kiln {
 
 CudaSandboxSlot::CudaSandboxSlot(const VerifierOptions &options, CudaDevice device)
@@ -11,6 +14,11 @@ CudaSandboxSlot::~CudaSandboxSlot()
 {
     if (m_process) {
         m_process->request("quit", 500);
+        // A profiler wrapped around the sandbox writes its results as the sandbox ends.
+        QElapsedTimer timer;
+        timer.start();
+        while (m_options.cudaProfiling && m_process->running() && timer.elapsed() < 60000)
+            QThread::msleep(50);
         m_process->kill();
     }
 }
@@ -22,8 +30,13 @@ SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
     settings.executable = options.cudaSandbox;
     settings.addressSpaceMb = 0;
     settings.extraArguments = arguments;
+    settings.profiling = options.cudaProfiling;
     if (settings.profiling)
         settings.extraArguments << QStringLiteral("--profiling");
+    // The process outlives many evaluations, and waiting on the GPU spins a core: the CPU limit
+    // is a lifetime allowance of one evaluation's limit per evaluation (ensureStarted restarts
+    // the process before an evaluation could run into it).
+    settings.cpuSeconds = options.sandbox.cpuSeconds * qMax(1, options.cudaEvaluationsPerSandbox);
     return settings;
 }
 
@@ -41,7 +54,18 @@ void CudaSandboxSlot::restart()
 
 bool CudaSandboxSlot::ensureStarted(QString *error)
 {
-    if (m_process && m_evaluations >= m_options.cudaEvaluationsPerSandbox)
+    // A fresh process before the count runs out, or before the lifetime CPU allowance could
+    // end this evaluation with SIGKILL (which would read as the candidate's crash).
+    // It may have ended between evaluations (killed from outside): that is not the next
+    // candidate's doing.
+    if (m_process && !m_process->running()) {
+        qWarning("kiln: the GPU %d sandbox had ended between evaluations (%s); restarting",
+                 m_device.index, qPrintable(m_process->describeEnd()));
+        restart();
+    }
+    if (m_process && (m_evaluations >= m_options.cudaEvaluationsPerSandbox ||
+                      m_process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds >
+                          m_process->settings().cpuSeconds))
         restart();
     if (m_process)
         return true;

@@ -3,6 +3,7 @@
 #include "sandbox/protocol.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -144,6 +145,36 @@ bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeo
     return true;
 }
 
+bool SandboxProcess::running()
+{
+    if (m_pid < 0)
+        return false;
+    int status = 0;
+    if (::waitpid(m_pid, &status, WNOHANG) != m_pid)
+        return true;
+    m_collected = true;
+    m_collectedStatus = status;
+    reap(true);
+    return false;
+}
+
+double SandboxProcess::cpuSecondsUsed() const
+{
+    if (m_pid < 0)
+        return 0.0;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(m_pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0.0;
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14,
+    // stime 15.
+    const QByteArray text = stat.readAll();
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return 0.0;
+    const double ticks = double(::sysconf(_SC_CLK_TCK));
+    return (fields[11].toDouble() + fields[12].toDouble()) / ticks;
+}
+
 SandboxProcess::Reply SandboxProcess::request(const QByteArray &line, int timeoutMs,
                                               const std::atomic<bool> *cancel)
 {
@@ -261,9 +292,10 @@ void SandboxProcess::reap(bool force)
 {
     if (m_pid < 0)
         return;
-    int status = 0;
-    pid_t done = 0;
-    if (!force) {
+    int status = m_collectedStatus;
+    pid_t done = m_collected ? m_pid : 0;
+    m_collected = false;
+    if (!force && done == 0) {
         // It is ending by itself (exit, fatal signal): give it a moment to report its status.
         for (int i = 0; i < 40 && done == 0; ++i) {
             done = ::waitpid(m_pid, &status, WNOHANG);

@@ -56,10 +56,16 @@ public:
     // Grows the shared buffer (contents kept) and has the sandbox remap it.
     bool resizeBuffer(qint64 bytes, int timeoutMs);
     void kill();
+    // False once the process has ended (collected, with its status, as after a failed request).
+    bool running();
 
     char *buffer() const { return m_buffer; }
     qint64 bufferSize() const { return m_bufferSize; }
     QString isolation() const { return m_isolation; }
+    const SandboxSettings &settings() const { return m_settings; }
+    // CPU time the process has used so far (user + system, every thread; /proc); 0 when not
+    // running.
+    double cpuSecondsUsed() const;
     QString workDir() const { return m_workDir; }
 
     // How the process ended, once a request returned Died / TimedOut / Flooded.
@@ -79,6 +85,8 @@ private:
 
     SandboxSettings m_settings;
     pid_t m_pid = -1;
+    bool m_collected = false; // running() has already waited for it
+    int m_collectedStatus = 0;
     int m_requestFd = -1;
     int m_replyFd = -1;
     int m_stderrFd = -1;

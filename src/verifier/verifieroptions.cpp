@@ -26,7 +26,7 @@ VerifierOptions VerifierOptions::defaults()
     }
     options.workRoot = QDir::tempPath();
 
-    options.sandbox.profiling = qEnvironmentVariableIntValue("KILN_PROFILE_SANDBOX") == 1;
+    options.cudaProfiling = qEnvironmentVariableIntValue("KILN_PROFILE_SANDBOX") == 1;
     options.cudaSandbox = qEnvironmentVariable("KILN_CUDA_SANDBOX");
     if (options.cudaSandbox.isEmpty() && !options.sandbox.executable.isEmpty())
         options.cudaSandbox = QFileInfo(options.sandbox.executable)

@@ -43,6 +43,10 @@ struct VerifierOptions
     double cudaBandwidthSlack = 1.15;         // floor = bytes / (slack x measured copy bandwidth)
     int cudaEvaluationsPerSandbox = 400;      // restarted after this many, whatever happened
     bool cudaUserNamespace = true;            // retried without when the driver refuses it
+    // The GPU sandbox without isolation and with our environment, so Nsight Compute can attach
+    // (KILN_PROFILE_SANDBOX=1; trusted kernels only). CPU sandboxes never inherit it: a
+    // profiler injected into a confined process cannot reach its host and hangs.
+    bool cudaProfiling = false;
 
     // Sandbox beside the running executable (or $KILN_SANDBOX), cache under the user's cache
     // location (or $KILN_CACHE_DIR), work directories under the temporary directory.

@@ -232,6 +232,24 @@ private slots:
                  qPrintable(why(QStringLiteral("softmax_online.cu"), next)));
     }
 
+    // (b) The persistent GPU sandbox spins a core while it waits on the device, so its CPU
+    // time adds up over evaluations: with a small per-evaluation limit, a run of evaluations
+    // on one sandbox still all pass (no SIGKILL from RLIMIT_CPU read as a candidate's crash).
+    void cpuLimitIsPerEvaluation()
+    {
+        VerifierOptions options = m_options;
+        options.sandbox.cpuSeconds = 5;
+        options.cudaEvaluationsPerSandbox = 3;
+        VerifierPool pool(options, 1);
+        const QString path = candidatePath(QStringLiteral("vector_add_naive.cu"));
+        for (int i = 0; i < 6; ++i) {
+            const EvaluationResult result = pool.verifier().evaluate(
+                task(QStringLiteral("vector_add")), Backend::Cuda, readFile(path), kSecret + i);
+            QVERIFY2(result.verdict == Verdict::Pass,
+                     qPrintable(QStringLiteral("evaluation %1: ").arg(i) + why(path, result)));
+        }
+    }
+
     // (c) Honest candidates are timed against the reference and placed under the roofline.
     void honestAreTimed_data() { honestRows(); }
 

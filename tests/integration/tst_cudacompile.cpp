@@ -14,11 +14,14 @@
 #include "verifier/staticscreen.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <thread>
 
 using namespace kiln;
 using namespace kiln::testing;
@@ -163,6 +166,35 @@ private slots:
         const QJsonArray diagnostics = CudaCompiler::parseDiagnostics(bad.artifact.log);
         QVERIFY2(!diagnostics.isEmpty() && diagnostics[0][QStringLiteral("line")].toInt() == 6,
                  qPrintable(bad.artifact.log));
+    }
+
+    // The GPU sandbox is persistent: it is started by whichever evaluation thread needs it
+    // first, and must outlive that thread (a search's rounds end their threads). It ends with
+    // the engine instead, and running() tells when it has gone.
+    void sandboxOutlivesTheThreadThatStartedIt()
+    {
+        QTemporaryDir work;
+        SandboxProcess sandbox(
+            CudaSandboxSlot::settings(m_options, {QStringLiteral("--compile-only")}));
+        QString error;
+        bool started = false;
+        std::thread starter([&] { started = sandbox.start(work.path(), 4096, 10000, &error); });
+        starter.join();
+        QVERIFY2(started, qPrintable(error));
+        QThread::msleep(300); // a parent-death signal would have arrived by now
+        QVERIFY(sandbox.running());
+        const SandboxProcess::Reply reply = sandbox.request("probe 1", 5000);
+        QVERIFY2(reply.status == SandboxProcess::Status::Ok, qPrintable(sandbox.describeEnd()));
+        QVERIFY(sandbox.cpuSecondsUsed() >= 0.0);
+
+        QCOMPARE(sandbox.request("quit", 5000).status, SandboxProcess::Status::Ok);
+        QElapsedTimer timer;
+        timer.start();
+        while (sandbox.running() && timer.elapsed() < 5000)
+            QThread::msleep(20);
+        QVERIFY(!sandbox.running());
+        QVERIFY(sandbox.exited());
+        QCOMPARE(sandbox.exitCode(), 0);
     }
 
     // Every candidate the CUDA execution test runs compiles (or fails to) as it expects, here.
