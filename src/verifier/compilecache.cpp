@@ -50,8 +50,9 @@ QString CompileCache::compilerIdentity(const QString &compiler)
     QProcess process;
     process.start(compiler, {QStringLiteral("--version")});
     process.waitForFinished(10000);
-    QString identity =
-        QString::fromLocal8Bit(process.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0);
+    // The whole text: nvcc's first line is the same for every release (the version is on the
+    // fourth), so a toolkit upgrade would otherwise reuse the old toolkit's artifacts.
+    QString identity = QString::fromLocal8Bit(process.readAllStandardOutput()).trimmed();
     // -march=native differs per machine: fold the CPU model in.
     QFile cpuInfo(QStringLiteral("/proc/cpuinfo"));
     if (cpuInfo.open(QIODevice::ReadOnly)) {

@@ -203,8 +203,12 @@ CudaCompiler::Outcome CudaCompiler::nvrtc(SandboxProcess &gpu, CompileCache &cac
     Outcome outcome;
     QElapsedTimer timer;
     timer.start();
-    const QString key =
-        CompileCache::key(source, QString(), QStringLiteral("nvrtc"), {architecture}, taskName);
+    const QString key = CompileCache::key(
+        source, QString(),
+        // NVRTC comes with the toolkit nvcc belongs to: its version stands in.
+        QStringLiteral("nvrtc|") +
+            (options.nvcc.isEmpty() ? QString() : CompileCache::compilerIdentity(options.nvcc)),
+        {architecture}, taskName);
     if (auto hit = cache.lookup(key)) {
         outcome.artifact = *hit;
         outcome.ms = timer.nsecsElapsed() / 1e6;
