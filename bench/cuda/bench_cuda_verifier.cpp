@@ -7,6 +7,7 @@
 // - repeatability: the candidate median of one kernel over N separate evaluations (CV).
 // Prints one JSON document.
 
+#include "../benchsupport.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/cudacompiler.h"
 #include "verifier/cudadevices.h"
@@ -30,23 +31,10 @@
 #include <cstdio>
 
 using namespace kiln;
+using kiln::bench::median;
+using kiln::bench::readFile;
 
 namespace {
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
-QString readFile(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    return QString::fromUtf8(file.readAll());
-}
 
 int option(const QStringList &args, const QString &name, int fallback)
 {

@@ -3,6 +3,7 @@
 // Prints a JSON document: per-evaluation overhead beyond compilation and timed calls, the
 // compile-cache hit cost, and evaluations per second with 1 and 2 sandboxes.
 
+#include "../benchsupport.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/verifierpool.h"
 
@@ -18,23 +19,10 @@
 #include <cstdio>
 
 using namespace kiln;
+using kiln::bench::median;
+using kiln::bench::readFile;
 
 namespace {
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
-QString readFile(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    return QString::fromUtf8(file.readAll());
-}
 
 // Time the evaluation spent in the candidate's and the baseline's timed calls, in ms.
 double timedCallsMs(const EvaluationResult &result)
