@@ -7,6 +7,7 @@
 #include "core/evaluationresult.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
@@ -44,6 +45,49 @@ inline QStringList flagIds(const EvaluationResult &result)
     for (const CheatFlag &flag : result.flags)
         ids << flag.id + (flag.blocking ? QStringLiteral("!") : QString());
     return ids;
+}
+
+// One line for a failure message: the file, the verdict and summary it got, and its flags.
+inline QString describeResult(const QString &path, const EvaluationResult &result)
+{
+    return QStringLiteral("%1: got %2 (%3) flags [%4]")
+        .arg(QFileInfo(path).fileName(), verdictName(result.verdict), result.summary,
+             flagIds(result).join(QLatin1Char(' ')));
+}
+
+// What in an evaluation contradicts its candidate's expectation line; empty when nothing does.
+// The verdict; the expected flag, blocking whenever it is the reason for "flagged"; a pass is
+// correct, unblocked and timed; any other verdict has no speedup unless flagged; the stages run
+// from the screen to the verdict, and there is a summary.
+inline QString expectationMismatch(const Expectation &e, const EvaluationResult &result)
+{
+    if (verdictName(result.verdict) != e.verdict)
+        return QStringLiteral("expected verdict %1").arg(e.verdict);
+    if (!e.flag.isEmpty()) {
+        bool found = false;
+        for (const CheatFlag &flag : result.flags)
+            found = found ||
+                    (flag.id == e.flag && (flag.blocking || e.verdict != QLatin1String("flagged")));
+        if (!found)
+            return QStringLiteral("expected flag %1").arg(e.flag);
+    }
+    if (e.verdict == QLatin1String("pass")) {
+        if (result.hasBlockingFlag())
+            return QStringLiteral("a pass with a blocking flag");
+        if (!result.correct)
+            return QStringLiteral("a pass not marked correct");
+        if (result.candidateTiming.n < 2 ||
+            result.candidateTiming.min > result.candidateTiming.median)
+            return QStringLiteral("a pass without a sound timing");
+    } else if (result.speedup.has_value() && e.verdict != QLatin1String("flagged")) {
+        return QStringLiteral("a speedup on a %1 verdict").arg(e.verdict);
+    }
+    if (result.stages.isEmpty() || result.stages.first().name != QLatin1String("screen") ||
+        result.stages.last().name != QLatin1String("verdict"))
+        return QStringLiteral("stages do not run from screen to verdict");
+    if (result.summary.isEmpty())
+        return QStringLiteral("no summary");
+    return {};
 }
 
 } // namespace kiln::testing

@@ -9,10 +9,9 @@
 # KILN_PROFILE_SANDBOX=1 makes the GPU sandbox skip its isolation so the profiler can attach:
 # only ever for trusted kernels like these.
 #
-# NCU_MODE=sandbox (default): the engine starts its GPU sandbox through a wrapper that runs it
-# under ncu (KILN_CUDA_SANDBOX), so ncu sees one process and none of the engine's others.
-# NCU_MODE=tree: ncu runs kiln-cli and follows every process it starts (never finished on the
-# H200: ncu waited past its limit with no output).
+# The engine starts its GPU sandbox through a wrapper that runs it under ncu (KILN_CUDA_SANDBOX),
+# so ncu sees one process and none of the engine's others. (ncu --target-processes all around
+# kiln-cli never finished on the H200.)
 set -euo pipefail
 bin=$(cd "$1" && pwd)
 out=$2
@@ -43,27 +42,19 @@ for file in "${candidates[@]}"; do
     timeout 120 "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
         > "$out/plain-$name.json" || echo "plain eval of $name: exit $?" >&2
     csv=$out/ncu-$name.csv
-    if [ "${NCU_MODE:-sandbox}" = sandbox ]; then
-        wrapper=$out/ncu-sandbox-$name.sh
-        {
-            echo '#!/bin/bash'
-            echo "case \" \$* \" in *' --probe '* | *' --compile-only '*) exec $bin/kiln-cuda-sandbox \"\$@\" ;; esac"
-            printf 'exec %q' "$ncu"
-            printf ' %q' "${ncuOptions[@]}" --log-file "$csv"
-            printf ' %q "$@"\n' "$bin/kiln-cuda-sandbox"
-        } > "$wrapper"
-        chmod +x "$wrapper"
-        KILN_PROFILE_SANDBOX=1 KILN_CUDA_SANDBOX=$wrapper timeout "${NCU_SECONDS:-80}" \
-            "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
-            > "$out/ncu-eval-$name.json" 2> "$out/ncu-$name.log" ||
-            echo "ncu on $name: exit $?" >&2
-    else
-        KILN_PROFILE_SANDBOX=1 timeout "${NCU_SECONDS:-80}" "$ncu" --target-processes all \
-            "${ncuOptions[@]}" --log-file "$csv" \
-            "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
-            > "$out/ncu-eval-$name.json" 2> "$out/ncu-$name.log" ||
-            echo "ncu on $name: exit $?" >&2
-    fi
+    wrapper=$out/ncu-sandbox-$name.sh
+    {
+        echo '#!/bin/bash'
+        echo "case \" \$* \" in *' --probe '* | *' --compile-only '*) exec $bin/kiln-cuda-sandbox \"\$@\" ;; esac"
+        printf 'exec %q' "$ncu"
+        printf ' %q' "${ncuOptions[@]}" --log-file "$csv"
+        printf ' %q "$@"\n' "$bin/kiln-cuda-sandbox"
+    } > "$wrapper"
+    chmod +x "$wrapper"
+    KILN_PROFILE_SANDBOX=1 KILN_CUDA_SANDBOX=$wrapper timeout "${NCU_SECONDS:-80}" \
+        "$bin/kiln-cli" eval --task "$task" --backend cuda --seed 7 --json "$file" \
+        > "$out/ncu-eval-$name.json" 2> "$out/ncu-$name.log" ||
+        echo "ncu on $name: exit $?" >&2
     if ! grep -q gpu__time_duration "$csv" 2>/dev/null; then
         echo "ncu on $name: no measurements" >&2
         tail -n 5 "$csv" "$out/ncu-$name.log" >&2 || true

@@ -155,6 +155,15 @@ bool OutputChecker::guardIntact(const void *guard, qint64 bytes)
     return true;
 }
 
+bool OutputChecker::guardsIntact(const char *base, const QList<QPair<qint64, qint64>> &guards)
+{
+    for (const auto &[offset, bytes] : guards) {
+        if (!guardIntact(base + offset, bytes))
+            return false;
+    }
+    return true;
+}
+
 void OutputChecker::fillGuard(void *guard, qint64 bytes)
 {
     for (qint64 i = 0; i < bytes / 4; ++i)

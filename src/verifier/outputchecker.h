@@ -3,6 +3,8 @@
 #include "tasks/task.h"
 
 #include <QJsonObject>
+#include <QList>
+#include <QPair>
 
 namespace kiln {
 
@@ -43,6 +45,8 @@ public:
     static Shape outputShape(const void *got, const void *expected, qint64 count,
                              const QString &dtype);
     static bool guardIntact(const void *guard, qint64 bytes);
+    // Every guard band of a layout (offset, bytes), read in the buffer at base.
+    static bool guardsIntact(const char *base, const QList<QPair<qint64, qint64>> &guards);
     static void fillGuard(void *guard, qint64 bytes);
     static void fillSentinel(void *output, qint64 bytes);
 };

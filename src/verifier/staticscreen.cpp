@@ -11,6 +11,16 @@ namespace kiln {
 
 namespace {
 
+// Whether name begins with one of the prefixes.
+bool startsWithAny(const QString &name, const QStringList &prefixes)
+{
+    for (const QString &prefix : prefixes) {
+        if (name.startsWith(prefix))
+            return true;
+    }
+    return false;
+}
+
 using Token = StaticScreen::Token;
 
 // Calls that matter when they appear as `name (` in the candidate's own code, and as imports.
@@ -203,11 +213,7 @@ bool createsStream(const QString &api)
         QStringLiteral("cudaStreamCreate"), QStringLiteral("cuStreamCreate"),
         QStringLiteral("cuCtxCreate"), QStringLiteral("cuGreenCtx"),
         QStringLiteral("cudaGreenCtx")};
-    for (const QString &prefix : prefixes) {
-        if (api.startsWith(prefix))
-            return true;
-    }
-    return false;
+    return startsWithAny(api, prefixes);
 }
 
 // Synchronous copies and fills run on the legacy default stream.
@@ -273,11 +279,7 @@ bool loadsCode(const QString &api)
                                          QStringLiteral("nvrtcCreateProgram"),
                                          QStringLiteral("nvrtcCompileProgram"),
                                          QStringLiteral("nvJitLink")};
-    for (const QString &prefix : prefixes) {
-        if (api.startsWith(prefix))
-            return true;
-    }
-    return false;
+    return startsWithAny(api, prefixes);
 }
 
 bool isPersistingL2Name(const QString &name)
@@ -390,11 +392,7 @@ bool isReducedPrecisionName(const QString &name)
         QStringLiteral("__nv_fp4"),         QStringLiteral("__nv_cvt_")};
     if (exact.contains(name))
         return true;
-    for (const QString &prefix : prefixes) {
-        if (name.startsWith(prefix))
-            return true;
-    }
-    return false;
+    return startsWithAny(name, prefixes);
 }
 
 // Inline PTX that computes in reduced precision: f16/bf16/tf32/fp8 operands, tensor-core mma.
@@ -1181,10 +1179,8 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
                 if (import.startsWith(QLatin1String(prefix)))
                     flags.addLines(QString::fromLatin1(id), lines, import);
             }
-            for (const QString &prefix : forbiddenPrefixes) {
-                if (import.startsWith(prefix))
-                    flags.addLines(QStringLiteral("forbidden_library"), lines, import);
-            }
+            if (startsWithAny(import, forbiddenPrefixes))
+                flags.addLines(QStringLiteral("forbidden_library"), lines, import);
         }
         QStringList definitions = symbols.defined;
         for (const QString &weak : symbols.weakDefined) {
@@ -1199,9 +1195,7 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
                 flags.addLines(QStringLiteral("timer_tampering"), lines, symbol);
                 continue;
             }
-            bool runtime = false;
-            for (const QString &prefix : runtimePrefixes())
-                runtime = runtime || symbol.startsWith(prefix);
+            bool runtime = startsWithAny(symbol, runtimePrefixes());
             // Anything the engine's own runtime (libc, libm, libstdc++) exports would be
             // interposed for the candidate's code.
             runtime = runtime || ::dlsym(RTLD_DEFAULT, symbol.toLatin1().constData()) != nullptr;

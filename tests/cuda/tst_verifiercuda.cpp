@@ -37,13 +37,6 @@ bool isDeviceOnly(const QString &path)
     return readFile(path).contains(QLatin1String("kiln-launch:"));
 }
 
-QString why(const QString &path, const EvaluationResult &result)
-{
-    return QStringLiteral("%1: got %2 (%3) flags [%4]")
-        .arg(QFileInfo(path).fileName(), verdictName(result.verdict), result.summary,
-             flagIds(result).join(QLatin1Char(' ')));
-}
-
 } // namespace
 
 class TestVerifierCuda : public QObject
@@ -129,30 +122,10 @@ private slots:
         QFETCH(QString, path);
         const Expectation e = readExpectation(path);
         const EvaluationResult result = m_results.value(path);
-        const QString because = why(path, result);
         QCOMPARE(result.backend, Backend::Cuda);
-        QVERIFY2(verdictName(result.verdict) == e.verdict, qPrintable(because));
-        if (!e.flag.isEmpty()) {
-            bool found = false;
-            // The expected flag is there, and blocking whenever it is the reason for "flagged".
-            for (const CheatFlag &flag : result.flags)
-                found = found || (flag.id == e.flag &&
-                                  (flag.blocking || e.verdict != QLatin1String("flagged")));
-            QVERIFY2(found, qPrintable(because));
-        }
-        if (e.verdict == QLatin1String("pass")) {
-            QVERIFY2(!result.hasBlockingFlag(), qPrintable(because));
-            QVERIFY(result.correct);
-            QVERIFY(result.candidateTiming.n >= 2);
-            QVERIFY(result.candidateTiming.min <= result.candidateTiming.median);
-        } else {
-            QVERIFY2(!result.speedup.has_value() || e.verdict == QLatin1String("flagged"),
-                     qPrintable(because));
-        }
-        QVERIFY(!result.stages.isEmpty());
-        QCOMPARE(result.stages.first().name, QStringLiteral("screen"));
-        QCOMPARE(result.stages.last().name, QStringLiteral("verdict"));
-        QVERIFY(!result.summary.isEmpty());
+        const QString mismatch = expectationMismatch(e, result);
+        QVERIFY2(mismatch.isEmpty(),
+                 qPrintable(mismatch + QStringLiteral(": ") + describeResult(path, result)));
     }
 
     // Screen flags point at the candidate's own lines (through nvcc's line markers, or the raw
@@ -203,7 +176,7 @@ private slots:
             QVERIFY(!f.message.isEmpty());
             return;
         }
-        QFAIL(qPrintable(QStringLiteral("flag missing: ") + why(file, result)));
+        QFAIL(qPrintable(QStringLiteral("flag missing: ") + describeResult(file, result)));
     }
 
     // (a) A fault that loses the CUDA context does not spill into the next evaluation: the GPU
@@ -212,10 +185,10 @@ private slots:
     {
         const EvaluationResult fault = evaluateNow(QStringLiteral("hostile_illegal_address.cu"));
         QVERIFY2(fault.verdict == Verdict::Crash,
-                 qPrintable(why(QStringLiteral("hostile_illegal_address.cu"), fault)));
+                 qPrintable(describeResult(QStringLiteral("hostile_illegal_address.cu"), fault)));
         const EvaluationResult next = evaluateNow(QStringLiteral("vector_add_naive.cu"));
         QVERIFY2(next.verdict == Verdict::Pass,
-                 qPrintable(why(QStringLiteral("vector_add_naive.cu"), next)));
+                 qPrintable(describeResult(QStringLiteral("vector_add_naive.cu"), next)));
     }
 
     // (b) A kernel that never ends is a timeout, and the next candidate runs normally.
@@ -225,11 +198,11 @@ private slots:
         timer.start();
         const EvaluationResult spin = evaluateNow(QStringLiteral("hostile_infinite_loop.cu"));
         QVERIFY2(spin.verdict == Verdict::Timeout,
-                 qPrintable(why(QStringLiteral("hostile_infinite_loop.cu"), spin)));
+                 qPrintable(describeResult(QStringLiteral("hostile_infinite_loop.cu"), spin)));
         qInfo("the endless kernel cost %lld ms", timer.elapsed());
         const EvaluationResult next = evaluateNow(QStringLiteral("softmax_online.cu"));
         QVERIFY2(next.verdict == Verdict::Pass,
-                 qPrintable(why(QStringLiteral("softmax_online.cu"), next)));
+                 qPrintable(describeResult(QStringLiteral("softmax_online.cu"), next)));
     }
 
     // (b) The persistent GPU sandbox spins a core while it waits on the device, so its CPU
@@ -246,7 +219,8 @@ private slots:
             const EvaluationResult result = pool.verifier().evaluate(
                 task(QStringLiteral("vector_add")), Backend::Cuda, readFile(path), kSecret + i);
             QVERIFY2(result.verdict == Verdict::Pass,
-                     qPrintable(QStringLiteral("evaluation %1: ").arg(i) + why(path, result)));
+                     qPrintable(QStringLiteral("evaluation %1: ").arg(i) +
+                                describeResult(path, result)));
         }
     }
 
@@ -258,9 +232,9 @@ private slots:
         QFETCH(QString, path);
         const EvaluationResult result = m_results.value(path);
         QVERIFY2(result.speedup.has_value() && *result.speedup > 0.0,
-                 qPrintable(why(path, result)));
+                 qPrintable(describeResult(path, result)));
         QVERIFY2(result.rooflineFraction.has_value() && *result.rooflineFraction > 0.0,
-                 qPrintable(why(path, result)));
+                 qPrintable(describeResult(path, result)));
         QVERIFY(result.candidateMs.has_value() && *result.candidateMs > 0.0);
         QVERIFY(result.baselineMs.has_value() && *result.baselineMs > 0.0);
     }

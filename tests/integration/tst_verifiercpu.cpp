@@ -116,32 +116,11 @@ private slots:
         QFETCH(QString, path);
         const Expectation e = readExpectation(path);
         const EvaluationResult result = m_results.value(path);
-        const QString why = QStringLiteral("%1: got %2 (%3) flags [%4]")
-                                .arg(QFileInfo(path).fileName(), verdictName(result.verdict),
-                                     result.summary, flagIds(result).join(QLatin1Char(' ')));
-        QCOMPARE(verdictName(result.verdict), e.verdict);
-        if (!e.flag.isEmpty()) {
-            bool found = false;
-            // The expected flag is there, and blocking whenever it is the reason for "flagged".
-            for (const CheatFlag &flag : result.flags)
-                found = found || (flag.id == e.flag &&
-                                  (flag.blocking || e.verdict != QLatin1String("flagged")));
-            QVERIFY2(found, qPrintable(why));
-        }
-        if (e.verdict == QLatin1String("pass")) {
-            QVERIFY2(!result.hasBlockingFlag(), qPrintable(why));
-            QVERIFY(result.correct);
+        const QString mismatch = expectationMismatch(e, result);
+        QVERIFY2(mismatch.isEmpty(),
+                 qPrintable(mismatch + QStringLiteral(": ") + describeResult(path, result)));
+        if (e.verdict == QLatin1String("pass"))
             QVERIFY(result.speedup.has_value() && *result.speedup > 0.0);
-            QVERIFY(result.candidateTiming.n >= 2);
-            QVERIFY(result.candidateTiming.min <= result.candidateTiming.median);
-        } else {
-            QVERIFY(!result.speedup.has_value() || e.verdict == QLatin1String("flagged"));
-        }
-        // Every evaluation ends with a verdict stage; a screen stage always runs first.
-        QVERIFY(!result.stages.isEmpty());
-        QCOMPARE(result.stages.last().name, QStringLiteral("verdict"));
-        QCOMPARE(result.stages.first().name, QStringLiteral("screen"));
-        QVERIFY(!result.summary.isEmpty());
     }
 
     void flagsPointAtLines_data()
