@@ -5,7 +5,9 @@
 #include "models/reportformatter.h"
 #include "models/verdictstyle.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace kiln {
@@ -37,17 +39,29 @@ QString candidateHeadline(const CandidateRecord &record,
 }
 
 CodePanel::CodePanel(QWidget *parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_editor(new CodeEditor(this))
+    : QWidget(parent), m_header(new QLabel), m_editCopy(new QToolButton),
+      m_editor(new CodeEditor(this))
 {
     setObjectName(QStringLiteral("codePanel"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    auto *bar = new QWidget(this);
+    bar->setObjectName(QStringLiteral("codeHeader"));
+    bar->setStyleSheet(QStringLiteral(
+        "QWidget#codeHeader { background: #f6f7f9; border-bottom: 1px solid #e1e4e8; }"));
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(8, 3, 6, 3);
     m_header->setTextFormat(Qt::RichText);
-    m_header->setContentsMargins(8, 5, 8, 5);
-    m_header->setStyleSheet(
-        QStringLiteral("QLabel { background: #f6f7f9; border-bottom: 1px solid #e1e4e8; }"));
-    layout->addWidget(m_header);
+    m_editCopy->setText(tr("Edit a copy"));
+    m_editCopy->setToolTip(tr("Open an editable copy to submit as this candidate's child "
+                              "(Ctrl+E)"));
+    m_editCopy->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_editCopy->setEnabled(false);
+    connect(m_editCopy, &QToolButton::clicked, this, &CodePanel::editCopyRequested);
+    row->addWidget(m_header, 1);
+    row->addWidget(m_editCopy);
+    layout->addWidget(bar);
     layout->addWidget(m_editor, 1);
     clear(tr("Select a candidate in the tree or the table."));
 }
@@ -55,6 +69,11 @@ CodePanel::CodePanel(QWidget *parent)
 QString CodePanel::headerText() const
 {
     return m_header->text();
+}
+
+void CodePanel::setEditCopyEnabled(bool enabled)
+{
+    m_editCopy->setEnabled(enabled);
 }
 
 void CodePanel::clear(const QString &why)

@@ -7,6 +7,7 @@
 #include <optional>
 
 class QLabel;
+class QToolButton;
 
 namespace kiln {
 
@@ -29,12 +30,17 @@ public:
     void clear(const QString &why);
     CodeEditor *editor() const { return m_editor; }
     QString headerText() const;
+    void setEditCopyEnabled(bool enabled);
 
 public slots:
     void goToLine(int line);
 
+signals:
+    void editCopyRequested();
+
 private:
     QLabel *m_header;
+    QToolButton *m_editCopy;
     CodeEditor *m_editor;
 };
 

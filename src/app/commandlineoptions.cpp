@@ -30,6 +30,31 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             name = name.left(eq);
             inlineValue = true;
         }
+        if (name == QStringLiteral("--new-run") && !inlineValue) {
+            // The rest are run options, except the window's own --screenshot and --view,
+            // which are no run options and may come after.
+            options.newRun = true;
+            QStringList rest = arguments.mid(i + 1);
+            QStringList own;
+            for (qsizetype k = 0; k < rest.size(); ++k) {
+                const QString word = rest[k];
+                const QString key = word.section(QLatin1Char('='), 0, 0);
+                if (key != QStringLiteral("--screenshot") && key != QStringLiteral("--view")) {
+                    options.runArguments << word;
+                } else {
+                    own << word;
+                    if (!word.contains(QLatin1Char('=')) && k + 1 < rest.size())
+                        own << rest[++k];
+                }
+            }
+            std::optional<CommandLineOptions> mine = parse(arguments.mid(0, i) + own, error);
+            if (!mine)
+                return std::nullopt;
+            mine->newRun = true;
+            mine->runArguments = options.runArguments;
+            options = *mine;
+            break;
+        }
         static const QStringList known{QStringLiteral("--db"), QStringLiteral("--run"),
                                        QStringLiteral("--select"), QStringLiteral("--view"),
                                        QStringLiteral("--screenshot")};
@@ -61,6 +86,8 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
     }
     if ((options.run || options.select) && options.database.isEmpty())
         return fail(QStringLiteral("--run and --select need --db"));
+    if (options.newRun && (options.run || options.select))
+        return fail(QStringLiteral("--new-run starts a run of its own: drop --run and --select"));
     return options;
 }
 

@@ -7,7 +7,8 @@
 namespace kiln {
 
 // The `kiln` arguments of cli.md: [--db FILE] [--run ID] [--select CANDIDATE_ID]
-// [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png].
+// [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]
+// [--new-run RUN-OPTIONS...] (every word after --new-run is an option of `kiln-cli run`).
 struct CommandLineOptions
 {
     QString database;
@@ -15,6 +16,8 @@ struct CommandLineOptions
     std::optional<qint64> select;
     QString view; // empty: the remembered layout
     QString screenshot;
+    bool newRun = false;
+    QStringList runArguments; // after --new-run
 
     static const QStringList &views();
     // Parses arguments (argv without the program name); on failure returns nullopt and a one-line

@@ -1,8 +1,10 @@
 #include "app/commandlineoptions.h"
 #include "app/mainwindow.h"
+#include "models/runcontroller.h"
 #include "models/rundocument.h"
 
 #include <QApplication>
+#include <QEventLoop>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -14,19 +16,23 @@ namespace {
 const char usage[] =
     "Usage: kiln [--db FILE] [--run ID] [--select CANDIDATE_ID]\n"
     "            [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]\n"
+    "            [--new-run RUN-OPTIONS...]\n"
     "\n"
-    "Kiln workbench: explore the search runs of a workspace database.\n"
+    "Kiln workbench: start, watch and explore the search runs of a workspace database.\n"
     "  --db FILE          workspace database to open\n"
     "  --run ID           run to show (default: the most recent)\n"
     "  --select ID        candidate to select (default: the best passing one)\n"
     "  --view NAME        panel to bring to the front\n"
-    "  --screenshot PNG   render the window after loading, save it and exit\n";
+    "  --screenshot PNG   render the window after loading, save it and exit\n"
+    "                     (with --new-run: once the run has finished)\n"
+    "  --new-run ...      start a run in the window; every word after it is an option of\n"
+    "                     `kiln-cli run` (--task, --strategy, --budget, --seed, --param, ...)\n";
 
 // Checks --db, --run and --select before any window or platform plugin exists, so that unusable
 // input ends with exactly one line on stderr. Reads only the run list and one candidate.
 bool validate(const CommandLineOptions &options, QString *error)
 {
-    if (options.database.isEmpty())
+    if (options.database.isEmpty() || options.newRun) // a new run may create the database
         return true;
     if (!QFileInfo::exists(options.database)) {
         *error = QStringLiteral("cannot open database %1: no such file").arg(options.database);
@@ -57,6 +63,37 @@ bool validate(const CommandLineOptions &options, QString *error)
         }
     }
     return true;
+}
+
+// --new-run: starts the run in the window. With --screenshot it waits until the run has ended.
+// Returns an exit status to end with, or -1 to go on.
+int startNewRun(MainWindow &window, const CommandLineOptions &options)
+{
+    QString error;
+    RunController *controller =
+        window.startRunFromArguments(options.runArguments, options.database, &error);
+    if (!controller) {
+        std::fprintf(stderr, "kiln: --new-run: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (!options.view.isEmpty())
+        window.showView(options.view);
+    if (options.screenshot.isEmpty())
+        return -1;
+    if (controller->isLive() || controller->state() == RunController::State::Queued) {
+        QEventLoop loop;
+        QObject::connect(controller, &RunController::finished, &loop, &QEventLoop::quit);
+        QObject::connect(controller, &RunController::failed, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    if (controller->state() == RunController::State::Failed) {
+        std::fprintf(stderr, "kiln: --new-run: %s\n", qPrintable(controller->error()));
+        return 2;
+    }
+    // Let the last queued results reach the document before the picture is taken.
+    QApplication::processEvents();
+    window.selectBestCandidate();
+    return -1;
 }
 
 } // namespace
@@ -96,8 +133,12 @@ int main(int argc, char *argv[])
         window.show();
         QApplication::processEvents();
     }
-    // Interactive: read the run in the background; a screenshot waits for it.
-    if (!window.applyOptions(*options, &error, !options->screenshot.isEmpty())) {
+    if (options->newRun) {
+        const int status = startNewRun(window, *options);
+        if (status >= 0)
+            return status;
+    } else if (!window.applyOptions(*options, &error, !options->screenshot.isEmpty())) {
+        // Interactive: read the run in the background; a screenshot waits for it.
         std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
         return 2;
     }

@@ -5,7 +5,9 @@
 #include "commandlineoptions.h"
 #include "diffpanel.h"
 #include "lineageview.h"
+#include "manualeditorpanel.h"
 #include "reportpanel.h"
+#include "runprogresswidget.h"
 #include "svgiconengine.h"
 #include "transcriptpanel.h"
 #include "ui_mainwindow.h"
@@ -13,6 +15,7 @@
 #include "models/candidateselection.h"
 #include "models/rundocument.h"
 #include "models/verdictstyle.h"
+#include "models/workspace.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -40,7 +43,8 @@ namespace kiln {
 
 MainWindow::MainWindow(Settings settings, QWidget *parent)
     : QMainWindow(parent), m_ui(new Ui::MainWindow), m_settings(settings),
-      m_document(new RunDocument(this)), m_selection(new CandidateSelection(this))
+      m_document(new RunDocument(this)), m_selection(new CandidateSelection(this)),
+      m_workspace(new Workspace(this))
 {
     initKilnResources();
     m_ui->setupUi(this);
@@ -55,8 +59,11 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     m_diff = new DiffPanel(m_document);
     m_report = new ReportPanel;
     m_transcript = new TranscriptPanel;
+    m_editor = new ManualEditorPanel;
     setupDocks();
     setupActions();
+    setupRunActions();
+    setAcceptDrops(true);
 
     connect(m_selection, &CandidateSelection::currentChanged, this, &MainWindow::onCurrentChanged);
     connect(m_selection, &CandidateSelection::compareChanged, this, [this] {
@@ -71,8 +78,8 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     connect(m_document, &RunDocument::bestChanged, this, &MainWindow::updateStatus);
     connect(m_document, &RunDocument::runChanged, this, [this] {
         updateStatus();
-        if (!m_document->isLive())
-            m_pollTimer.stop();
+        refreshRuns();
+        updateRunActions();
     });
     connect(m_document, &RunDocument::candidateChanged, this, [this](int row) {
         updateStatus();
@@ -98,11 +105,8 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
         m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
         selectAfterLoad(m_pendingSelect);
         m_pendingSelect = 0;
-        if (m_document->isLive())
-            m_pollTimer.start();
     });
-    m_pollTimer.setInterval(1000);
-    connect(&m_pollTimer, &QTimer::timeout, this, &MainWindow::poll);
+    connect(m_document, &RunDocument::runLoaded, this, &MainWindow::updateLiveSource);
 
     resize(1600, 1000);
     applyDefaultLayout();
@@ -133,6 +137,7 @@ void MainWindow::setupDocks()
     m_diffDock = makeDock(tr("Diff"), QStringLiteral("diffDock"), m_diff);
     m_reportDock = makeDock(tr("Verifier report"), QStringLiteral("reportDock"), m_report);
     m_transcriptDock = makeDock(tr("Transcript"), QStringLiteral("transcriptDock"), m_transcript);
+    m_editorDock = makeDock(tr("Editor"), QStringLiteral("editorDock"), m_editor);
 
     auto *plots = new QWidget;
     plots->setObjectName(QStringLiteral("plotsPlaceholder"));
@@ -154,16 +159,16 @@ void MainWindow::setupDocks()
     // holds the per-candidate panels above it.
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
-    for (QDockWidget *dock :
-         {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_plotsDock, m_candidatesDock})
+    for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
+                              m_plotsDock, m_candidatesDock})
         m_ui->menuView->insertAction(m_ui->actionResetLayout, dock->toggleViewAction());
     m_ui->menuView->insertSeparator(m_ui->actionResetLayout);
 }
 
 void MainWindow::applyDefaultLayout()
 {
-    for (QDockWidget *dock :
-         {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_plotsDock, m_candidatesDock}) {
+    for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
+                              m_plotsDock, m_candidatesDock}) {
         dock->setFloating(false);
         dock->show();
     }
@@ -171,7 +176,8 @@ void MainWindow::applyDefaultLayout()
     tabifyDockWidget(m_codeDock, m_diffDock);
     tabifyDockWidget(m_diffDock, m_reportDock);
     tabifyDockWidget(m_reportDock, m_transcriptDock);
-    tabifyDockWidget(m_transcriptDock, m_plotsDock);
+    tabifyDockWidget(m_transcriptDock, m_editorDock);
+    tabifyDockWidget(m_editorDock, m_plotsDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_candidatesDock);
     m_codeDock->raise();
     resizeDocks({m_codeDock}, {width() * 46 / 100}, Qt::Horizontal);
@@ -247,7 +253,6 @@ void MainWindow::setupActions()
     connect(m_runCombo, &QComboBox::activated, this, [this](int index) {
         const qint64 id = m_runCombo->itemData(index).toLongLong();
         if (id && id != m_document->run().id) {
-            m_pollTimer.stop();
             m_selection->clear();
             m_pendingSelect = 0;
             m_document->loadRunAsync(id);
@@ -331,7 +336,6 @@ bool MainWindow::openDatabase(const QString &path, QString *error)
             *error = tr("cannot open database %1: no such file").arg(path);
         return false;
     }
-    m_pollTimer.stop();
     m_selection->clear();
     if (!m_document->openDatabase(path, &why)) {
         if (error)
@@ -386,10 +390,6 @@ bool MainWindow::loadRun(qint64 runId, QString *error)
         return false;
     }
     m_runCombo->setCurrentIndex(m_runCombo->findData(runId));
-    if (m_document->isLive())
-        m_pollTimer.start();
-    else
-        m_pollTimer.stop();
     return true;
 }
 
@@ -484,6 +484,9 @@ void MainWindow::showEvent(QShowEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // A run going on stops cleanly (the round in flight is abandoned, sandboxes are killed) and
+    // stays resumable.
+    stopRuns(2000);
     if (m_settings == Settings::Remember) {
         QSettings s;
         s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
@@ -535,16 +538,6 @@ void MainWindow::updateDiff()
             left = *m_document->at(row).parent;
     }
     m_diff->showPair(left, current);
-}
-
-void MainWindow::poll()
-{
-    if (m_document->isLoading())
-        return;
-    if (m_document->isLive())
-        m_document->poll();
-    else
-        m_pollTimer.stop();
 }
 
 void MainWindow::openWithDialog()

@@ -1,8 +1,12 @@
 #pragma once
 
+#include "core/backend.h"
+#include "core/evaluationresult.h"
+
 #include <QByteArray>
+#include <QHash>
 #include <QMainWindow>
-#include <QTimer>
+#include <QPointer>
 #include <memory>
 
 class QComboBox;
@@ -21,14 +25,24 @@ class CandidatesPanel;
 class CodePanel;
 class DiffPanel;
 class LineageView;
+class ManualEditorPanel;
+class ManualEditTab;
 class ReportPanel;
+class RunController;
 class RunDocument;
+class RunProgressWidget;
 class TranscriptPanel;
+class Workspace;
 struct CommandLineOptions;
+struct LaunchSettings;
+struct CandidateRecord;
 
 // The workbench window: the lineage view in the centre and dockable panels (candidates, code,
-// diff, verifier report, transcript, plots) around it, all following one CandidateSelection.
-// The panel layout is remembered between sessions.
+// diff, verifier report, transcript, editor, plots) around it, all following one
+// CandidateSelection. It starts, pauses, stops and resumes runs through its Workspace (whose
+// run controllers push what their engines report into the document), follows runs that another
+// process makes, and has hand-written candidates verified in the background. The panel layout
+// and the launcher's last settings are remembered between sessions.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -54,6 +68,25 @@ public:
     // Renders the window (offscreen included) into a PNG.
     bool saveScreenshot(const QString &path, QString *error = nullptr);
 
+    // Starts the runs the launcher settings describe (one per seed) and shows the first.
+    bool startRuns(const LaunchSettings &settings, QString *error = nullptr);
+    // `kiln --new-run ARGS…`: the words of `kiln-cli run`, with `database` unless they name one.
+    RunController *startRunFromArguments(const QStringList &arguments, const QString &database,
+                                         QString *error = nullptr);
+    bool resumeShownRun(QString *error = nullptr);
+    // The launcher, modal; true when it started something.
+    bool openLauncher();
+    // Hand-written candidates: an editable copy of the selected one, and files.
+    ManualEditTab *editCopyOfCurrent();
+    // Verifies a .cu/.cpp file against the shown run's task (as a manual root of that run), or,
+    // with no search run shown, against `task` (asked for when empty) as an evaluation run.
+    bool evaluateFile(const QString &path, const QString &task = QString(),
+                      QString *error = nullptr);
+    // Selects the best passing candidate (else the last one), as after loading a run.
+    void selectBestCandidate() { selectAfterLoad(0); }
+    // Stops every live run and waits for them (at most timeoutMs); true when all ended.
+    bool stopRuns(int timeoutMs);
+
     RunDocument *document() const { return m_document; }
     CandidateSelection *selection() const { return m_selection; }
     LineageView *lineageView() const { return m_lineage; }
@@ -62,13 +95,25 @@ public:
     DiffPanel *diffPanel() const { return m_diff; }
     ReportPanel *reportPanel() const { return m_report; }
     TranscriptPanel *transcriptPanel() const { return m_transcript; }
+    ManualEditorPanel *editorPanel() const { return m_editor; }
+    RunProgressWidget *progressWidget() const { return m_progress; }
+    Workspace *workspace() const { return m_workspace; }
+    // The controller growing the shown run in this window, if any.
+    RunController *liveController() const;
     QDockWidget *dockFor(const QString &view) const;
     QComboBox *runCombo() const { return m_runCombo; }
     QString statusText() const;
 
+signals:
+    // A dropped or chosen file's verdict (ok false: it could not be judged, error says why).
+    void fileEvaluated(bool ok, qint64 candidateId, const kiln::EvaluationResult &result,
+                       const QString &error);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void setupDocks();
@@ -81,9 +126,19 @@ private:
     void showCurrent();
     void selectAfterLoad(qint64 candidateId); // that candidate, else the best, else the last
     void updateDiff();
-    void poll();
     void openWithDialog();
     void findFromEdit();
+    void setupRunActions();
+    void updateRunActions();
+    void updateLiveSource(); // push from this window's controller, or follow the log
+    void watchController(RunController *controller);
+    bool ensureWorkspace(const QString &path, QString *error);
+    QString defaultDatabase() const;
+    void showRunWhenStarted(RunController *controller);
+    void submitTab(ManualEditTab *tab);
+    void onManualStored(int ticket, const CandidateRecord &candidate);
+    void onManualFinished(int ticket, bool ok, const CandidateRecord &candidate,
+                          const EvaluationResult &result, const QString &error);
 
     std::unique_ptr<Ui::MainWindow> m_ui;
     Settings m_settings;
@@ -95,6 +150,13 @@ private:
     DiffPanel *m_diff;
     ReportPanel *m_report;
     TranscriptPanel *m_transcript;
+    ManualEditorPanel *m_editor;
+    Workspace *m_workspace;
+    RunProgressWidget *m_progress = nullptr;
+    QPointer<RunController> m_live;
+    QList<QMetaObject::Connection> m_liveConnections;
+    QHash<int, QString> m_fileTickets; // dropped files being judged, by ticket
+    QDockWidget *m_editorDock = nullptr;
     QDockWidget *m_candidatesDock = nullptr;
     QDockWidget *m_codeDock = nullptr;
     QDockWidget *m_diffDock = nullptr;
@@ -104,7 +166,6 @@ private:
     QComboBox *m_runCombo = nullptr;
     QLineEdit *m_findEdit = nullptr;
     QLabel *m_statusLabel = nullptr;
-    QTimer m_pollTimer;
     QByteArray m_defaultState;
     bool m_resettingCompare = false;
     QString m_pendingView;      // dock sizes only apply once the window is shown

@@ -1,5 +1,7 @@
 #include "commandline.h"
 
+#include "engine/runarguments.h"
+
 #include <QCoreApplication>
 #include <cstdio>
 
@@ -20,10 +22,7 @@ void CommandLine::addJsonOption()
 
 void CommandLine::addTasksDirOption()
 {
-    m_parser.addOption(QCommandLineOption(
-        QStringLiteral("tasks-dir"),
-        QStringLiteral("Also load tasks from DIR (repeatable; later folders override)."),
-        QStringLiteral("DIR")));
+    m_parser.addOption(RunArguments::tasksDirOption());
 }
 
 void CommandLine::addDbOption(const QString &description)

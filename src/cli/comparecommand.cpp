@@ -4,6 +4,7 @@
 #include "cli/runsession.h"
 #include "engine/budgetaxis.h"
 #include "engine/runreport.h"
+#include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 
 #include <QJsonArray>
@@ -83,7 +84,8 @@ int runCompareCommand(const QStringList &arguments)
             std::fprintf(stderr, "compare: %s, seed %llu\n", qPrintable(config.strategy),
                          static_cast<unsigned long long>(config.seed));
             const int sandboxes =
-                config.policyParameters.value(QStringLiteral("sandboxes"), defaultSandboxCount())
+                config.policyParameters
+                    .value(QStringLiteral("sandboxes"), VerifierEvaluator::machineSandboxes())
                     .toInt();
             RunSession session(*store, library, sandboxes);
             bool usage = false;

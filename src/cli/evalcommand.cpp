@@ -1,17 +1,14 @@
 #include "cli/evalcommand.h"
 
-#include "cli/backendchoice.h"
 #include "cli/commandline.h"
-#include "core/candidaterecord.h"
-#include "core/runrecord.h"
+#include "engine/backendchoice.h"
+#include "engine/manualsubmission.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/verifier.h"
 
-#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QRandomGenerator>
 #include <cstdio>
 
@@ -125,35 +122,11 @@ int runEvalCommand(const QStringList &arguments)
     const EvaluationResult result = verifier.evaluate(*task, backend, source, seed);
 
     if (store) {
-        RunRecord run;
-        run.kind = QStringLiteral("eval");
-        run.tasks = {task->name};
-        run.policy = QStringLiteral("manual");
-        run.backend = backendName(backend);
-        run.seed = seed;
-        run.status = RunRecord::Status::Finished;
-        run.config =
-            QJsonObject{{QStringLiteral("file"), QFileInfo(positional.first()).absoluteFilePath()}};
-        const qint64 runId = store->createRun(run, {{task->name, task->summaryJson()}});
-        CandidateRecord candidate;
-        candidate.runId = runId;
-        candidate.task = task->name;
-        candidate.operation = Operation::Manual;
-        candidate.policy = QStringLiteral("manual");
-        candidate.source = source;
-        candidate.createdAt = QDateTime::currentDateTimeUtc();
-        const qint64 candidateId = runId ? store->addCandidate(candidate) : 0;
-        if (!candidateId || !store->addEvaluation(candidateId, result))
-            return command.internalError(
-                QStringLiteral("cannot store the evaluation: %1").arg(store->lastError()));
-        BudgetUsage used;
-        used.evals = 1;
-        double ms = 0.0;
-        for (const StageResult &stage : result.stages)
-            ms += stage.ms;
-        used.deviceSeconds = ms / 1e3;
-        store->updateRunBudget(runId, used);
-        store->updateRunStatus(runId, RunRecord::Status::Finished);
+        QString error;
+        if (ManualSubmission::recordEvaluation(*store, *task, backend, seed,
+                                               QFileInfo(positional.first()).absoluteFilePath(),
+                                               source, result, &error) == 0)
+            return command.internalError(error);
     }
 
     if (command.json())

@@ -2,7 +2,9 @@
 #include "cli/commands.h"
 #include "cli/runoptions.h"
 #include "cli/runsession.h"
+#include "engine/runarguments.h"
 #include "engine/runreport.h"
+#include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 
 #include <QJsonArray>
@@ -17,10 +19,7 @@ int runRunCommand(const QStringList &arguments)
         QStringLiteral("Search for fast kernels: generate, verify and select candidates "
                        "until the budget is spent."));
     addRunOptions(cli);
-    cli.parser().addOption(
-        {QStringLiteral("strategy"),
-         QStringLiteral("best-of-n, refine, beam, greedy, mcts, evolve or two-phase."),
-         QStringLiteral("NAME"), QStringLiteral("best-of-n")});
+    cli.parser().addOption(RunArguments::strategyOption());
     if (const auto done = cli.parse(arguments))
         return *done;
     QString error;
@@ -34,7 +33,9 @@ int runRunCommand(const QStringList &arguments)
         return status;
     TaskLibrary library = TaskLibrary::standard(cli.tasksDirs());
     const int sandboxes =
-        config->policyParameters.value(QStringLiteral("sandboxes"), defaultSandboxCount()).toInt();
+        config->policyParameters
+            .value(QStringLiteral("sandboxes"), VerifierEvaluator::machineSandboxes())
+            .toInt();
     RunSession session(*store, std::move(library), sandboxes);
     bool usage = false;
     const qint64 runId = session.execute(*config, 0, true, &error, &usage);
@@ -88,7 +89,7 @@ int runResumeCommand(const QStringList &arguments)
     if (run->status != RunRecord::Status::Finished) {
         const int sandboxes = cli.parser().isSet(QStringLiteral("sandboxes"))
                                   ? cli.parser().value(QStringLiteral("sandboxes")).toInt()
-                                  : defaultSandboxCount();
+                                  : VerifierEvaluator::machineSandboxes();
         RunSession session(*store, TaskLibrary::standard(cli.tasksDirs()), std::max(1, sandboxes));
         bool usage = false;
         if (session.execute(RunConfig(), runId, true, &error, &usage) == 0)

@@ -1,13 +1,10 @@
 #include "runsession.h"
 
 #include "cli/progressbar.h"
-#include "engine/policyfactory.h"
-#include "engine/searchengine.h"
+#include "engine/searchsession.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
-#include "strategyregistry.h"
 
-#include <QThread>
 #include <csignal>
 
 namespace kiln {
@@ -26,11 +23,6 @@ void handleInterrupt(int)
 
 } // namespace
 
-int defaultSandboxCount()
-{
-    return std::max(1, std::min(4, QThread::idealThreadCount()));
-}
-
 RunSession::RunSession(RunStore &store, TaskLibrary library, int sandboxes)
     : m_store(store), m_library(std::move(library)), m_sandboxes(sandboxes)
 {
@@ -38,22 +30,10 @@ RunSession::RunSession(RunStore &store, TaskLibrary library, int sandboxes)
 
 RunSession::~RunSession() = default;
 
-qint64 RunSession::execute(const RunConfig &requested, qint64 runId, bool showProgress,
-                           QString *error, bool *usage)
+qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgress, QString *error,
+                           bool *usage)
 {
     *usage = true;
-    RunConfig config = requested;
-    if (runId > 0) {
-        const std::optional<RunRecord> run = m_store.run(runId);
-        if (!run) {
-            *error = QStringLiteral("no run %1 in %2").arg(runId).arg(m_store.path());
-            return 0;
-        }
-        config = RunConfig::fromJson(run->config);
-    }
-    std::unique_ptr<Policy> policy = PolicyFactory::create(config, m_store, error);
-    if (!policy)
-        return 0;
     VerifierEvaluator evaluator(VerifierOptions::defaults(), m_sandboxes);
     const QString setup = evaluator.verifier().checkSetup();
     if (!setup.isEmpty()) {
@@ -61,14 +41,14 @@ qint64 RunSession::execute(const RunConfig &requested, qint64 runId, bool showPr
         *error = setup;
         return 0;
     }
-    SearchEngine engine(m_store, m_library, *policy, evaluator,
-                        [](const QString &name) { return StrategyRegistry::create(name); });
-    const qint64 id =
-        runId > 0 ? (engine.load(runId, error) ? runId : 0) : engine.create(config, error);
-    if (id == 0)
+    std::unique_ptr<SearchSession> session =
+        runId > 0 ? SearchSession::resume(m_store, m_library, evaluator, runId, error)
+                  : SearchSession::create(m_store, m_library, evaluator, config, error);
+    if (!session)
         return 0;
-
-    ProgressBar bar(config.budgetAxis, config.budget);
+    SearchEngine &engine = session->engine();
+    const RunConfig &running = session->config();
+    ProgressBar bar(running.budgetAxis, running.budget);
     if (showProgress) {
         QObject::connect(
             &engine, &SearchEngine::progress, &engine,
@@ -83,7 +63,7 @@ qint64 RunSession::execute(const RunConfig &requested, qint64 runId, bool showPr
     std::signal(SIGTERM, SIG_DFL);
     g_activeEngine = nullptr;
     bar.finish();
-    return id;
+    return session->runId();
 }
 
 } // namespace kiln

@@ -32,7 +32,4 @@ private:
     QString m_stopReason;
 };
 
-// The sandboxes to use when the user did not say: a few on the CPU, leaving a core for the rest.
-int defaultSandboxCount();
-
 } // namespace kiln

@@ -42,6 +42,10 @@ public:
         std::function<void(const Job &, GenerationResult &)> generated;
         std::function<void(const Job &, const GenerationResult &, const EvaluationResult &)>
             evaluated;
+        // Bracket each policy call and each evaluation (true before, false after), so a live
+        // view can show what is in flight.
+        std::function<void(bool started)> generating;
+        std::function<void(bool started)> evaluating;
     };
     virtual QList<JobOutcome> execute(const QList<Job> &jobs, const Hooks &hooks,
                                       const std::atomic<bool> &cancel) = 0;

@@ -9,6 +9,16 @@
 
 namespace kiln {
 
+namespace {
+
+void bracket(const std::function<void(bool)> &hook, bool started)
+{
+    if (hook)
+        hook(started);
+}
+
+} // namespace
+
 LocalExecutor::LocalExecutor(Policy &policy, Evaluator &evaluator, quint64 runSecret,
                              int generationThreads)
     : m_policy(policy), m_evaluator(evaluator), m_runSecret(runSecret),
@@ -46,7 +56,9 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
             } else if (!cancel) {
                 QElapsedTimer timer;
                 timer.start();
+                bracket(hooks.generating, true);
                 outcome.generation = m_policy.generate(job.request, cancel);
+                bracket(hooks.generating, false);
                 outcome.generationSeconds = timer.nsecsElapsed() * 1e-9;
                 if (hooks.generated)
                     hooks.generated(job, outcome.generation);
@@ -82,9 +94,11 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
                 continue;
             QElapsedTimer timer;
             timer.start();
+            bracket(hooks.evaluating, true);
             const EvaluationResult result =
                 m_evaluator.evaluate(*job.request.task, job.request.backend,
                                      outcome.generation.candidate.source, m_runSecret, cancel);
+            bracket(hooks.evaluating, false);
             outcome.evaluationSeconds = timer.nsecsElapsed() * 1e-9;
             if (cancel)
                 continue; // a cancelled evaluation is not a verdict

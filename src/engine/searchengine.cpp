@@ -258,7 +258,6 @@ BudgetUsage SearchEngine::used() const
 
 QString SearchEngine::run()
 {
-    m_cancel = false;
     m_store.updateRunStatus(m_runId, RunRecord::Status::Running);
     m_store.appendEvent(m_runId, QStringLiteral("run_started"));
     const QString reason = runRounds();
@@ -278,10 +277,11 @@ QString SearchEngine::runRounds()
 {
     QElapsedTimer session;
     session.start();
+    qint64 pausedNs = 0; // a paused run spends no wall-clock budget
     auto updateWall = [&] {
         std::lock_guard lock(m_mutex);
         BudgetUsage u = m_ledger.used();
-        u.wallSeconds = m_storedWallSeconds + session.nsecsElapsed() * 1e-9;
+        u.wallSeconds = m_storedWallSeconds + (session.nsecsElapsed() - pausedNs) * 1e-9;
         m_ledger.setUsed(u);
     };
     auto persistRound = [&](const RoundPlan &plan, const QList<NodeResult> &results) {
@@ -298,6 +298,7 @@ QString SearchEngine::runRounds()
                                 {{QStringLiteral("round"), plan.round},
                                  {QStringLiteral("task"), plan.task},
                                  {QStringLiteral("ids"), ids}});
+            emit candidatesEvicted(evicted.mid(evictedBefore));
         }
         BudgetUsage used;
         {
@@ -321,7 +322,7 @@ QString SearchEngine::runRounds()
         persistRound(plan, results);
     }
     for (;;) {
-        waitWhilePaused();
+        pausedNs += waitWhilePaused();
         if (m_cancel)
             return QStringLiteral("cancelled");
         updateWall();
@@ -484,6 +485,9 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
         emit candidateEvaluated(id, result);
     };
 
+    hooks.generating = [this](bool started) { m_generating += started ? 1 : -1; };
+    hooks.evaluating = [this](bool started) { m_evaluating += started ? 1 : -1; };
+
     LocalExecutor executor(m_policy, m_evaluator, m_runSecret, m_config.generationThreads);
     const QList<JobOutcome> outcomes = executor.execute(jobs, hooks, m_cancel);
 
@@ -571,8 +575,11 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
 
 void SearchEngine::pause()
 {
-    m_paused = true;
-    m_store.appendEvent(m_runId, QStringLiteral("run_paused"));
+    {
+        std::lock_guard lock(m_mutex);
+        m_paused = true;
+    }
+    m_pauseChanged.notify_all();
 }
 
 void SearchEngine::resume()
@@ -582,7 +589,6 @@ void SearchEngine::resume()
         m_paused = false;
     }
     m_pauseChanged.notify_all();
-    m_store.appendEvent(m_runId, QStringLiteral("run_resumed"));
 }
 
 void SearchEngine::cancel()
@@ -595,10 +601,23 @@ void SearchEngine::cancel()
     m_pauseChanged.notify_all();
 }
 
-void SearchEngine::waitWhilePaused()
+qint64 SearchEngine::waitWhilePaused()
 {
-    std::unique_lock lock(m_mutex);
-    m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancel; });
+    if (!m_paused || m_cancel)
+        return 0;
+    QElapsedTimer paused;
+    paused.start();
+    m_store.updateRunStatus(m_runId, RunRecord::Status::Paused);
+    m_store.appendEvent(m_runId, QStringLiteral("run_paused"));
+    {
+        std::unique_lock lock(m_mutex);
+        m_pauseChanged.wait(lock, [this] { return !m_paused || m_cancel; });
+    }
+    if (!m_cancel) {
+        m_store.updateRunStatus(m_runId, RunRecord::Status::Running);
+        m_store.appendEvent(m_runId, QStringLiteral("run_resumed"));
+    }
+    return paused.nsecsElapsed();
 }
 
 } // namespace kiln

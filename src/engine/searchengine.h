@@ -42,12 +42,23 @@ public:
     // Loads a run (new or interrupted) and replays its recorded rounds into fresh strategies;
     // false with *error when the run is unknown or cannot be replayed.
     bool load(qint64 runId, QString *error);
-    // Runs until a budget, target or plateau stops it, or cancel(). Returns the stop reason.
+    // Runs until a budget, target or plateau stops it, or cancel() (also one called before
+    // run(), so a stop that races the start is never lost). Returns the stop reason.
     QString run();
 
+    // Safe from any thread. A pause takes effect once the round in flight is done; the engine's
+    // own thread records it (status and event), so a caller never waits on the store.
     void pause();
     void resume();
     void cancel(); // cooperative; in-flight sandboxes are killed promptly
+    bool isPaused() const { return m_paused; }
+    // Policy calls and evaluations in flight right now (any thread).
+    struct Activity
+    {
+        int generating = 0;
+        int evaluating = 0;
+    };
+    Activity activity() const { return {m_generating.load(), m_evaluating.load()}; }
     qint64 runId() const { return m_runId; }
     // The verifier's secret for a run of this seed (never shown to a policy), so candidates
     // added to a run later — by hand, or after a resume — are checked on the same inputs.
@@ -59,6 +70,8 @@ signals:
     void candidateAdded(const kiln::CandidateRecord &candidate);
     void candidateEvaluated(qint64 candidateId, const kiln::EvaluationResult &result);
     void progress(const kiln::BudgetUsage &used, double bestSpeedup);
+    // Candidates a strategy dropped from its population (kept in the tree as ghosts).
+    void candidatesEvicted(const QList<qint64> &candidateIds);
     void finished(const QString &reason);
 
 private:
@@ -80,7 +93,7 @@ private:
     int startable(const QString &task) const;
     double axisCost(const QList<NodeResult> &results, const BudgetUsage &before) const;
     const Task *task(const QString &name) const;
-    void waitWhilePaused();
+    qint64 waitWhilePaused(); // nanoseconds spent paused
 
     RunStore &m_store;
     const TaskLibrary &m_tasks;
@@ -105,6 +118,8 @@ private:
     mutable std::mutex m_mutex; // guards the maps and the ledger against worker-thread hooks
     std::atomic<bool> m_cancel{false};
     std::atomic<bool> m_paused{false};
+    std::atomic<int> m_generating{0};
+    std::atomic<int> m_evaluating{0};
     std::condition_variable m_pauseChanged;
 };
 

@@ -1,11 +1,13 @@
 #include "rundocument.h"
 
+#include "runfollower.h"
 #include "store/runstore.h"
 
 #include <QFutureWatcher>
 #include <QJsonArray>
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -24,7 +26,11 @@ bool isBetter(const CandidateSummary &a, const CandidateSummary &b)
 
 } // namespace
 
-RunDocument::RunDocument(QObject *parent) : QObject(parent) {}
+RunDocument::RunDocument(QObject *parent) : QObject(parent)
+{
+    m_followTimer.setInterval(500);
+    connect(&m_followTimer, &QTimer::timeout, this, &RunDocument::followTick);
+}
 
 RunDocument::~RunDocument() = default;
 
@@ -58,6 +64,7 @@ void RunDocument::close()
     m_lastEventId = 0;
     m_recordCache.clear();
     m_evaluationCache.clear();
+    m_deltasDuringLoad.clear();
     emit runLoaded();
 }
 
@@ -74,7 +81,8 @@ bool RunDocument::isLive() const
 }
 
 // Everything loadRun reads, gathered in one read snapshot (so the event cursor matches the
-// candidates read). Runs on any thread with its own store connection.
+// candidates read): the lineage columns only, and the evictions from the log. Runs on any
+// thread with its own store connection.
 RunDocument::LoadedRun RunDocument::readRun(RunStore &store, qint64 runId)
 {
     LoadedRun loaded;
@@ -82,36 +90,17 @@ RunDocument::LoadedRun RunDocument::readRun(RunStore &store, qint64 runId)
         loaded.run = store.run(runId);
         if (!loaded.run)
             return false;
-        QList<CandidateSummary> &rows = loaded.rows;
-        {
-            const QList<CandidateRecord> records = store.candidates(runId);
-            rows.reserve(records.size());
-            for (const CandidateRecord &record : records)
-                rows.append(CandidateSummary::fromRecord(record));
-        }
-        QHash<qint64, int> rowOf;
-        rowOf.reserve(rows.size());
-        for (int i = 0; i < rows.size(); ++i)
-            rowOf.insert(rows[i].id, i);
-        {
-            const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
-            for (auto it = evaluations.cbegin(); it != evaluations.cend(); ++it) {
-                const int row = rowOf.value(it.key(), -1);
-                if (row >= 0)
-                    rows[row].applyEvaluation(it.value());
-            }
-        }
-        const QList<StoredEvent> events = store.events(runId);
-        for (const StoredEvent &event : events) {
-            loaded.lastEvent = std::max(loaded.lastEvent, event.id);
-            if (event.kind == QStringLiteral("evicted"))
-                loaded.evictions.append(event.payload);
+        loaded.rows = store.lineage(runId);
+        loaded.lastEvent = store.lastEventId(runId);
+        for (const StoredEvent &event : store.events(runId, 0, QStringLiteral("evicted"))) {
+            for (const QJsonValue &id : event.payload.value(QStringLiteral("ids")).toArray())
+                loaded.evicted.append(id.toInteger());
         }
         return true;
     });
 #ifdef __GLIBC__
-    // The full records read above are gone; give their pages back so the resident size
-    // reflects what the document keeps.
+    // Give the pages of the query's temporaries back, so the resident size reflects what the
+    // document keeps.
     malloc_trim(0);
 #endif
     return loaded;
@@ -177,8 +166,7 @@ bool RunDocument::apply(LoadedRun loaded, qint64 runId, QString *error)
     m_lastEventId = loaded.lastEvent;
     m_recordCache.clear();
     m_evaluationCache.clear();
-    for (const QJsonObject &payload : std::as_const(loaded.evictions))
-        markGhosts(payload);
+    markGhosts(loaded.evicted, false);
     appendPlaceholders(0);
     m_bestRow = -1;
     for (int i = 0; i < m_rows.size(); ++i) {
@@ -187,17 +175,26 @@ bool RunDocument::apply(LoadedRun loaded, qint64 runId, QString *error)
             m_bestRow = i;
     }
     emit runLoaded();
+    // What a live controller pushed while the load was in flight (applying twice is harmless).
+    const QList<RunDelta> pending = std::exchange(m_deltasDuringLoad, {});
+    for (const RunDelta &delta : pending)
+        applyDelta(delta);
     return true;
 }
 
-void RunDocument::markGhosts(const QJsonObject &payload)
+int RunDocument::markGhosts(const QList<qint64> &candidateIds, bool notify)
 {
-    const QJsonArray ids = payload.value(QStringLiteral("ids")).toArray();
-    for (const QJsonValue &id : ids) {
-        const int row = rowOf(id.toInteger());
-        if (row >= 0)
-            m_rows[row].ghost = true;
+    int changed = 0;
+    for (qint64 id : candidateIds) {
+        const int row = rowOf(id);
+        if (row < 0 || m_rows[row].ghost)
+            continue;
+        m_rows[row].ghost = true;
+        ++changed;
+        if (notify)
+            emit candidateChanged(row);
     }
+    return changed;
 }
 
 void RunDocument::appendPlaceholders(int fromRow)
@@ -282,96 +279,175 @@ int RunDocument::poll()
 {
     if (!m_store || !hasRun() || m_loading)
         return 0;
-    const QList<StoredEvent> events = m_store->events(m_run.id, m_lastEventId);
-    int applied = 0;
-    bool runDirty = false;
-    QList<CandidateSummary> pending;
-    auto flush = [&] {
-        if (pending.isEmpty())
+    return applyDelta(RunDelta::read(*m_store, m_run.id, m_lastEventId));
+}
+
+void RunDocument::setFollowing(bool follow)
+{
+    m_following = follow;
+    if (follow)
+        m_followTimer.start();
+    else
+        m_followTimer.stop();
+}
+
+void RunDocument::followTick()
+{
+    if (!m_store || !hasRun() || m_loading)
+        return;
+    if (!isLive()) {
+        setFollowing(false);
+        return;
+    }
+    if (!m_follower) {
+        m_follower = new RunFollower(this);
+        connect(m_follower, &RunFollower::deltaRead, this, [this](const RunDelta &delta) {
+            // A read that started before a reload may carry old events: only newer ones count.
+            if (delta.runId == m_run.id && delta.lastEvent > m_lastEventId)
+                applyDelta(delta);
+            if (!isLive())
+                setFollowing(false); // it ended: nothing more will be logged
+        });
+    }
+    m_follower->request(m_path, m_run.id, m_lastEventId);
+}
+
+void RunDocument::forgetEvaluation(qint64 candidateId)
+{
+    for (int i = 0; i < m_evaluationCache.size(); ++i) {
+        if (m_evaluationCache[i].first == candidateId) {
+            m_evaluationCache.removeAt(i);
             return;
+        }
+    }
+}
+
+int RunDocument::updateRow(int row, const CandidateSummary &summary)
+{
+    CandidateSummary &current = m_rows[row];
+    if (current.placeholder) {
+        current = summary; // a parent that was missing has arrived
+    } else {
+        if (summary.evaluated == current.evaluated && summary.verdict == current.verdict &&
+            summary.speedup == current.speedup && summary.flagIds == current.flagIds &&
+            summary.summary == current.summary && summary.ghost <= current.ghost)
+            return 0;
+        const bool ghost = current.ghost || summary.ghost;
+        current.evaluated = summary.evaluated;
+        current.verdict = summary.verdict;
+        current.correct = summary.correct;
+        current.speedup = summary.speedup;
+        current.candidateMs = summary.candidateMs;
+        current.evaluationMs = summary.evaluationMs;
+        current.flagIds = summary.flagIds;
+        current.firstFlag = summary.firstFlag;
+        current.summary = summary.summary;
+        current.ghost = ghost;
+    }
+    forgetEvaluation(current.id);
+    emit candidateChanged(row);
+    updateBest(row);
+    return 1;
+}
+
+int RunDocument::applyDelta(const RunDelta &delta)
+{
+    if (!hasRun() || delta.runId != m_run.id)
+        return 0; // stale: another run's news
+    if (m_loading) {
+        m_deltasDuringLoad.append(delta);
+        return 0;
+    }
+    m_lastEventId = std::max(m_lastEventId, delta.lastEvent);
+    int changed = 0;
+    QList<CandidateSummary> added;
+    QSet<qint64> adding;
+    for (const CandidateSummary &summary : delta.candidates) {
+        const int row = rowOf(summary.id);
+        if (row >= 0) {
+            changed += updateRow(row, summary);
+        } else if (!adding.contains(summary.id)) {
+            adding.insert(summary.id);
+            added.append(summary);
+        }
+    }
+    if (!added.isEmpty()) {
         const int first = int(m_rows.size());
-        appendRows(pending);
-        pending.clear();
+        appendRows(added);
+        changed += int(added.size());
+        for (int row = first; row < m_rows.size(); ++row)
+            updateBest(row);
         // Parents from outside the run get placeholder nodes, appended like any other row.
-        const int before = int(m_rows.size());
         QList<CandidateSummary> placeholders;
-        for (int i = first; i < before; ++i) {
+        QSet<qint64> missing;
+        for (int i = first; i < m_rows.size(); ++i) {
             for (const std::optional<qint64> &p : {m_rows[i].parent, m_rows[i].secondParent}) {
-                if (!p || m_rowOf.contains(*p))
+                if (!p || m_rowOf.contains(*p) || missing.contains(*p))
                     continue;
-                bool listed = false;
-                for (const CandidateSummary &ph : std::as_const(placeholders))
-                    listed = listed || ph.id == *p;
-                if (listed)
-                    continue;
-                CandidateSummary ph;
-                ph.id = *p;
-                ph.ghost = true;
-                ph.placeholder = true;
-                placeholders.append(ph);
+                missing.insert(*p);
+                CandidateSummary placeholder;
+                placeholder.id = *p;
+                placeholder.ghost = true;
+                placeholder.placeholder = true;
+                placeholders.append(placeholder);
             }
         }
         appendRows(placeholders);
-    };
-    for (const StoredEvent &event : events) {
-        m_lastEventId = std::max(m_lastEventId, event.id);
-        if (event.kind == QStringLiteral("candidate_added")) {
-            if (!event.candidateId || m_rowOf.contains(*event.candidateId))
-                continue;
-            bool queued = false;
-            for (const CandidateSummary &s : std::as_const(pending))
-                queued = queued || s.id == *event.candidateId;
-            if (queued)
-                continue;
-            const std::optional<CandidateRecord> record = m_store->candidate(*event.candidateId);
-            if (!record || record->runId != m_run.id)
-                continue;
-            pending.append(CandidateSummary::fromRecord(*record));
-            ++applied;
-        } else if (event.kind == QStringLiteral("candidate_evaluated")) {
-            flush();
-            if (!event.candidateId)
-                continue;
-            const int row = rowOf(*event.candidateId);
-            if (row < 0)
-                continue;
-            const std::optional<EvaluationResult> result = m_store->evaluation(*event.candidateId);
-            if (!result)
-                continue;
-            for (int i = 0; i < m_evaluationCache.size(); ++i) {
-                if (m_evaluationCache[i].first == *event.candidateId) {
-                    m_evaluationCache.removeAt(i);
-                    break;
-                }
-            }
-            m_rows[row].applyEvaluation(*result);
-            emit candidateChanged(row);
-            updateBest(row);
-            ++applied;
-        } else if (event.kind == QStringLiteral("evicted")) {
-            flush();
-            const QJsonArray ids = event.payload.value(QStringLiteral("ids")).toArray();
-            for (const QJsonValue &id : ids) {
-                const int row = rowOf(id.toInteger());
-                if (row >= 0 && !m_rows[row].ghost) {
-                    m_rows[row].ghost = true;
-                    emit candidateChanged(row);
-                    ++applied;
-                }
-            }
-        } else {
-            runDirty = true;
-        }
     }
-    flush();
-    if (runDirty) {
-        if (const std::optional<RunRecord> run = m_store->run(m_run.id)) {
-            m_run = *run;
-            emit runChanged();
-            ++applied;
-        }
+    changed += markGhosts(delta.evicted, true);
+    if (delta.run) {
+        m_run = *delta.run;
+        emit runChanged();
+        ++changed;
     }
-    return applied;
+    return changed;
+}
+
+void RunDocument::addCandidate(qint64 runId, const CandidateRecord &record)
+{
+    RunDelta delta;
+    delta.runId = runId;
+    delta.candidates.append(CandidateSummary::fromRecord(record));
+    applyDelta(delta);
+}
+
+void RunDocument::addEvaluation(qint64 runId, qint64 candidateId, const EvaluationResult &result)
+{
+    const int row = rowOf(candidateId);
+    if (runId != m_run.id || (row < 0 && !m_loading))
+        return;
+    RunDelta delta;
+    delta.runId = runId;
+    CandidateSummary summary = row >= 0 ? m_rows[row] : CandidateSummary();
+    if (row < 0) {
+        // Loading: the row arrives with the load or with an earlier pushed delta.
+        summary.id = candidateId;
+        summary.placeholder = true;
+    }
+    summary.applyEvaluation(result);
+    delta.candidates.append(summary);
+    applyDelta(delta);
+}
+
+void RunDocument::markEvicted(qint64 runId, const QList<qint64> &candidateIds)
+{
+    RunDelta delta;
+    delta.runId = runId;
+    delta.evicted = candidateIds;
+    applyDelta(delta);
+}
+
+void RunDocument::updateRunState(qint64 runId, RunRecord::Status status, const BudgetUsage &used)
+{
+    if (!hasRun() || runId != m_run.id)
+        return;
+    RunDelta delta;
+    delta.runId = runId;
+    RunRecord run = m_run;
+    run.status = status;
+    run.budgetUsed = used;
+    delta.run = run;
+    applyDelta(delta);
 }
 
 } // namespace kiln

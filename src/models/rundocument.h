@@ -1,6 +1,7 @@
 #pragma once
 
-#include "candidatesummary.h"
+#include "core/candidatesummary.h"
+#include "rundelta.h"
 
 #include "core/candidaterecord.h"
 #include "core/evaluationresult.h"
@@ -10,17 +11,22 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QTimer>
 #include <memory>
 #include <optional>
 
 namespace kiln {
 
+class RunFollower;
 class RunStore;
 
 // One run of a workspace database, opened read-only: the light summaries of all its candidates
 // (in insertion order, placeholders for foreign parents last), the full record of any one on
-// demand, and incremental growth from the store's event log while the run is going.
-// The item models and the lineage view are views of this document.
+// demand, and incremental growth while the run is going, from either of two sources: a live run
+// controller of this process pushes what its engine reports (add*, markEvicted, updateRunState),
+// or, for a run another process makes, the document follows the store's event log on a worker
+// thread. Both arrive as RunDelta and are applied row by row; a delta for another run than the
+// one shown is dropped. The item models and the lineage view are views of this document.
 class RunDocument : public QObject
 {
     Q_OBJECT
@@ -56,9 +62,23 @@ public:
     std::optional<CandidateRecord> candidate(qint64 candidateId);
     std::optional<EvaluationResult> evaluation(qint64 candidateId);
 
-    // Applies the events logged since the last load or poll; returns how many changed the
-    // document.
+    // Reads the events logged since the last load or poll, here and now (tests, screenshots),
+    // and applies them; returns how many changed the document.
     int poll();
+    // Follows the event log on a worker thread while the run is live (twice a second); off for a
+    // run whose changes a controller pushes.
+    void setFollowing(bool follow);
+    bool isFollowing() const { return m_following; }
+    qint64 lastEventId() const { return m_lastEventId; }
+
+    // Applies a change of the shown run (dropped when delta.runId is another run); returns how
+    // many rows or run fields changed. During an asynchronous load it is kept and applied after.
+    int applyDelta(const RunDelta &delta);
+    // What a live engine reported, for the run it belongs to.
+    void addCandidate(qint64 runId, const CandidateRecord &record);
+    void addEvaluation(qint64 runId, qint64 candidateId, const EvaluationResult &result);
+    void markEvicted(qint64 runId, const QList<qint64> &candidateIds);
+    void updateRunState(qint64 runId, RunRecord::Status status, const BudgetUsage &used);
 
 signals:
     // Bracket a load or close: the whole document changes in between.
@@ -78,14 +98,17 @@ private:
         std::optional<RunRecord> run;
         QList<CandidateSummary> rows;
         qint64 lastEvent = 0;
-        QList<QJsonObject> evictions;
+        QList<qint64> evicted;
     };
     static LoadedRun readRun(RunStore &store, qint64 runId);
     bool apply(LoadedRun loaded, qint64 runId, QString *error);
     void appendPlaceholders(int fromRow);
     void appendRows(const QList<CandidateSummary> &rows);
-    void markGhosts(const QJsonObject &payload);
+    int updateRow(int row, const CandidateSummary &summary);
+    int markGhosts(const QList<qint64> &candidateIds, bool notify);
     void updateBest(int row);
+    void forgetEvaluation(qint64 candidateId);
+    void followTick();
 
     std::unique_ptr<RunStore> m_store;
     QString m_path;
@@ -96,6 +119,10 @@ private:
     qint64 m_lastEventId = 0;
     int m_loadGeneration = 0;
     bool m_loading = false;
+    QList<RunDelta> m_deltasDuringLoad;
+    bool m_following = false;
+    QTimer m_followTimer;
+    RunFollower *m_follower = nullptr; // created when first needed
     QList<CandidateRecord> m_recordCache;
     QList<QPair<qint64, EvaluationResult>> m_evaluationCache;
 };

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "candidatesummary.h"
+#include "core/candidatesummary.h"
 
 #include <QColor>
 #include <QString>

@@ -63,6 +63,8 @@ QStringList LlmConfig::paramNames()
             QStringLiteral("retry_max_ms"),
             QStringLiteral("cache"),
             QStringLiteral("price_table"),
+            QStringLiteral("price_prompt"),
+            QStringLiteral("price_completion"),
             QStringLiteral("prompts_dir")};
 }
 
@@ -154,6 +156,12 @@ bool LlmConfig::applyParam(const QString &key, const QString &value, QString *er
         useCache = parseBool(value, &ok);
     } else if (name == QStringLiteral("price_table")) {
         priceTableFile = value;
+    } else if (name == QStringLiteral("price_prompt") ||
+               name == QStringLiteral("price_completion")) {
+        const double price = value.toDouble(&ok);
+        if (!ok || price < 0)
+            return fail(QStringLiteral("expected a price per million tokens >= 0"));
+        (name == QStringLiteral("price_prompt") ? pricePrompt : priceCompletion) = price;
     } else if (name == QStringLiteral("prompts_dir")) {
         promptDir = value;
     } else {

@@ -44,7 +44,10 @@ struct LlmConfig
     // Bookkeeping
     bool useCache = true;
     QString priceTableFile; // empty: the embedded example table
-    QString promptDir;      // user template overrides; empty: none
+    // This model's price per million tokens, over the table's (reasoning at the completion price).
+    std::optional<double> pricePrompt;
+    std::optional<double> priceCompletion;
+    QString promptDir; // user template overrides; empty: none
 
     // Builds a config from the cli.md flags (--endpoint --model --api --api-key-env) and the
     // "llm.*" entries of --param (others are ignored). Defaults: api from the endpoint host

@@ -19,12 +19,26 @@ PriceTable loadPrices(const LlmConfig &config)
     return PriceTable::defaults();
 }
 
+// The table, with the price given for this model (llm.price_prompt / price_completion) on top.
+PriceTable withModelPrice(PriceTable table, const LlmConfig &config)
+{
+    if (!config.pricePrompt && !config.priceCompletion)
+        return table;
+    ModelPrice price = table.price(config.model).value_or(ModelPrice());
+    price.prompt = config.pricePrompt.value_or(price.prompt);
+    if (config.priceCompletion)
+        price.completion = price.reasoning = *config.priceCompletion;
+    table.setPrice(config.model, price);
+    return table;
+}
+
 } // namespace
 
 LlmPolicy::LlmPolicy(LlmConfig config, std::shared_ptr<ResponseCache> cache,
                      std::optional<PriceTable> prices)
     : m_client(config, std::move(cache)), m_prompts(config.promptDir),
-      m_prices(prices ? *prices : loadPrices(config)), m_limiter(config.concurrency)
+      m_prices(withModelPrice(prices ? *prices : loadPrices(config), config)),
+      m_limiter(config.concurrency)
 {
 }
 

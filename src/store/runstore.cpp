@@ -777,6 +777,126 @@ qint64 RunStore::candidateCount(qint64 runId)
     return 0;
 }
 
+namespace {
+
+// The lineage columns of a candidate and the light columns of its latest evaluation: what the
+// tree and the table show. Sources, prompts, transcripts and stage data stay on disk.
+const char *const lineageQuery =
+    "SELECT c.id, c.task, c.parent_id, c.second_parent_id, c.operation, c.generation, c.island, "
+    "c.sample_index, c.round, c.policy, json_extract(c.policy_meta_json, '$.simulated'), "
+    "json_extract(c.policy_meta_json, '$.evicted'), c.prompt_tokens, c.completion_tokens, "
+    "c.reasoning_tokens, c.reasoning_length, c.created_at, e.id, e.verdict, e.correct, "
+    "e.speedup, e.candidate_ms, e.total_ms, e.summary FROM candidates c "
+    "LEFT JOIN evaluations e ON e.id = (SELECT max(id) FROM evaluations WHERE candidate_id = c.id) "
+    "WHERE c.run_id = ?1 AND (?2 IS NULL OR c.id IN (SELECT value FROM json_each(?2))) "
+    "ORDER BY c.seq_in_run";
+
+const char *const lineageFlagsQuery =
+    "SELECT f.evaluation_id, f.flag_id, f.message FROM flags f "
+    "JOIN evaluations e ON e.id = f.evaluation_id JOIN candidates c ON c.id = e.candidate_id "
+    "WHERE c.run_id = ?1 AND (?2 IS NULL OR c.id IN (SELECT value FROM json_each(?2))) "
+    "ORDER BY f.evaluation_id, f.idx";
+
+CandidateSummary summaryFromRow(const SqliteStatement &s)
+{
+    CandidateSummary c;
+    c.id = s.int64(0);
+    c.task = s.text(1);
+    c.parent = s.optionalInt64(2);
+    c.secondParent = s.optionalInt64(3);
+    c.operation = operationFromName(s.text(4)).value_or(Operation::Sample);
+    c.generation = int(s.int64(5));
+    c.island = int(s.int64(6));
+    c.sampleIndex = s.int64(7);
+    c.round = int(s.int64(8));
+    c.policy = s.text(9);
+    c.simulated = s.int64(10) != 0 || c.policy == QLatin1String("offline");
+    c.ghost = s.int64(11) != 0;
+    c.promptTokens = s.int64(12);
+    c.completionTokens = s.int64(13);
+    c.reasoningTokens = s.int64(14);
+    c.reasoningLength = s.int64(15);
+    c.createdAt = fromMs(s.int64(16));
+    if (!s.isNull(17)) {
+        c.evaluated = true;
+        c.verdict = verdictFromName(s.text(18)).value_or(Verdict::Crash);
+        c.correct = s.int64(19) != 0;
+        c.speedup = s.optionalReal(20);
+        c.candidateMs = s.optionalReal(21);
+        c.evaluationMs = s.real(22);
+        c.summary = s.text(23);
+    }
+    c.shareRepeatedStrings();
+    return c;
+}
+
+} // namespace
+
+QList<CandidateSummary> RunStore::lineage(qint64 runId, const QList<qint64> &ids)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_depth == 0)
+        m_lastError.clear();
+    QList<CandidateSummary> result;
+    QHash<qint64, qsizetype> rowOfEvaluation;
+    QString idList;
+    if (!ids.isEmpty()) {
+        QStringList words;
+        for (qint64 id : ids)
+            words << QString::number(id);
+        idList = QLatin1Char('[') + words.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    auto bindFilter = [&](SqliteStatement &s) {
+        s.bind(1, runId);
+        if (idList.isEmpty())
+            s.bindNull(2);
+        else
+            s.bind(2, idList);
+    };
+    const bool ok = readSnapshot([&] {
+        SqliteStatement rows(m_db, lineageQuery);
+        bindFilter(rows);
+        while (rows.next()) {
+            if (!rows.isNull(17))
+                rowOfEvaluation.insert(rows.int64(17), result.size());
+            result.append(summaryFromRow(rows));
+        }
+        if (!rows.ok())
+            return setError(QStringLiteral("lineage"), rows.error());
+        SqliteStatement flags(m_db, lineageFlagsQuery);
+        bindFilter(flags);
+        while (flags.next()) {
+            const auto row = rowOfEvaluation.constFind(flags.int64(0));
+            if (row == rowOfEvaluation.cend())
+                continue; // an earlier evaluation's flag
+            CandidateSummary &c = result[*row];
+            if (c.flagIds.isEmpty())
+                c.firstFlag = flags.text(1) + QStringLiteral(": ") + flags.text(2);
+            c.flagIds << flags.text(1);
+            c.shareRepeatedStrings();
+        }
+        if (!flags.ok())
+            return setError(QStringLiteral("lineage"), flags.error());
+        return true;
+    });
+    if (!ok)
+        result.clear();
+    return result;
+}
+
+qint64 RunStore::lastEventId(qint64 runId)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_depth == 0)
+        m_lastError.clear();
+    SqliteStatement s(m_db, "SELECT coalesce(max(id), 0) FROM events WHERE run_id = ?1");
+    s.bind(1, runId);
+    if (s.next())
+        return s.int64(0);
+    setError(QStringLiteral("lastEventId"), s.error());
+    return 0;
+}
+
 // ---- evaluations ------------------------------------------------------------------------------
 
 qint64 RunStore::addEvaluation(qint64 candidateId, const EvaluationResult &result)
@@ -1014,14 +1134,24 @@ qint64 RunStore::appendEvent(qint64 runId, const QString &kind, std::optional<qi
 
 QList<StoredEvent> RunStore::events(qint64 runId, qint64 afterId)
 {
+    return events(runId, afterId, QString());
+}
+
+QList<StoredEvent> RunStore::events(qint64 runId, qint64 afterId, const QString &kind)
+{
     QMutexLocker lock(&m_mutex);
     if (m_depth == 0)
         m_lastError.clear();
     QList<StoredEvent> result;
     SqliteStatement s(m_db, "SELECT id, run_id, ts, kind, candidate_id, payload_json FROM events "
-                            "WHERE run_id = ?1 AND id > ?2 ORDER BY id");
+                            "WHERE run_id = ?1 AND id > ?2 AND (?3 IS NULL OR kind = ?3) "
+                            "ORDER BY id");
     s.bind(1, runId);
     s.bind(2, afterId);
+    if (kind.isEmpty())
+        s.bindNull(3);
+    else
+        s.bind(3, kind);
     while (s.next()) {
         StoredEvent e;
         e.id = s.int64(0);

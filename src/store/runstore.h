@@ -5,6 +5,7 @@
 
 #include "core/budgetusage.h"
 #include "core/candidaterecord.h"
+#include "core/candidatesummary.h"
 #include "core/evaluationresult.h"
 #include "core/runrecord.h"
 
@@ -87,6 +88,10 @@ public:
     std::optional<CandidateRecord> candidate(qint64 candidateId);
     QList<CandidateRecord> candidates(qint64 runId); // in insertion order
     qint64 candidateCount(qint64 runId);
+    // The lineage columns of a run's candidates (or of the listed ones) with their latest
+    // verdict, speedup and flag ids, in insertion order, read in one snapshot: what the tree and
+    // the table need, without sources, prompts, transcripts or stage data.
+    QList<CandidateSummary> lineage(qint64 runId, const QList<qint64> &ids = {});
 
     // Evaluations. A candidate may be evaluated again (another backend); readers return the
     // latest evaluation. addEvaluation logs "candidate_evaluated".
@@ -101,6 +106,9 @@ public:
                        std::optional<qint64> candidateId = std::nullopt,
                        const QJsonObject &payload = {});
     QList<StoredEvent> events(qint64 runId, qint64 afterId = 0);
+    // Only the events of one kind (indexed: a run's evictions without its whole log).
+    QList<StoredEvent> events(qint64 runId, qint64 afterId, const QString &kind);
+    qint64 lastEventId(qint64 runId); // 0 when the run has none
 
     // The LLM response cache (shared by all runs of the workspace).
     std::optional<CachedResponse> cachedResponse(const QString &key);

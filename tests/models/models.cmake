@@ -9,3 +9,5 @@ kiln_add_test(NAME tst_sidebysidediff SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_side
               LIBS kiln_models LABEL unit)
 kiln_add_test(NAME tst_reportformatter SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_reportformatter.cpp
               LIBS kiln_models LABEL unit)
+kiln_add_test(NAME tst_launchsettings SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_launchsettings.cpp
+              LIBS kiln_models LABEL unit)

@@ -384,6 +384,77 @@ private slots:
         QVERIFY(store->lastError().contains(QStringLiteral("no candidate")));
     }
 
+    // The tree's query: lineage columns and the latest verdict, equal to what the full records
+    // say, for the whole run or for the candidates asked for.
+    void lineageMatchesTheFullRecords()
+    {
+        auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        RunRecord run = sampleRun();
+        store->createRun(run);
+        RunRecord other = sampleRun();
+        store->createRun(other);
+        CandidateRecord root = sampleCandidate(run.id);
+        root.policyMeta.insert(QStringLiteral("evicted"), true);
+        store->addCandidate(root);
+        CandidateRecord child = sampleCandidate(run.id, Operation::Refine);
+        child.parent = root.id;
+        child.policy = QStringLiteral("offline");
+        child.policyMeta = {};
+        store->addCandidate(child);
+        CandidateRecord foreign = sampleCandidate(other.id);
+        store->addCandidate(foreign);
+        store->addEvaluation(root.id, sampleEvaluation());
+        EvaluationResult later = sampleEvaluation(); // the newer evaluation counts
+        later.verdict = Verdict::Pass;
+        later.speedup = 2.5;
+        later.flags = {
+            CheatFlag{QStringLiteral("large_speedup"), QStringLiteral("review"), {}, false}};
+        store->addEvaluation(root.id, later);
+
+        const QList<CandidateSummary> rows = store->lineage(run.id);
+        QCOMPARE(rows.size(), 2);
+        for (const CandidateSummary &row : rows) {
+            CandidateSummary expected = CandidateSummary::fromRecord(*store->candidate(row.id));
+            if (const auto evaluation = store->evaluation(row.id))
+                expected.applyEvaluation(*evaluation);
+            QCOMPARE(row.id, expected.id);
+            QCOMPARE(row.task, expected.task);
+            QCOMPARE(row.parent, expected.parent);
+            QCOMPARE(row.operation, expected.operation);
+            QCOMPARE(row.generation, expected.generation);
+            QCOMPARE(row.island, expected.island);
+            QCOMPARE(row.policy, expected.policy);
+            QCOMPARE(row.simulated, expected.simulated);
+            QCOMPARE(row.ghost, expected.ghost);
+            QCOMPARE(row.totalTokens(), expected.totalTokens());
+            QCOMPARE(row.reasoningLength, expected.reasoningLength);
+            QCOMPARE(row.createdAt, expected.createdAt);
+            QCOMPARE(row.evaluated, expected.evaluated);
+            QCOMPARE(row.verdict, expected.verdict);
+            QCOMPARE(row.speedup, expected.speedup);
+            QCOMPARE(row.candidateMs, expected.candidateMs);
+            QCOMPARE(row.evaluationMs, expected.evaluationMs);
+            QCOMPARE(row.flagIds, expected.flagIds);
+            QCOMPARE(row.firstFlag, expected.firstFlag);
+            QCOMPARE(row.summary, expected.summary);
+        }
+        QCOMPARE(rows.at(0).flagIds, QStringList{QStringLiteral("large_speedup")});
+        QVERIFY(rows.at(0).ghost);
+        QVERIFY(rows.at(1).simulated); // the offline policy's
+        QVERIFY(!rows.at(1).evaluated);
+
+        const QList<CandidateSummary> one = store->lineage(run.id, {child.id, foreign.id});
+        QCOMPARE(one.size(), 1); // another run's candidate is not this run's
+        QCOMPARE(one.first().id, child.id);
+
+        const QList<StoredEvent> evaluated =
+            store->events(run.id, 0, QStringLiteral("candidate_evaluated"));
+        QCOMPARE(evaluated.size(), 2);
+        QCOMPARE(store->lastEventId(run.id), store->events(run.id).constLast().id);
+        QCOMPARE(store->lastEventId(run.id + 100), 0);
+    }
+
     void eventsInOrder()
     {
         auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);

@@ -6,6 +6,7 @@
 #include "core/verdict.h"
 
 #include <QDateTime>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -54,6 +55,11 @@ struct CandidateSummary
 
     static CandidateSummary fromRecord(const CandidateRecord &record);
     void applyEvaluation(const EvaluationResult &result);
+    // Shares the buffers of values that repeat over a run (task, policy, flag ids) with every
+    // other summary: a run of 100,000 candidates holds each such string once.
+    void shareRepeatedStrings();
 };
 
 } // namespace kiln
+
+Q_DECLARE_METATYPE(kiln::CandidateSummary)

@@ -1,4 +1,4 @@
-#include "cli/backendchoice.h"
+#include "engine/backendchoice.h"
 
 #include "verifier/cudadevices.h"
 

@@ -79,4 +79,12 @@ void CandidateSummary::applyEvaluation(const EvaluationResult &result)
         firstFlag = result.flags.first().id + QStringLiteral(": ") + result.flags.first().message;
 }
 
+void CandidateSummary::shareRepeatedStrings()
+{
+    task = intern(task);
+    policy = intern(policy);
+    for (QString &id : flagIds)
+        id = intern(id);
+}
+
 } // namespace kiln

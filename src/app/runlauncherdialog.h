@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/runrecord.h"
+#include "models/launchsettings.h"
+#include "verifier/cudadevices.h"
+
+#include <QDialog>
+#include <QHash>
+#include <memory>
+
+namespace Ui {
+class RunLauncher;
+}
+
+namespace kiln {
+
+class TaskLibrary;
+
+// The run launcher (ui/runlauncher.ui): task or suite, backend with the GPUs found, policy with
+// its settings, strategy with a form made from the parameters the strategy declares, budget
+// and its axis, seeds and the database. Every problem is listed with its message before
+// anything starts, and the equivalent kiln-cli line is shown, ready to copy.
+class RunLauncherDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability gpus,
+                      QList<RunRecord> recordedRuns, QWidget *parent = nullptr);
+    ~RunLauncherDialog() override;
+
+    void setSettings(const LaunchSettings &settings);
+    LaunchSettings settings() const;
+    QList<LaunchSettings::Problem> problems() const;
+    QString commandLine() const;
+    QString problemsText() const;
+
+    // Start: refused (the dialog stays) while a problem remains.
+    void accept() override;
+
+private:
+    void fillChoices(const QList<RunRecord> &recordedRuns);
+    void rebuildParameters(const QString &strategy, const QVariantMap &values);
+    QVariantMap parameterValues() const;
+    void refresh();
+    void browseDatabase();
+
+    std::unique_ptr<Ui::RunLauncher> m_ui;
+    const TaskLibrary &m_tasks;
+    CudaAvailability m_gpus;
+    QHash<QString, QWidget *> m_parameterEditors;
+    QHash<QString, QVariant> m_parameterDefaults;
+    bool m_filling = false;
+};
+
+} // namespace kiln

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "models/runprogress.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace kiln {
+
+// The live run's line in the status bar: a bar for the budget used on the run's own axis, and
+// beside it the other axes and what is in flight (evaluations per second, generations and
+// evaluations running, the GPUs in use).
+class RunProgressWidget : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit RunProgressWidget(QWidget *parent = nullptr);
+
+    void showProgress(const RunProgress &progress, const QString &state);
+    QString text() const;
+    int percent() const;
+
+private:
+    QProgressBar *m_bar;
+    QLabel *m_label;
+};
+
+} // namespace kiln

@@ -1,0 +1,272 @@
+#include "engine/runarguments.h"
+
+#include "engine/backendchoice.h"
+#include "engine/policyfactory.h"
+#include "strategyregistry.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+namespace kiln {
+
+namespace {
+
+QVariant parseValue(const QString &text)
+{
+    bool ok = false;
+    const qlonglong i = text.toLongLong(&ok);
+    if (ok)
+        return i;
+    const double d = text.toDouble(&ok);
+    if (ok)
+        return d;
+    if (text == QLatin1String("true") || text == QLatin1String("false"))
+        return text == QLatin1String("true");
+    return text;
+}
+
+// --param settings the engine reads; true when `key` was one of them (error set when its value
+// is unusable).
+bool applyEngineParameter(RunConfig &config, const QString &key, const QVariant &value,
+                          QString *error)
+{
+    if (key == QLatin1String("target_speedup")) {
+        config.targetSpeedup = value.toDouble();
+    } else if (key == QLatin1String("plateau")) {
+        config.plateauRounds = value.toInt();
+    } else if (key == QLatin1String("round_limit")) {
+        config.roundLimit = value.toInt();
+    } else if (key == QLatin1String("reasoning_length")) {
+        config.reasoningLength = value.toLongLong();
+    } else if (key == QLatin1String("allocation")) {
+        config.allocation = value.toString();
+        if (config.allocation != QLatin1String("even") &&
+            config.allocation != QLatin1String("adaptive"))
+            *error = QStringLiteral("allocation must be even or adaptive");
+    } else if (key == QLatin1String("generation_threads")) {
+        config.generationThreads = std::max(1, value.toInt());
+    } else if (key == QLatin1String("sandboxes")) {
+        if (value.toInt() < 1)
+            *error = QStringLiteral("sandboxes must be a positive integer");
+        config.policyParameters.insert(key, value); // read by the session, kept with the run
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool applyParameters(const QCommandLineParser &p, const QString &strategy, RunConfig &config,
+                     QString *error)
+{
+    QSet<QString> strategyNames;
+    for (const StrategyParameter &parameter : StrategyRegistry::parameters(strategy))
+        strategyNames.insert(parameter.name);
+    const QStringList offline = PolicyFactory::offlineParameterNames();
+    for (const QString &pair : p.values(QStringLiteral("param"))) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            *error = QStringLiteral("--param wants KEY=VALUE, not '%1'").arg(pair);
+            return false;
+        }
+        const QString key = pair.left(eq);
+        const QVariant value = parseValue(pair.mid(eq + 1));
+        if (strategyNames.contains(key)) {
+            config.strategyParameters.insert(key, value);
+        } else if (applyEngineParameter(config, key, value, error)) {
+            if (!error->isEmpty())
+                return false;
+        } else if (offline.contains(key) || key.startsWith(QLatin1String("llm."))) {
+            config.policyParameters.insert(key, pair.mid(eq + 1));
+        } else {
+            *error =
+                QStringLiteral("unknown parameter '%1' for the %2 strategy (its parameters: %3; "
+                               "engine: %4; offline policy: %5; llm.*)")
+                    .arg(key, strategy, QStringList(strategyNames.values()).join(QLatin1Char(',')),
+                         RunArguments::engineParameterNames().join(QLatin1Char(',')),
+                         offline.join(QLatin1Char(',')));
+            return false;
+        }
+    }
+    const QString invalid = StrategyRegistry::validate(strategy, config.strategyParameters);
+    if (!invalid.isEmpty()) {
+        *error = invalid;
+        return false;
+    }
+    return true;
+}
+
+bool applyPolicy(const QCommandLineParser &p, RunConfig &config, QString *error)
+{
+    if (config.policy == QLatin1String("llm")) {
+        config.policyParameters.insert(QStringLiteral("endpoint"),
+                                       p.value(QStringLiteral("endpoint")));
+        config.policyParameters.insert(QStringLiteral("model"), p.value(QStringLiteral("model")));
+        config.policyParameters.insert(QStringLiteral("api"), p.value(QStringLiteral("api")));
+        config.policyParameters.insert(QStringLiteral("api_key_env"),
+                                       p.value(QStringLiteral("api-key-env")));
+    } else if (config.policy == QLatin1String("replay")) {
+        bool ok = false;
+        config.replayRunId = p.value(QStringLiteral("replay-run")).toLongLong(&ok);
+        if (!ok || config.replayRunId <= 0) {
+            *error = QStringLiteral("--policy replay needs --replay-run ID");
+            return false;
+        }
+    } else if (config.policy != QLatin1String("offline")) {
+        *error = QStringLiteral("--policy must be offline, llm or replay");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QStringList RunArguments::engineParameterNames()
+{
+    return {QStringLiteral("target_speedup"), QStringLiteral("plateau"),
+            QStringLiteral("round_limit"),    QStringLiteral("reasoning_length"),
+            QStringLiteral("allocation"),     QStringLiteral("generation_threads"),
+            QStringLiteral("sandboxes")};
+}
+
+QCommandLineOption RunArguments::strategyOption()
+{
+    return {QStringLiteral("strategy"),
+            QStringLiteral("best-of-n, refine, beam, greedy, mcts, evolve or two-phase."),
+            QStringLiteral("NAME"), QStringLiteral("best-of-n")};
+}
+
+QCommandLineOption RunArguments::tasksDirOption()
+{
+    return {QStringLiteral("tasks-dir"),
+            QStringLiteral("Also load tasks from DIR (repeatable; later folders override)."),
+            QStringLiteral("DIR")};
+}
+
+void RunArguments::addOptions(QCommandLineParser &p)
+{
+    p.addOption(
+        {QStringLiteral("task"), QStringLiteral("Task to search."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("suite"), QStringLiteral("Several tasks sharing one budget."),
+                 QStringLiteral("NAME,NAME,...")});
+    p.addOption({QStringLiteral("backend"), QStringLiteral("auto, cpu or cuda."),
+                 QStringLiteral("BACKEND"), QStringLiteral("auto")});
+    p.addOption({QStringLiteral("policy"), QStringLiteral("offline, llm or replay."),
+                 QStringLiteral("POLICY"), QStringLiteral("offline")});
+    p.addOption({QStringLiteral("budget"), QStringLiteral("Budget on the budget axis."),
+                 QStringLiteral("N"), QStringLiteral("32")});
+    p.addOption({QStringLiteral("budget-axis"),
+                 QStringLiteral("evals, samples, tokens, seconds or cost."), QStringLiteral("AXIS"),
+                 QStringLiteral("evals")});
+    p.addOption({QStringLiteral("seed"), QStringLiteral("Run seed."), QStringLiteral("S"),
+                 QStringLiteral("1")});
+    p.addOption({QStringLiteral("db"), QStringLiteral("Workspace database (default kiln.db)."),
+                 QStringLiteral("FILE"), QStringLiteral("kiln.db")});
+    p.addOption({QStringLiteral("param"),
+                 QStringLiteral("Strategy, policy or engine parameter (repeatable)."),
+                 QStringLiteral("KEY=VALUE")});
+    p.addOption(
+        {QStringLiteral("endpoint"), QStringLiteral("LLM endpoint URL."), QStringLiteral("URL")});
+    p.addOption(
+        {QStringLiteral("model"), QStringLiteral("LLM model name."), QStringLiteral("NAME")});
+    p.addOption(
+        {QStringLiteral("api"), QStringLiteral("openai or anthropic."), QStringLiteral("API")});
+    p.addOption({QStringLiteral("api-key-env"),
+                 QStringLiteral("Environment variable holding the API key."),
+                 QStringLiteral("VAR")});
+    p.addOption({QStringLiteral("replay-run"), QStringLiteral("Run to replay (replay policy)."),
+                 QStringLiteral("ID")});
+    p.addOption(tasksDirOption());
+}
+
+std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
+                                                const QString &strategy, QString *error)
+{
+    RunConfig config;
+    if (p.isSet(QStringLiteral("suite")))
+        config.tasks = p.value(QStringLiteral("suite")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    else if (p.isSet(QStringLiteral("task")))
+        config.tasks = {p.value(QStringLiteral("task"))};
+    if (config.tasks.isEmpty()) {
+        *error = QStringLiteral("--task NAME or --suite NAME,NAME,... is required");
+        return std::nullopt;
+    }
+    config.strategy = strategy;
+    if (!StrategyRegistry::contains(strategy)) {
+        *error = QStringLiteral("unknown strategy '%1' (%2)")
+                     .arg(strategy, StrategyRegistry::names().join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+    bool ok = false;
+    config.budget = p.value(QStringLiteral("budget")).toDouble(&ok);
+    if (!ok || !(config.budget > 0)) {
+        *error = QStringLiteral("--budget must be a positive number");
+        return std::nullopt;
+    }
+    const auto axis = budgetAxisFromName(p.value(QStringLiteral("budget-axis")));
+    if (!axis) {
+        *error = QStringLiteral("--budget-axis must be evals, samples, tokens, seconds or cost");
+        return std::nullopt;
+    }
+    config.budgetAxis = *axis;
+    config.seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
+    if (!ok) {
+        *error = QStringLiteral("--seed must be a non-negative integer");
+        return std::nullopt;
+    }
+    config.policy = p.value(QStringLiteral("policy"));
+    if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error))
+        return std::nullopt;
+    // Last: probing the GPU starts a process, and an argument error should not wait for it.
+    const std::optional<Backend> backend =
+        BackendChoice::resolve(p.value(QStringLiteral("backend")), error);
+    if (!backend)
+        return std::nullopt;
+    config.backend = *backend;
+    return config;
+}
+
+std::optional<RunArguments::Parsed> RunArguments::parse(const QStringList &arguments,
+                                                        QString *error)
+{
+    QCommandLineParser p;
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    addOptions(p);
+    p.addOption(strategyOption());
+    p.addOption(QCommandLineOption(QStringLiteral("json")));
+    if (!p.parse(QStringList{QStringLiteral("run")} + arguments)) {
+        *error = p.errorText();
+        return std::nullopt;
+    }
+    if (!p.positionalArguments().isEmpty()) {
+        *error = QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
+        return std::nullopt;
+    }
+    std::optional<RunConfig> config = toConfig(p, p.value(QStringLiteral("strategy")), error);
+    if (!config)
+        return std::nullopt;
+    Parsed parsed;
+    parsed.config = *config;
+    if (p.isSet(QStringLiteral("db")))
+        parsed.database = p.value(QStringLiteral("db"));
+    parsed.tasksDirs = p.values(tasksDirOption().names().first());
+    parsed.sandboxes = config->policyParameters.value(QStringLiteral("sandboxes")).toInt();
+    return parsed;
+}
+
+QString RunArguments::shellLine(const QStringList &words)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    QStringList quoted;
+    for (const QString &word : words) {
+        if (plain.match(word).hasMatch()) {
+            quoted << word;
+        } else {
+            QString escaped = word;
+            escaped.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+            quoted << QLatin1Char('\'') + escaped + QLatin1Char('\'');
+        }
+    }
+    return quoted.join(QLatin1Char(' '));
+}
+
+} // namespace kiln

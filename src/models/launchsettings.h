@@ -1,0 +1,69 @@
+#pragma once
+
+#include "policies/offline/offlinepolicy.h"
+#include "verifier/cudadevices.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVariantMap>
+#include <functional>
+
+class QSettings;
+
+namespace kiln {
+
+class TaskLibrary;
+
+// What the run launcher's form holds, without the widgets: the choices of `kiln-cli run`, turned
+// into its argument words (the launcher starts exactly what the line it shows would run), checked
+// field by field before anything starts, and remembered between sessions.
+struct LaunchSettings
+{
+    struct Problem
+    {
+        QString field; // the form field at fault: "task", "budget", "endpoint", ...
+        QString message;
+    };
+
+    QStringList tasks;                          // one task, or several (a suite)
+    QString backend = QStringLiteral("auto");   // auto | cpu | cuda
+    QString policy = QStringLiteral("offline"); // offline | llm | replay
+    // offline
+    double skill = OfflinePolicyOptions().skill;
+    double compileErrorRate = OfflinePolicyOptions().compileErrorRate;
+    double wrongRate = OfflinePolicyOptions().wrongRate;
+    double gamingRate = OfflinePolicyOptions().gamingRate;
+    // llm
+    QString endpoint;
+    QString model;
+    QString api = QStringLiteral("openai"); // openai | anthropic
+    QString apiKeyEnv;
+    QString reasoningEffort; // empty: the server's default
+    double pricePrompt = -1; // per million tokens; < 0: the price table's
+    double priceCompletion = -1;
+    // replay
+    qint64 replayRunId = 0;
+    // search
+    QString strategy = QStringLiteral("best-of-n");
+    QVariantMap strategyParameters; // only values that differ from the declared defaults
+    double budget = 32;
+    QString budgetAxis = QStringLiteral("evals");
+    quint64 seed = 1;
+    int seeds = 1; // runs of seeds seed, seed+1, ...
+    QString database;
+
+    // Every problem, in form order; empty when the settings can start. `gpus` decides whether
+    // --backend cuda can run; `environment` answers whether a variable is set (the API key).
+    QList<Problem> problems(const TaskLibrary &library, const CudaAvailability &gpus,
+                            const std::function<bool(const QString &)> &environment) const;
+    // The words after `kiln-cli run` for the run of seed seed + seedOffset (with --db).
+    QStringList arguments(int seedOffset = 0) const;
+    // The equivalent command line(s): one `kiln-cli run …`, or a loop over the seeds.
+    QString commandLine() const;
+
+    void save(QSettings &settings) const;
+    static LaunchSettings load(const QSettings &settings);
+};
+
+} // namespace kiln

@@ -1,0 +1,272 @@
+#include "workspace.h"
+
+#include "engine/verifierevaluator.h"
+#include "runcontroller.h"
+#include "store/runstore.h"
+
+#include <QDeadlineTimer>
+#include <QLocale>
+#include <QRandomGenerator>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace kiln {
+
+Workspace::Workspace(QObject *parent)
+    : QObject(parent), m_tasks(TaskLibrary::standard()),
+      m_evaluator(std::make_unique<VerifierEvaluator>(VerifierOptions::defaults(),
+                                                      VerifierEvaluator::machineSandboxes())),
+      m_cancelManual(std::make_shared<std::atomic<bool>>(false))
+{
+    qRegisterMetaType<CandidateRecord>();
+    qRegisterMetaType<EvaluationResult>();
+    // The launcher lists the GPUs; asking the driver takes a moment, so it starts now.
+    m_gpuProbe = QtConcurrent::run([] { return CudaDevices::probe(); });
+}
+
+Workspace::~Workspace()
+{
+    stopAll(2000);
+    for (const QPointer<RunController> &c : std::as_const(m_controllers))
+        delete c.data(); // each waits for its worker
+    m_gpuProbe.waitForFinished();
+}
+
+bool Workspace::open(const QString &path, QString *error)
+{
+    if (m_store && m_store->path() == path)
+        return true;
+    if (hasLiveRuns() || hasManualWork()) {
+        *error = tr("runs of %1 are still going; stop them first").arg(m_path);
+        return false;
+    }
+    std::unique_ptr<RunStore> store = RunStore::open(path, RunStore::Mode::ReadWrite, error);
+    if (!store)
+        return false;
+    for (const QPointer<RunController> &c : std::as_const(m_controllers))
+        delete c.data(); // finished runs of the previous database
+    m_controllers.clear();
+    m_store = std::move(store);
+    m_path = path;
+    return true;
+}
+
+int Workspace::sandboxes() const
+{
+    return m_evaluator->concurrency();
+}
+
+CudaAvailability Workspace::gpus()
+{
+    return m_gpuProbe.result();
+}
+
+QStringList Workspace::deviceNames(Backend backend)
+{
+    QStringList names;
+    if (backend != Backend::Cuda)
+        return names;
+    const QLocale locale;
+    for (const CudaDevice &d : gpus().devices)
+        names << tr("GPU %1: %2 (%3)")
+                     .arg(d.index)
+                     .arg(d.name, locale.formattedDataSize(d.memoryBytes, 0,
+                                                           QLocale::DataSizeTraditionalFormat));
+    return names;
+}
+
+RunController *Workspace::startRun(const RunArguments::Parsed &arguments, QString *error)
+{
+    if (!m_store) {
+        *error = tr("no workspace database is open");
+        return nullptr;
+    }
+    const QString setup = m_evaluator->verifier().checkSetup();
+    if (!setup.isEmpty()) {
+        *error = setup;
+        return nullptr;
+    }
+    TaskLibrary tasks =
+        arguments.tasksDirs.isEmpty() ? m_tasks : TaskLibrary::standard(arguments.tasksDirs);
+    return addController(new RunController(*m_store, *m_evaluator, std::move(tasks),
+                                           arguments.config, 0,
+                                           deviceNames(arguments.config.backend), this));
+}
+
+RunController *Workspace::resumeRun(qint64 runId, QString *error)
+{
+    if (!m_store) {
+        *error = tr("no workspace database is open");
+        return nullptr;
+    }
+    if (RunController *live = controllerFor(runId); live && live->isLive()) {
+        *error = tr("run %1 is already going").arg(runId);
+        return nullptr;
+    }
+    const std::optional<RunRecord> run = m_store->run(runId);
+    if (!run || run->kind != QLatin1String("search")) {
+        *error = tr("no search run %1 in %2").arg(runId).arg(m_path);
+        return nullptr;
+    }
+    if (run->status == RunRecord::Status::Finished) {
+        *error = tr("run %1 is finished; there is nothing to resume").arg(runId);
+        return nullptr;
+    }
+    const RunConfig config = RunConfig::fromJson(run->config);
+    return addController(new RunController(*m_store, *m_evaluator, m_tasks, config, runId,
+                                           deviceNames(config.backend), this));
+}
+
+RunController *Workspace::addController(RunController *controller)
+{
+    m_controllers.append(controller);
+    connect(controller, &RunController::finished, this, &Workspace::startQueued,
+            Qt::QueuedConnection);
+    connect(controller, &RunController::failed, this, &Workspace::startQueued,
+            Qt::QueuedConnection);
+    emit runAdded(controller);
+    startQueued();
+    return controller;
+}
+
+void Workspace::startQueued()
+{
+    int live = 0;
+    for (const QPointer<RunController> &c : std::as_const(m_controllers))
+        live += c && c->isLive() ? 1 : 0;
+    for (const QPointer<RunController> &c : std::as_const(m_controllers)) {
+        if (live >= m_maxLiveRuns)
+            return;
+        if (c && c->state() == RunController::State::Queued) {
+            c->start();
+            ++live;
+        }
+    }
+}
+
+void Workspace::setMaxLiveRuns(int count)
+{
+    m_maxLiveRuns = std::max(1, count);
+    startQueued();
+}
+
+RunController *Workspace::controllerFor(qint64 runId) const
+{
+    // The newest controller of a run: a resumed run has an older, ended one too.
+    for (auto it = m_controllers.crbegin(); it != m_controllers.crend(); ++it) {
+        if (*it && (*it)->runId() == runId)
+            return it->data();
+    }
+    return nullptr;
+}
+
+QList<RunController *> Workspace::controllers() const
+{
+    QList<RunController *> list;
+    for (const QPointer<RunController> &c : m_controllers)
+        if (c)
+            list.append(c.data());
+    return list;
+}
+
+bool Workspace::hasLiveRuns() const
+{
+    for (const QPointer<RunController> &c : m_controllers)
+        if (c && c->isLive())
+            return true;
+    return false;
+}
+
+bool Workspace::stopAll(int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    for (const QPointer<RunController> &c : std::as_const(m_controllers))
+        if (c)
+            c->stop();
+    m_cancelManual->store(true);
+    bool ended = true;
+    for (const QPointer<RunController> &c : std::as_const(m_controllers))
+        if (c)
+            ended = c->wait(int(std::max<qint64>(0, deadline.remainingTime()))) && ended;
+    for (QFuture<void> &job : m_manualJobs)
+        job.waitForFinished();
+    m_manualJobs.clear();
+    m_cancelManual = std::make_shared<std::atomic<bool>>(false);
+    return ended;
+}
+
+int Workspace::runManual(const std::function<std::optional<ManualSubmission::Outcome>(
+                             const std::function<void(const CandidateRecord &)> &, QString *)> &job)
+{
+    const int ticket = m_nextTicket++;
+    ++m_manualInFlight;
+    QPointer<Workspace> self(this);
+    auto stored = [this, ticket](const CandidateRecord &candidate) {
+        QMetaObject::invokeMethod(
+            this, [this, ticket, candidate] { emit manualStored(ticket, candidate); },
+            Qt::QueuedConnection);
+    };
+    m_manualJobs.append(QtConcurrent::run([this, ticket, job, stored] {
+        QString error;
+        const std::optional<ManualSubmission::Outcome> outcome = job(stored, &error);
+        QMetaObject::invokeMethod(
+            this,
+            [this, ticket, outcome, error] {
+                --m_manualInFlight;
+                emit manualFinished(ticket, outcome.has_value(),
+                                    outcome ? outcome->candidate : CandidateRecord(),
+                                    outcome ? outcome->result : EvaluationResult(), error);
+            },
+            Qt::QueuedConnection);
+    }));
+    // Forget the jobs that are done, so the list stays short in a long session.
+    m_manualJobs.removeIf([](const QFuture<void> &f) { return f.isFinished(); });
+    return ticket;
+}
+
+int Workspace::submit(const ManualSubmission::Request &request)
+{
+    const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
+    RunStore *store = m_store.get();
+    return runManual([this, request, cancel, store](const auto &stored, QString *error) {
+        if (!store) {
+            *error = tr("no workspace database is open");
+            return std::optional<ManualSubmission::Outcome>();
+        }
+        return ManualSubmission::submit(*store, m_tasks, *m_evaluator, request, *cancel, error,
+                                        nullptr, stored);
+    });
+}
+
+int Workspace::evaluateAlone(const QString &taskName, Backend backend, const QString &source,
+                             const QString &origin)
+{
+    const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
+    RunStore *store = m_store.get();
+    return runManual([=, this](const auto &stored, QString *error) {
+        std::optional<ManualSubmission::Outcome> none;
+        const Task *task = m_tasks.task(taskName);
+        if (!store || !task) {
+            *error =
+                store ? tr("unknown task '%1'").arg(taskName) : tr("no workspace database is open");
+            return none;
+        }
+        const quint64 seed = QRandomGenerator::system()->generate64();
+        ManualSubmission::Outcome outcome;
+        outcome.result = m_evaluator->evaluate(*task, backend, source, seed, *cancel);
+        if (*cancel) {
+            *error = tr("cancelled");
+            return none;
+        }
+        const qint64 runId = ManualSubmission::recordEvaluation(
+            *store, *task, backend, seed, origin, source, outcome.result, error);
+        if (runId == 0)
+            return none;
+        const QList<CandidateRecord> candidates = store->candidates(runId);
+        if (!candidates.isEmpty())
+            outcome.candidate = candidates.first();
+        stored(outcome.candidate);
+        return std::optional<ManualSubmission::Outcome>(outcome);
+    });
+}
+
+} // namespace kiln
