@@ -1,6 +1,7 @@
 #include "app/commandlineoptions.h"
 #include "app/mainwindow.h"
 #include "models/runcontroller.h"
+#include "engine/runarguments.h"
 #include "models/rundocument.h"
 
 #include <QApplication>
@@ -32,7 +33,15 @@ const char usage[] =
 // input ends with exactly one line on stderr. Reads only the run list and one candidate.
 bool validate(const CommandLineOptions &options, QString *error)
 {
-    if (options.database.isEmpty() || options.newRun) // a new run may create the database
+    if (options.newRun) {
+        // The run's options, except which backend "auto" means: that needs the application.
+        if (!RunArguments::parse(options.runArguments, error, RunArguments::Backends::NameOnly)) {
+            *error = QStringLiteral("--new-run: ") + *error;
+            return false;
+        }
+        return true; // a new run may create the database
+    }
+    if (options.database.isEmpty())
         return true;
     if (!QFileInfo::exists(options.database)) {
         *error = QStringLiteral("cannot open database %1: no such file").arg(options.database);

@@ -349,23 +349,23 @@ bool MainWindow::openDatabase(const QString &path, QString *error)
     return true;
 }
 
+QString MainWindow::runLabel(const RunRecord &r) const
+{
+    const QLocale locale;
+    return tr("#%1  %2 · %3 · %4 · %5 · %6 samples")
+        .arg(r.id)
+        .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
+             r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
+             RunRecord::statusName(r.status), locale.toString(r.budgetUsed.samples));
+}
+
 void MainWindow::refreshRuns()
 {
     const QSignalBlocker blocker(m_runCombo);
     m_runCombo->clear();
     const QList<RunRecord> runs = m_document->runs();
-    const QLocale locale;
-    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
-        const RunRecord &r = *it;
-        QString text =
-            tr("#%1  %2 · %3 · %4 · %5")
-                .arg(r.id)
-                .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
-                     r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
-                     RunRecord::statusName(r.status));
-        text += tr(" · %1 samples").arg(locale.toString(r.budgetUsed.samples));
-        m_runCombo->addItem(text, r.id);
-    }
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it)
+        m_runCombo->addItem(runLabel(*it), it->id);
     if (m_document->hasRun())
         m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
 }
@@ -603,7 +603,11 @@ void MainWindow::updateStatus()
         parts << tr("best <b>%1×</b> (#%2)")
                      .arg(*m_document->at(best).speedup, 0, 'f', 2)
                      .arg(m_document->at(best).id);
-    parts << tr("%1 tokens").arg(locale.toString(run.budgetUsed.totalTokens()));
+    // Counted from the candidates, so a live run's figure moves with every one that arrives.
+    qint64 tokens = 0;
+    for (const CandidateSummary &c : m_document->candidates())
+        tokens += c.totalTokens();
+    parts << tr("%1 tokens").arg(locale.toString(tokens));
     parts << RunRecord::statusName(run.status);
     m_statusLabel->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
 }

@@ -36,6 +36,7 @@ class Workspace;
 struct CommandLineOptions;
 struct LaunchSettings;
 struct CandidateRecord;
+struct RunRecord;
 
 // The workbench window: the lineage view in the centre and dockable panels (candidates, code,
 // diff, verifier report, transcript, editor, plots) around it, all following one
@@ -120,6 +121,7 @@ private:
     void setupActions();
     void applyDefaultLayout();
     void refreshRuns();
+    QString runLabel(const RunRecord &run) const; // the run picker's line
     void updateStatus();
     void updateTitle();
     void onCurrentChanged(qint64 candidateId);

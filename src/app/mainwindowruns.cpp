@@ -365,8 +365,14 @@ void MainWindow::updateLiveSource()
         << connect(c, &RunController::candidateEvaluated, doc, &RunDocument::addEvaluation)
         << connect(c, &RunController::candidatesEvicted, doc, &RunDocument::markEvicted)
         << connect(c, &RunController::progressed, this,
-                   [this, c](qint64, const RunProgress &p) {
+                   [this, c](qint64 runId, const RunProgress &p) {
                        m_progress->showProgress(p, stateName(c->state()));
+                       // The picker's line follows the budget too.
+                       RunRecord shown = m_document->run();
+                       shown.budgetUsed = p.used;
+                       const int item = m_runCombo->findData(runId);
+                       if (item >= 0 && shown.id == runId)
+                           m_runCombo->setItemText(item, runLabel(shown));
                    })
         << connect(c, &RunController::stateChanged, this, [doc, c](RunController::State state) {
                doc->updateRunState(c->runId(), recordStatus(state), c->progress().used);

@@ -124,11 +124,19 @@ RunLauncherDialog::RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability 
 {
     m_ui->setupUi(this);
     m_ui->buttonBox->button(QDialogButtonBox::Ok)->setText(tr("&Start"));
+    connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &RunLauncherDialog::accept);
+    connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &RunLauncherDialog::reject);
     fillChoices(recordedRuns);
     m_ui->gpuLabel->setText(gpuText(m_gpus));
 
-    connect(m_ui->policyCombo, &QComboBox::currentIndexChanged, m_ui->policyStack,
-            &QStackedWidget::setCurrentIndex);
+    // The policy's page takes the room it needs, not the room of the largest page.
+    connect(m_ui->policyCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        for (int i = 0; i < m_ui->policyStack->count(); ++i)
+            m_ui->policyStack->widget(i)->setSizePolicy(
+                QSizePolicy::Preferred, i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+        m_ui->policyStack->setCurrentIndex(index);
+        m_ui->policyStack->adjustSize();
+    });
     connect(m_ui->suiteCheck, &QCheckBox::toggled, this, [this](bool suite) {
         m_ui->suiteList->setVisible(suite);
         m_ui->taskCombo->setEnabled(!suite);
@@ -204,7 +212,7 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
     }
     m_ui->backendCombo->setCurrentText(s.backend);
     m_ui->policyCombo->setCurrentIndex(std::max(0, m_ui->policyCombo->findData(s.policy)));
-    m_ui->policyStack->setCurrentIndex(m_ui->policyCombo->currentIndex());
+    emit m_ui->policyCombo->currentIndexChanged(m_ui->policyCombo->currentIndex());
     m_ui->skillSpin->setValue(s.skill);
     m_ui->compileErrorSpin->setValue(s.compileErrorRate);
     m_ui->wrongSpin->setValue(s.wrongRate);

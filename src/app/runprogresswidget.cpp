@@ -50,8 +50,13 @@ RunProgressWidget::RunProgressWidget(QWidget *parent)
 void RunProgressWidget::showProgress(const RunProgress &p, const QString &state)
 {
     m_bar->setValue(int(p.fraction() * 1000.0));
-    m_bar->setFormat(
-        QStringLiteral("%1 / %2").arg(axisAmount(p.axis, p.spent()), axisAmount(p.axis, p.budget)));
+    // "4 / 8 evals": the unit once, so the line fits the bar.
+    const QString budget = axisAmount(p.axis, p.budget);
+    QString spent = axisAmount(p.axis, p.spent());
+    const qsizetype unit = spent.indexOf(QLatin1Char(' '));
+    if (unit > 0 && budget.endsWith(spent.mid(unit)))
+        spent.truncate(unit);
+    m_bar->setFormat(QStringLiteral("%1 / %2").arg(spent, budget));
     QStringList parts;
     parts << QStringLiteral("<b>%1</b>").arg(state.toHtmlEscaped());
     parts << tr("%1 eval/s").arg(p.evaluationsPerSecond, 0, 'f', 1);

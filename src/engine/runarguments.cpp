@@ -179,7 +179,8 @@ void RunArguments::addOptions(QCommandLineParser &p)
 }
 
 std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
-                                                const QString &strategy, QString *error)
+                                                const QString &strategy, QString *error,
+                                                Backends backends)
 {
     RunConfig config;
     if (p.isSet(QStringLiteral("suite")))
@@ -217,8 +218,15 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error))
         return std::nullopt;
     // Last: probing the GPU starts a process, and an argument error should not wait for it.
-    const std::optional<Backend> backend =
-        BackendChoice::resolve(p.value(QStringLiteral("backend")), error);
+    const QString backendName = p.value(QStringLiteral("backend"));
+    if (backends == Backends::NameOnly) {
+        if (backendName == QLatin1String("auto") || backendName == QLatin1String("cpu") ||
+            backendName == QLatin1String("cuda"))
+            return config;
+        *error = QStringLiteral("--backend must be auto, cpu or cuda, not '%1'").arg(backendName);
+        return std::nullopt;
+    }
+    const std::optional<Backend> backend = BackendChoice::resolve(backendName, error);
     if (!backend)
         return std::nullopt;
     config.backend = *backend;
@@ -226,7 +234,7 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
 }
 
 std::optional<RunArguments::Parsed> RunArguments::parse(const QStringList &arguments,
-                                                        QString *error)
+                                                        QString *error, Backends backends)
 {
     QCommandLineParser p;
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -241,7 +249,8 @@ std::optional<RunArguments::Parsed> RunArguments::parse(const QStringList &argum
         *error = QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
         return std::nullopt;
     }
-    std::optional<RunConfig> config = toConfig(p, p.value(QStringLiteral("strategy")), error);
+    std::optional<RunConfig> config =
+        toConfig(p, p.value(QStringLiteral("strategy")), error, backends);
     if (!config)
         return std::nullopt;
     Parsed parsed;

@@ -23,6 +23,15 @@ public:
         int sandboxes = 0;     // --param sandboxes=N, 0 when not given
     };
 
+    // Resolve: --backend auto becomes the CPU or the GPU that is usable here (a probe), and cuda
+    // without a usable GPU is an error. NameOnly: only the name is checked (before the
+    // application object exists, when no probe can run), and the config says Cpu.
+    enum class Backends
+    {
+        Resolve,
+        NameOnly
+    };
+
     // Task or suite, backend, policy, budget, seed, database, --param and the LLM / replay
     // settings. Neither --strategy (compare takes --strategies) nor --json.
     static void addOptions(QCommandLineParser &parser);
@@ -34,9 +43,11 @@ public:
     // plateau, round_limit, reasoning_length, allocation, generation_threads, sandboxes) or the
     // policy (offline settings, llm.*).
     static std::optional<RunConfig> toConfig(const QCommandLineParser &parser,
-                                             const QString &strategy, QString *error);
+                                             const QString &strategy, QString *error,
+                                             Backends backends = Backends::Resolve);
     // Parses a `run` argument list, --strategy included; --json is accepted and ignored.
-    static std::optional<Parsed> parse(const QStringList &arguments, QString *error);
+    static std::optional<Parsed> parse(const QStringList &arguments, QString *error,
+                                       Backends backends = Backends::Resolve);
 
     static QStringList engineParameterNames();
     // The words as one line a POSIX shell reads back as the same words.

@@ -3,6 +3,7 @@
 #include "engine/searchsession.h"
 #include "store/runstore.h"
 
+#include <QCoreApplication>
 #include <QThread>
 
 namespace kiln {
@@ -107,7 +108,14 @@ void RunController::stop()
 
 bool RunController::wait(int timeoutMs)
 {
-    return !m_thread || m_thread->wait(QDeadlineTimer(timeoutMs));
+    if (!m_thread)
+        return true;
+    if (!m_thread->wait(QDeadlineTimer(timeoutMs)))
+        return false;
+    // The worker's last reports are queued to this thread: take them now, so the state says
+    // the run has ended as soon as wait() returns.
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+    return true;
 }
 
 void RunController::setState(State state)

@@ -11,3 +11,7 @@ kiln_add_test(NAME tst_commandlineoptions
 # The screenshots come from the real executable; kiln-cli (built by the `all` target) makes the
 # fixture when it is in bin/.
 add_dependencies(tst_mainwindow kiln)
+# Starting and steering runs from the window, on the real engine and sandboxes.
+kiln_add_test(NAME tst_liverun SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_liverun.cpp
+              LIBS kiln_gui kiln_store LABEL gui TIMEOUT 900)
+add_dependencies(tst_liverun kiln kiln-cli kiln-sandbox)
