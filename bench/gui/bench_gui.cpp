@@ -1,5 +1,7 @@
 // Workbench benchmarks: time to first paint, frame times while panning and zooming, resident
 // memory. Prints a Markdown table; `generate` mode writes a synthetic database instead.
+#include "guibenchmarks.h"
+
 #include "app/commandlineoptions.h"
 #include "app/lineageview.h"
 #include "app/mainwindow.h"
@@ -12,6 +14,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,7 +25,9 @@ using namespace kiln;
 
 namespace {
 
-double statusKiB(const char *key)
+} // namespace
+
+double kiln::statusKiB(const char *key)
 {
     QFile f(QStringLiteral("/proc/self/status"));
     if (!f.open(QIODevice::ReadOnly))
@@ -34,6 +39,8 @@ double statusKiB(const char *key)
     }
     return 0;
 }
+
+namespace {
 
 bool generate(const QString &path, int n, bool crossover, int islands)
 {
@@ -68,11 +75,39 @@ Frames summarise(std::vector<double> v)
 
 } // namespace
 
+namespace {
+// KILN_BENCH_DEBUG: names every event that keeps the GUI thread busy for more than 8 ms.
+class TimingApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (!qEnvironmentVariableIsSet("KILN_BENCH_DEBUG") || QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        QElapsedTimer t;
+        t.start();
+        const int type = event->type();
+        const bool handled = QApplication::notify(receiver, event);
+        const double ms = t.nsecsElapsed() / 1e6;
+        if (ms > 8)
+            std::fprintf(stderr, "event %d to %s (%s): %.1f ms\n", type,
+                         receiver->metaObject()->className(), qPrintable(receiver->objectName()),
+                         ms);
+        return handled;
+    }
+};
+} // namespace
+
 int main(int argc, char *argv[])
 {
-    QApplication app(argc, argv);
+    TimingApplication app(argc, argv);
     QApplication::setStyle(QStringLiteral("Fusion"));
     const QStringList args = QApplication::arguments().mid(1);
+    if (args.value(0) == QStringLiteral("load"))
+        return runLoadBenchmark(args);
+    if (args.value(0) == QStringLiteral("live"))
+        return runLiveBenchmark(args);
     if (args.value(0) == QStringLiteral("generate")) {
         if (args.size() < 3) {
             std::fprintf(stderr,

@@ -54,6 +54,14 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
     m_ui->tableView->horizontalHeader()->setStretchLastSection(false);
     m_ui->tableView->horizontalHeader()->setSectionResizeMode(CandidateTableModel::FlagsColumn,
                                                               QHeaderView::Stretch);
+    // The count changes with every candidate of a live run: a label of fixed size keeps that from
+    // laying the whole window out again each time (see SteadyLabel).
+    m_ui->countLabel->setFixedSize(
+        m_ui->countLabel->fontMetrics().horizontalAdvance(
+            tr("%1 of %2 candidates").arg(QStringLiteral("000,000"), QStringLiteral("000,000"))) +
+            8,
+        m_ui->countLabel->sizeHint().height());
+    m_ui->countLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_ui->clearButton->setIcon(SvgIconEngine::icon(QStringLiteral("clear")));
     m_ui->clearButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 

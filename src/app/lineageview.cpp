@@ -89,15 +89,24 @@ LineageView::LineageView(RunDocument *document, CandidateSelection *selection, Q
     m_relayoutTimer.setSingleShot(true);
     m_relayoutTimer.setInterval(150);
     connect(&m_relayoutTimer, &QTimer::timeout, this, [this] { relayout(true); });
+    // Verdicts of a live run arrive many times a second: the scene is drawn again at most ten
+    // times a second for them, and panning in between only moves the picture already drawn.
+    m_verdictTimer.setSingleShot(true);
+    m_verdictTimer.setInterval(100);
+    connect(&m_verdictTimer, &QTimer::timeout, this, &LineageView::invalidateCache);
 
     connect(document, &RunDocument::runLoaded, this, &LineageView::rebuild);
     connect(document, &RunDocument::loadStarted, this, [this] { update(); });
     connect(document, &RunDocument::loadFinished, this, [this] { update(); });
     connect(document, &RunDocument::candidatesAppended, this, &LineageView::onAppended);
-    connect(document, &RunDocument::candidateChanged, this, &LineageView::invalidateCache);
+    connect(document, &RunDocument::candidateChanged, this, [this] {
+        if (!m_verdictTimer.isActive())
+            m_verdictTimer.start();
+    });
     connect(document, &RunDocument::bestChanged, this, [this] {
         updateBestPath();
-        invalidateCache();
+        if (!m_verdictTimer.isActive())
+            m_verdictTimer.start();
     });
     connect(selection, &CandidateSelection::currentChanged, this, &LineageView::onCurrentChanged);
     connect(selection, &CandidateSelection::compareChanged, this, [this](qint64 id) {

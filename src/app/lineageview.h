@@ -119,6 +119,7 @@ private:
     QPointF m_lastDragPos;
     bool m_dragging = false;
     QTimer m_relayoutTimer; // coalesces live growth into one layout per burst
+    QTimer m_verdictTimer;  // coalesces live verdicts into one redraw per 100 ms
 
     QImage m_cache; // the scene, rendered with a margin for panning
     QPointF m_cacheOffset;

@@ -1,7 +1,7 @@
 #include "app/commandlineoptions.h"
 #include "app/mainwindow.h"
-#include "models/runcontroller.h"
 #include "engine/runarguments.h"
+#include "models/runcontroller.h"
 #include "models/rundocument.h"
 
 #include <QApplication>

@@ -8,6 +8,7 @@
 #include "manualeditorpanel.h"
 #include "reportpanel.h"
 #include "runprogresswidget.h"
+#include "steadylabel.h"
 #include "svgiconengine.h"
 #include "transcriptpanel.h"
 #include "ui_mainwindow.h"
@@ -74,15 +75,24 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
         updateStatus();
         updateTitle();
     });
-    connect(m_document, &RunDocument::candidatesAppended, this, &MainWindow::updateStatus);
-    connect(m_document, &RunDocument::bestChanged, this, &MainWindow::updateStatus);
+    // A live run changes the counts many times a second: the line is rewritten at most ten
+    // times a second for that.
+    m_statusTimer.setSingleShot(true);
+    m_statusTimer.setInterval(100);
+    connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
+    auto statusSoon = [this] {
+        if (!m_statusTimer.isActive())
+            m_statusTimer.start();
+    };
+    connect(m_document, &RunDocument::candidatesAppended, this, statusSoon);
+    connect(m_document, &RunDocument::bestChanged, this, statusSoon);
     connect(m_document, &RunDocument::runChanged, this, [this] {
         updateStatus();
         refreshRuns();
         updateRunActions();
     });
-    connect(m_document, &RunDocument::candidateChanged, this, [this](int row) {
-        updateStatus();
+    connect(m_document, &RunDocument::candidateChanged, this, [this, statusSoon](int row) {
+        statusSoon();
         // The verifier just reported on the candidate on screen: show what it found.
         if (m_selection->current() && m_document->rowOf(m_selection->current()) == row)
             showCurrent();
@@ -285,8 +295,7 @@ void MainWindow::setupActions()
         m_findEdit->selectAll();
     });
 
-    m_statusLabel = new QLabel(this);
-    m_statusLabel->setTextFormat(Qt::RichText);
+    m_statusLabel = new SteadyLabel(this);
     statusBar()->addPermanentWidget(m_statusLabel, 1);
 }
 

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QPointer>
+#include <QTimer>
 #include <memory>
 
 class QComboBox;
@@ -31,6 +32,7 @@ class ReportPanel;
 class RunController;
 class RunDocument;
 class RunProgressWidget;
+class SteadyLabel;
 class TranscriptPanel;
 class Workspace;
 struct CommandLineOptions;
@@ -167,7 +169,8 @@ private:
     QDockWidget *m_plotsDock = nullptr;
     QComboBox *m_runCombo = nullptr;
     QLineEdit *m_findEdit = nullptr;
-    QLabel *m_statusLabel = nullptr;
+    SteadyLabel *m_statusLabel = nullptr;
+    QTimer m_statusTimer; // coalesces a live run's changes into one status line
     QByteArray m_defaultState;
     bool m_resettingCompare = false;
     QString m_pendingView;      // dock sizes only apply once the window is shown

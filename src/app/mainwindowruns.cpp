@@ -365,14 +365,8 @@ void MainWindow::updateLiveSource()
         << connect(c, &RunController::candidateEvaluated, doc, &RunDocument::addEvaluation)
         << connect(c, &RunController::candidatesEvicted, doc, &RunDocument::markEvicted)
         << connect(c, &RunController::progressed, this,
-                   [this, c](qint64 runId, const RunProgress &p) {
+                   [this, c](qint64, const RunProgress &p) {
                        m_progress->showProgress(p, stateName(c->state()));
-                       // The picker's line follows the budget too.
-                       RunRecord shown = m_document->run();
-                       shown.budgetUsed = p.used;
-                       const int item = m_runCombo->findData(runId);
-                       if (item >= 0 && shown.id == runId)
-                           m_runCombo->setItemText(item, runLabel(shown));
                    })
         << connect(c, &RunController::stateChanged, this, [doc, c](RunController::State state) {
                doc->updateRunState(c->runId(), recordStatus(state), c->progress().used);
@@ -499,8 +493,10 @@ bool MainWindow::evaluateFile(const QString &path, const QString &task, QString 
 
 void MainWindow::onManualStored(int ticket, const CandidateRecord &candidate)
 {
-    if (m_document->hasRun() && candidate.runId == m_document->run().id)
+    if (m_document->hasRun() && candidate.runId == m_document->run().id) {
         m_document->addCandidate(candidate.runId, candidate);
+        m_document->flushPushed(); // one node a person is waiting for: show it now
+    }
     if (ManualEditTab *tab = m_editor->tabForTicket(ticket))
         tab->setStored(candidate.id);
 }
@@ -514,6 +510,7 @@ void MainWindow::onManualFinished(int ticket, bool ok, const CandidateRecord &ca
             loadRun(candidate.runId);
         }
         m_document->addEvaluation(candidate.runId, candidate.id, result);
+        m_document->flushPushed();
     }
     if (ManualEditTab *tab = m_editor->tabForTicket(ticket)) {
         tab->setResult(ok, candidate.id, result, error);

@@ -1,5 +1,7 @@
 #include "runprogresswidget.h"
 
+#include "steadylabel.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -32,16 +34,15 @@ QString axisAmount(BudgetAxis axis, double value)
 } // namespace
 
 RunProgressWidget::RunProgressWidget(QWidget *parent)
-    : QWidget(parent), m_bar(new QProgressBar(this)), m_label(new QLabel(this))
+    : QWidget(parent), m_bar(new QProgressBar(this)), m_label(new SteadyLabel(this))
 {
     setObjectName(QStringLiteral("runProgress"));
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_bar->setRange(0, 1000);
-    m_bar->setMaximumWidth(220);
-    m_bar->setMinimumWidth(160);
+    m_bar->setFixedWidth(200);
     m_bar->setTextVisible(true);
-    m_label->setTextFormat(Qt::RichText);
+    m_label->setMinimumWidth(m_label->fontMetrics().averageCharWidth() * 110);
     layout->addWidget(m_bar);
     layout->addWidget(m_label);
     setVisible(false);

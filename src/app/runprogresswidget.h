@@ -4,10 +4,11 @@
 
 #include <QWidget>
 
-class QLabel;
 class QProgressBar;
 
 namespace kiln {
+
+class SteadyLabel;
 
 // The live run's line in the status bar: a bar for the budget used on the run's own axis, and
 // beside it the other axes and what is in flight (evaluations per second, generations and
@@ -25,7 +26,7 @@ public:
 
 private:
     QProgressBar *m_bar;
-    QLabel *m_label;
+    SteadyLabel *m_label;
 };
 
 } // namespace kiln

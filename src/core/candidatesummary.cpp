@@ -49,14 +49,11 @@ CandidateSummary CandidateSummary::fromRecord(const CandidateRecord &record)
     s.sampleIndex = record.sampleIndex;
     s.round = record.round;
     s.policy = intern(record.policy);
-    s.simulated = record.policyMeta.value(QStringLiteral("simulated")).toBool() ||
-                  record.policy == QStringLiteral("offline");
     s.promptTokens = record.promptTokens;
     s.completionTokens = record.completionTokens;
     s.reasoningTokens = record.reasoningTokens;
     s.reasoningLength = record.reasoningLength;
     s.createdAt = record.createdAt;
-    s.ghost = record.policyMeta.value(QStringLiteral("evicted")).toBool();
     return s;
 }
 
@@ -77,6 +74,11 @@ void CandidateSummary::applyEvaluation(const EvaluationResult &result)
     firstFlag.clear();
     if (!result.flags.isEmpty())
         firstFlag = result.flags.first().id + QStringLiteral(": ") + result.flags.first().message;
+}
+
+QString CandidateSummary::shared(const QString &value)
+{
+    return intern(value);
 }
 
 void CandidateSummary::shareRepeatedStrings()

@@ -28,7 +28,6 @@ struct CandidateSummary
     qint64 sampleIndex = -1;
     int round = -1;
     QString policy;
-    bool simulated = false;
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
     qint64 reasoningTokens = 0;
@@ -58,6 +57,7 @@ struct CandidateSummary
     // Shares the buffers of values that repeat over a run (task, policy, flag ids) with every
     // other summary: a run of 100,000 candidates holds each such string once.
     void shareRepeatedStrings();
+    static QString shared(const QString &value); // one buffer per distinct value
 };
 
 } // namespace kiln

@@ -215,8 +215,7 @@ void RunController::onEvaluated(qint64 candidateId, const EvaluationResult &resu
 
 void RunController::onUsage(const BudgetUsage &used)
 {
-    m_progress.used = used;
-    emit progressed(m_runId, m_progress);
+    m_progress.used = used; // reported with the next activity sample, four times a second
 }
 
 void RunController::sampleActivity()

@@ -24,7 +24,8 @@ class SearchEngine;
 
 // Drives one search run on a worker thread of its own, the way hotspot drives its parser: the
 // engine works there, and what it reports reaches this object's thread as queued signals that
-// carry value types and the run id (so a view showing another run can drop them). pause(),
+// carry value types and the run id (so a view showing another run can drop them); progress is
+// reported four times a second, however fast results come. pause(),
 // resume() and stop() are safe at any moment, also before the engine exists; stop() lets the
 // round in flight end within about a second (sandboxes are killed) and leaves the run
 // resumable. The store and the evaluator are shared with the workspace's other runs.

@@ -30,6 +30,9 @@ RunDocument::RunDocument(QObject *parent) : QObject(parent)
 {
     m_followTimer.setInterval(500);
     connect(&m_followTimer, &QTimer::timeout, this, &RunDocument::followTick);
+    m_pushTimer.setSingleShot(true);
+    m_pushTimer.setInterval(50);
+    connect(&m_pushTimer, &QTimer::timeout, this, &RunDocument::flushPushed);
 }
 
 RunDocument::~RunDocument() = default;
@@ -37,6 +40,13 @@ RunDocument::~RunDocument() = default;
 bool RunDocument::openDatabase(const QString &path, QString *error)
 {
     QString why;
+    // A workspace of an older Kiln is upgraded once, so it opens in the window as it does in
+    // kiln-cli.
+    if (!RunStore::upgrade(path, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
     auto store = RunStore::open(path, RunStore::Mode::ReadOnly, &why);
     if (!store) {
         if (error)
@@ -53,6 +63,9 @@ void RunDocument::close()
 {
     ++m_loadGeneration; // drop a load in flight
     m_loading = false;
+    m_pushTimer.stop();
+    m_pushed = RunDelta();
+    m_pushedRows.clear();
     emit runAboutToLoad();
     m_store.reset();
     m_path.clear();
@@ -126,6 +139,7 @@ void RunDocument::loadRunAsync(qint64 runId)
         return;
     }
     m_loading = true;
+    m_loadingRunId = runId;
     emit loadStarted(runId);
     const QString path = m_path;
     auto *watcher = new QFutureWatcher<LoadedRun>(this);
@@ -277,6 +291,7 @@ void RunDocument::appendRows(const QList<CandidateSummary> &rows)
 
 int RunDocument::poll()
 {
+    flushPushed();
     if (!m_store || !hasRun() || m_loading)
         return 0;
     return applyDelta(RunDelta::read(*m_store, m_run.id, m_lastEventId));
@@ -352,12 +367,13 @@ int RunDocument::updateRow(int row, const CandidateSummary &summary)
 
 int RunDocument::applyDelta(const RunDelta &delta)
 {
-    if (!hasRun() || delta.runId != m_run.id)
-        return 0; // stale: another run's news
     if (m_loading) {
-        m_deltasDuringLoad.append(delta);
+        if (delta.runId == m_loadingRunId)
+            m_deltasDuringLoad.append(delta); // applied once the load is in
         return 0;
     }
+    if (!hasRun() || delta.runId != m_run.id)
+        return 0; // stale: another run's news
     m_lastEventId = std::max(m_lastEventId, delta.lastEvent);
     int changed = 0;
     QList<CandidateSummary> added;
@@ -403,21 +419,53 @@ int RunDocument::applyDelta(const RunDelta &delta)
     return changed;
 }
 
+// Pushes are gathered and applied together a few times a second: a round of a live run reports
+// dozens of candidates at once, and the views then take them as one insertion.
+RunDelta &RunDocument::pushed(qint64 runId)
+{
+    if (m_pushed.runId != runId) {
+        flushPushed();
+        m_pushed.runId = runId;
+    }
+    if (!m_pushTimer.isActive())
+        m_pushTimer.start();
+    return m_pushed;
+}
+
+void RunDocument::flushPushed()
+{
+    m_pushTimer.stop();
+    RunDelta delta = std::exchange(m_pushed, RunDelta());
+    m_pushedRows.clear();
+    if (!delta.isEmpty())
+        applyDelta(delta);
+}
+
+bool RunDocument::accepts(qint64 runId) const
+{
+    return (hasRun() && runId == m_run.id) || (m_loading && runId == m_loadingRunId);
+}
+
 void RunDocument::addCandidate(qint64 runId, const CandidateRecord &record)
 {
-    RunDelta delta;
-    delta.runId = runId;
+    if (!accepts(runId))
+        return;
+    RunDelta &delta = pushed(runId);
+    m_pushedRows.insert(record.id, delta.candidates.size());
     delta.candidates.append(CandidateSummary::fromRecord(record));
-    applyDelta(delta);
 }
 
 void RunDocument::addEvaluation(qint64 runId, qint64 candidateId, const EvaluationResult &result)
 {
     const int row = rowOf(candidateId);
-    if (runId != m_run.id || (row < 0 && !m_loading))
+    const bool waiting = m_pushed.runId == runId && m_pushedRows.contains(candidateId);
+    if (!accepts(runId) || (row < 0 && !waiting && !m_loading))
         return;
-    RunDelta delta;
-    delta.runId = runId;
+    RunDelta &delta = pushed(runId);
+    if (const auto it = m_pushedRows.constFind(candidateId); it != m_pushedRows.cend()) {
+        delta.candidates[*it].applyEvaluation(result);
+        return;
+    }
     CandidateSummary summary = row >= 0 ? m_rows[row] : CandidateSummary();
     if (row < 0) {
         // Loading: the row arrives with the load or with an earlier pushed delta.
@@ -425,22 +473,21 @@ void RunDocument::addEvaluation(qint64 runId, qint64 candidateId, const Evaluati
         summary.placeholder = true;
     }
     summary.applyEvaluation(result);
+    m_pushedRows.insert(candidateId, delta.candidates.size());
     delta.candidates.append(summary);
-    applyDelta(delta);
 }
 
 void RunDocument::markEvicted(qint64 runId, const QList<qint64> &candidateIds)
 {
-    RunDelta delta;
-    delta.runId = runId;
-    delta.evicted = candidateIds;
-    applyDelta(delta);
+    if (accepts(runId))
+        pushed(runId).evicted += candidateIds;
 }
 
 void RunDocument::updateRunState(qint64 runId, RunRecord::Status status, const BudgetUsage &used)
 {
     if (!hasRun() || runId != m_run.id)
         return;
+    flushPushed(); // what the run reported before its state changed comes first
     RunDelta delta;
     delta.runId = runId;
     RunRecord run = m_run;

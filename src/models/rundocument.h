@@ -74,11 +74,13 @@ public:
     // Applies a change of the shown run (dropped when delta.runId is another run); returns how
     // many rows or run fields changed. During an asynchronous load it is kept and applied after.
     int applyDelta(const RunDelta &delta);
-    // What a live engine reported, for the run it belongs to.
+    // What a live engine reported, for the run it belongs to. Gathered and applied together
+    // within 50 ms (flushPushed() applies them now); a run's state change applies at once.
     void addCandidate(qint64 runId, const CandidateRecord &record);
     void addEvaluation(qint64 runId, qint64 candidateId, const EvaluationResult &result);
     void markEvicted(qint64 runId, const QList<qint64> &candidateIds);
     void updateRunState(qint64 runId, RunRecord::Status status, const BudgetUsage &used);
+    void flushPushed();
 
 signals:
     // Bracket a load or close: the whole document changes in between.
@@ -109,6 +111,8 @@ private:
     void updateBest(int row);
     void forgetEvaluation(qint64 candidateId);
     void followTick();
+    RunDelta &pushed(qint64 runId);
+    bool accepts(qint64 runId) const; // the shown run, or the one being loaded
 
     std::unique_ptr<RunStore> m_store;
     QString m_path;
@@ -119,10 +123,14 @@ private:
     qint64 m_lastEventId = 0;
     int m_loadGeneration = 0;
     bool m_loading = false;
+    qint64 m_loadingRunId = 0;
     QList<RunDelta> m_deltasDuringLoad;
     bool m_following = false;
     QTimer m_followTimer;
-    RunFollower *m_follower = nullptr; // created when first needed
+    RunFollower *m_follower = nullptr;     // created when first needed
+    RunDelta m_pushed;                     // pushes not applied yet
+    QHash<qint64, qsizetype> m_pushedRows; // candidate id -> its entry in m_pushed
+    QTimer m_pushTimer;
     QList<CandidateRecord> m_recordCache;
     QList<QPair<qint64, EvaluationResult>> m_evaluationCache;
 };

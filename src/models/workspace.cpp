@@ -17,6 +17,7 @@ Workspace::Workspace(QObject *parent)
                                                       VerifierEvaluator::machineSandboxes())),
       m_cancelManual(std::make_shared<std::atomic<bool>>(false))
 {
+    m_runEvaluator = m_evaluator.get();
     qRegisterMetaType<CandidateRecord>();
     qRegisterMetaType<EvaluationResult>();
     // The launcher lists the GPUs; asking the driver takes a moment, so it starts now.
@@ -87,7 +88,7 @@ RunController *Workspace::startRun(const RunArguments::Parsed &arguments, QStrin
     }
     TaskLibrary tasks =
         arguments.tasksDirs.isEmpty() ? m_tasks : TaskLibrary::standard(arguments.tasksDirs);
-    return addController(new RunController(*m_store, *m_evaluator, std::move(tasks),
+    return addController(new RunController(*m_store, *m_runEvaluator, std::move(tasks),
                                            arguments.config, 0,
                                            deviceNames(arguments.config.backend), this));
 }
@@ -112,7 +113,7 @@ RunController *Workspace::resumeRun(qint64 runId, QString *error)
         return nullptr;
     }
     const RunConfig config = RunConfig::fromJson(run->config);
-    return addController(new RunController(*m_store, *m_evaluator, m_tasks, config, runId,
+    return addController(new RunController(*m_store, *m_runEvaluator, m_tasks, config, runId,
                                            deviceNames(config.backend), this));
 }
 
@@ -141,6 +142,11 @@ void Workspace::startQueued()
             ++live;
         }
     }
+}
+
+void Workspace::useEvaluator(Evaluator *evaluator)
+{
+    m_runEvaluator = evaluator ? evaluator : m_evaluator.get();
 }
 
 void Workspace::setMaxLiveRuns(int count)

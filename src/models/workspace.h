@@ -16,6 +16,7 @@
 
 namespace kiln {
 
+class Evaluator;
 class RunController;
 class RunStore;
 class VerifierEvaluator;
@@ -51,6 +52,10 @@ public:
     QList<RunController *> controllers() const;
     bool hasLiveRuns() const;
     void setMaxLiveRuns(int count);
+    // Runs started from now on are judged by `evaluator` instead of the verifier (the GUI
+    // benchmark replays recorded verdicts at a set pace with it); nullptr: the verifier again.
+    // The evaluator must outlive those runs.
+    void useEvaluator(Evaluator *evaluator);
     // Stops every run and waits up to timeoutMs in all; true when every worker ended in time.
     bool stopAll(int timeoutMs);
 
@@ -79,6 +84,7 @@ private:
     QString m_path;
     TaskLibrary m_tasks;
     std::unique_ptr<VerifierEvaluator> m_evaluator;
+    Evaluator *m_runEvaluator = nullptr; // what searches are judged by
     QFuture<CudaAvailability> m_gpuProbe;
     QList<QPointer<RunController>> m_controllers;
     int m_maxLiveRuns = 4;

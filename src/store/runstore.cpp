@@ -12,7 +12,9 @@
 #include <QMutexLocker>
 #include <QUrl>
 
+#include <memory>
 #include <sqlite3.h>
+#include <vector>
 
 namespace kiln {
 
@@ -319,6 +321,18 @@ std::unique_ptr<RunStore> RunStore::open(const QString &path, Mode mode, QString
         store->exec("PRAGMA foreign_keys = ON");
     }
     return store;
+}
+
+bool RunStore::upgrade(const QString &path, QString *error)
+{
+    const QFileInfo info(path);
+    if (!info.isFile() || info.size() == 0)
+        return true; // nothing to upgrade; open() says what is wrong
+    const Inspection inspection = inspectFile(path);
+    if (!inspection.error.isEmpty() || inspection.version == 0 ||
+        inspection.version >= schemaVersion())
+        return true;
+    return open(path, Mode::ReadWrite, error) != nullptr; // migrates, then closes
 }
 
 QString RunStore::lastError() const
@@ -779,55 +793,93 @@ qint64 RunStore::candidateCount(qint64 runId)
 
 namespace {
 
-// The lineage columns of a candidate and the light columns of its latest evaluation: what the
-// tree and the table show. Sources, prompts, transcripts and stage data stay on disk.
-const char *const lineageQuery =
+// The lineage columns of a candidate, and the light columns of its evaluations: what the tree
+// and the table show. Sources, prompts, transcripts and stage data stay on disk: every column
+// read here is in the covering indices candidates_lineage and evaluations_lineage, and the
+// three reads below cost a scan of those indices each, never a lookup per row.
+const char *const lineageCandidates =
     "SELECT c.id, c.task, c.parent_id, c.second_parent_id, c.operation, c.generation, c.island, "
-    "c.sample_index, c.round, c.policy, json_extract(c.policy_meta_json, '$.simulated'), "
-    "json_extract(c.policy_meta_json, '$.evicted'), c.prompt_tokens, c.completion_tokens, "
-    "c.reasoning_tokens, c.reasoning_length, c.created_at, e.id, e.verdict, e.correct, "
-    "e.speedup, e.candidate_ms, e.total_ms, e.summary FROM candidates c "
-    "LEFT JOIN evaluations e ON e.id = (SELECT max(id) FROM evaluations WHERE candidate_id = c.id) "
-    "WHERE c.run_id = ?1 AND (?2 IS NULL OR c.id IN (SELECT value FROM json_each(?2))) "
-    "ORDER BY c.seq_in_run";
+    "c.sample_index, c.round, c.policy, c.prompt_tokens, c.completion_tokens, "
+    "c.reasoning_tokens, c.reasoning_length, c.created_at FROM candidates c ";
+// Evaluations and their flags, in the candidates' order, each candidate's in id order and each
+// evaluation's flags in their order: the indices give this order, so nothing is sorted, and a
+// candidate's last evaluation is its latest.
+const char *const lineageEvaluations =
+    "SELECT c.id, e.id, e.verdict, e.correct, e.speedup, e.candidate_ms, e.total_ms, e.summary, "
+    "f.flag_id, f.message FROM candidates c JOIN evaluations e ON e.candidate_id = c.id "
+    "LEFT JOIN flags f ON f.evaluation_id = e.id ";
 
-const char *const lineageFlagsQuery =
-    "SELECT f.evaluation_id, f.flag_id, f.message FROM flags f "
-    "JOIN evaluations e ON e.id = f.evaluation_id JOIN candidates c ON c.id = e.candidate_id "
-    "WHERE c.run_id = ?1 AND (?2 IS NULL OR c.id IN (SELECT value FROM json_each(?2))) "
-    "ORDER BY f.evaluation_id, f.idx";
+// A whole run, or a list of ids (a live document catching up), looked up by primary key.
+QByteArray lineageFilter(bool all)
+{
+    return all ? QByteArray("WHERE c.run_id = ?1 ")
+               : QByteArray("WHERE c.id IN (SELECT value FROM json_each(?2)) AND c.run_id = ?1 ");
+}
 
-CandidateSummary summaryFromRow(const SqliteStatement &s)
+// Texts that repeat down a run's rows (task, policy, operation, verdict), decoded once: a run of
+// 100,000 candidates has a handful of distinct values in each of these columns.
+class RepeatedTexts
+{
+public:
+    QString get(const SqliteStatement &s, int column)
+    {
+        const QByteArrayView raw = s.bytes(column);
+        for (const auto &[bytes, text] : m_seen)
+            if (bytes == raw)
+                return text;
+        if (m_seen.size() >= 64)
+            return s.text(column); // not a repeating column after all
+        m_seen.emplace_back(raw.toByteArray(), CandidateSummary::shared(s.text(column)));
+        return m_seen.back().second;
+    }
+
+private:
+    std::vector<std::pair<QByteArray, QString>> m_seen;
+};
+
+CandidateSummary summaryFromRow(const SqliteStatement &s, RepeatedTexts &texts)
 {
     CandidateSummary c;
     c.id = s.int64(0);
-    c.task = s.text(1);
+    c.task = texts.get(s, 1);
     c.parent = s.optionalInt64(2);
     c.secondParent = s.optionalInt64(3);
-    c.operation = operationFromName(s.text(4)).value_or(Operation::Sample);
+    c.operation = operationFromName(texts.get(s, 4)).value_or(Operation::Sample);
     c.generation = int(s.int64(5));
     c.island = int(s.int64(6));
     c.sampleIndex = s.int64(7);
     c.round = int(s.int64(8));
-    c.policy = s.text(9);
-    c.simulated = s.int64(10) != 0 || c.policy == QLatin1String("offline");
-    c.ghost = s.int64(11) != 0;
-    c.promptTokens = s.int64(12);
-    c.completionTokens = s.int64(13);
-    c.reasoningTokens = s.int64(14);
-    c.reasoningLength = s.int64(15);
-    c.createdAt = fromMs(s.int64(16));
-    if (!s.isNull(17)) {
-        c.evaluated = true;
-        c.verdict = verdictFromName(s.text(18)).value_or(Verdict::Crash);
-        c.correct = s.int64(19) != 0;
-        c.speedup = s.optionalReal(20);
-        c.candidateMs = s.optionalReal(21);
-        c.evaluationMs = s.real(22);
-        c.summary = s.text(23);
-    }
-    c.shareRepeatedStrings();
+    c.policy = texts.get(s, 9);
+    c.promptTokens = s.int64(10);
+    c.completionTokens = s.int64(11);
+    c.reasoningTokens = s.int64(12);
+    c.reasoningLength = s.int64(13);
+    c.createdAt = fromMs(s.int64(14));
     return c;
+}
+
+// One row of lineageEvaluations into its candidate: a new evaluation replaces the one before;
+// a further row of the same evaluation adds a flag.
+void applyEvaluationRow(const SqliteStatement &s, RepeatedTexts &texts, qint64 &evaluationId,
+                        CandidateSummary &c)
+{
+    if (s.int64(1) != evaluationId) {
+        evaluationId = s.int64(1);
+        c.evaluated = true;
+        c.verdict = verdictFromName(texts.get(s, 2)).value_or(Verdict::Crash);
+        c.correct = s.int64(3) != 0;
+        c.speedup = s.optionalReal(4);
+        c.candidateMs = s.optionalReal(5);
+        c.evaluationMs = s.real(6);
+        c.summary = s.text(7);
+        c.flagIds.clear();
+        c.firstFlag.clear();
+    }
+    if (s.isNull(8))
+        return;
+    if (c.flagIds.isEmpty())
+        c.firstFlag = s.text(8) + QStringLiteral(": ") + s.text(9);
+    c.flagIds << texts.get(s, 8);
 }
 
 } // namespace
@@ -838,7 +890,6 @@ QList<CandidateSummary> RunStore::lineage(qint64 runId, const QList<qint64> &ids
     if (m_depth == 0)
         m_lastError.clear();
     QList<CandidateSummary> result;
-    QHash<qint64, qsizetype> rowOfEvaluation;
     QString idList;
     if (!ids.isEmpty()) {
         QStringList words;
@@ -846,37 +897,43 @@ QList<CandidateSummary> RunStore::lineage(qint64 runId, const QList<qint64> &ids
             words << QString::number(id);
         idList = QLatin1Char('[') + words.join(QLatin1Char(',')) + QLatin1Char(']');
     }
-    auto bindFilter = [&](SqliteStatement &s) {
-        s.bind(1, runId);
-        if (idList.isEmpty())
-            s.bindNull(2);
-        else
-            s.bind(2, idList);
+    const bool all = idList.isEmpty();
+    auto statement = [&](const char *columns, const char *order) {
+        auto s = std::make_unique<SqliteStatement>(m_db, columns + lineageFilter(all) + order);
+        s->bind(1, runId);
+        if (!all)
+            s->bind(2, idList);
+        return s;
     };
     const bool ok = readSnapshot([&] {
-        SqliteStatement rows(m_db, lineageQuery);
-        bindFilter(rows);
-        while (rows.next()) {
-            if (!rows.isNull(17))
-                rowOfEvaluation.insert(rows.int64(17), result.size());
-            result.append(summaryFromRow(rows));
+        if (all) { // a large run would grow the list a dozen times
+            SqliteStatement count(m_db, "SELECT count(*) FROM candidates WHERE run_id = ?1");
+            count.bind(1, runId);
+            result.reserve(count.next() ? qsizetype(count.int64(0)) : 0);
         }
-        if (!rows.ok())
-            return setError(QStringLiteral("lineage"), rows.error());
-        SqliteStatement flags(m_db, lineageFlagsQuery);
-        bindFilter(flags);
-        while (flags.next()) {
-            const auto row = rowOfEvaluation.constFind(flags.int64(0));
-            if (row == rowOfEvaluation.cend())
-                continue; // an earlier evaluation's flag
-            CandidateSummary &c = result[*row];
-            if (c.flagIds.isEmpty())
-                c.firstFlag = flags.text(1) + QStringLiteral(": ") + flags.text(2);
-            c.flagIds << flags.text(1);
-            c.shareRepeatedStrings();
+        RepeatedTexts texts;
+        const char *order = "ORDER BY c.run_id, c.seq_in_run";
+        auto rows = statement(lineageCandidates, order);
+        while (rows->next())
+            result.append(summaryFromRow(*rows, texts));
+        // Both reads walk the candidates in the same order: a cursor pairs them up.
+        auto evaluations =
+            statement(lineageEvaluations, "ORDER BY c.run_id, c.seq_in_run, e.id, f.idx");
+        qsizetype row = 0;
+        qint64 evaluationId = 0;
+        while (evaluations->next()) {
+            const qint64 candidate = evaluations->int64(0);
+            while (row < result.size() && result[row].id != candidate) {
+                ++row;
+                evaluationId = 0;
+            }
+            if (row == result.size())
+                break; // cannot happen inside one snapshot
+            applyEvaluationRow(*evaluations, texts, evaluationId, result[row]);
         }
-        if (!flags.ok())
-            return setError(QStringLiteral("lineage"), flags.error());
+        for (const auto *s : {rows.get(), evaluations.get()})
+            if (!s->ok())
+                return setError(QStringLiteral("lineage"), s->error());
         return true;
     });
     if (!ok)

@@ -56,6 +56,9 @@ public:
     // newer schema is refused with a clear *error before anything is written to it.
     static std::unique_ptr<RunStore> open(const QString &path, Mode mode, QString *error = nullptr);
     static int schemaVersion(); // the schema version this build writes
+    // Brings a Kiln database of an older schema up to this build's (a read-write open runs the
+    // migrations); leaves any other file untouched. False with *error when the upgrade failed.
+    static bool upgrade(const QString &path, QString *error = nullptr);
     // The llm_cache key of one request: sha256 over endpoint, model, body and sample index.
     static QString cacheKey(const QString &endpoint, const QString &model, const QByteArray &body,
                             int sampleIndex);

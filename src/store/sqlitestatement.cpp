@@ -122,6 +122,12 @@ QString SqliteStatement::text(int column) const
     return data ? QString::fromUtf8(data, size) : QString();
 }
 
+QByteArrayView SqliteStatement::bytes(int column) const
+{
+    const auto *data = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
+    return data ? QByteArrayView(data, sqlite3_column_bytes(m_stmt, column)) : QByteArrayView();
+}
+
 std::optional<qint64> SqliteStatement::optionalInt64(int column) const
 {
     if (isNull(column))

@@ -43,6 +43,8 @@ public:
     qint64 int64(int column) const;
     double real(int column) const;
     QString text(int column) const;
+    // The column's UTF-8 bytes, valid until the next step: for comparing without decoding.
+    QByteArrayView bytes(int column) const;
     std::optional<qint64> optionalInt64(int column) const;
     std::optional<double> optionalReal(int column) const;
 

@@ -137,11 +137,24 @@ ALTER TABLE candidates ADD COLUMN round INTEGER NOT NULL DEFAULT -1;
 CREATE INDEX candidates_sample ON candidates(run_id, sample_index);
 )sql";
 
+// Version 4: covering indices for the tree's query (RunStore::lineage). A candidate's lineage
+// columns sit after its source in the row, and an evaluation's duration after its result JSON:
+// without these indices SQLite reads every source, prompt and stage blob to reach them.
+const char *const schemaV4 = R"sql(
+CREATE INDEX candidates_lineage ON candidates(
+    run_id, seq_in_run, id, task, parent_id, second_parent_id, operation, generation, island,
+    sample_index, round, policy, prompt_tokens, completion_tokens, reasoning_tokens,
+    reasoning_length, created_at);
+CREATE INDEX evaluations_lineage ON evaluations(
+    candidate_id, id, verdict, correct, speedup, candidate_ms, total_ms, summary);
+)sql";
+
 } // namespace
 
 const QList<SchemaMigration> &migrations()
 {
-    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2}, {3, schemaV3}};
+    static const QList<SchemaMigration> steps{
+        {1, schemaV1}, {2, schemaV2}, {3, schemaV3}, {4, schemaV4}};
     return steps;
 }
 

@@ -235,7 +235,7 @@ private slots:
         QVERIFY(waitFor([&] { return c->state() == RunController::State::Finished; }, 120000));
         QTest::qWait(100);
         QCOMPARE(loaded.size(), 0); // grew row by row, never reloaded
-        QVERIFY(appended.size() >= 2);
+        QVERIFY(appended.size() >= 1); // inserted as they came (in batches), no reload
         QCOMPARE(doc->count(), 8);
         QCOMPARE(m_window->candidatesPanel()->filterModel()->rowCount(), 8);
         QCOMPARE(m_window->lineageView()->graph().size(), 8);
