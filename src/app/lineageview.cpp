@@ -137,7 +137,8 @@ void LineageView::rebuild()
 void LineageView::onAppended(int first, int last)
 {
     m_graph.append(*m_document, first, last);
-    m_relayoutTimer.start();
+    if (!m_relayoutTimer.isActive()) // at most 150 ms behind, even while results keep coming
+        m_relayoutTimer.start();
 }
 
 void LineageView::relayout(bool keepView)

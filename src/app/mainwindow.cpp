@@ -361,11 +361,19 @@ bool MainWindow::openDatabase(const QString &path, QString *error)
 QString MainWindow::runLabel(const RunRecord &r) const
 {
     const QLocale locale;
-    return tr("#%1  %2 · %3 · %4 · %5 · %6 samples")
-        .arg(r.id)
-        .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
-             r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
-             RunRecord::statusName(r.status), locale.toString(r.budgetUsed.samples));
+    QString label =
+        tr("#%1  %2 · %3 · %4 · %5")
+            .arg(r.id)
+            .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
+                 r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
+                 RunRecord::statusName(r.status));
+    // A live run's count would be stale at once: the status bar shows it as it grows.
+    const bool live = r.status == RunRecord::Status::Running ||
+                      r.status == RunRecord::Status::Paused ||
+                      r.status == RunRecord::Status::Created;
+    if (!live)
+        label += tr(" · %1 samples").arg(locale.toString(r.budgetUsed.samples));
+    return label;
 }
 
 void MainWindow::refreshRuns()

@@ -136,6 +136,7 @@ private:
     void updateRunActions();
     void updateLiveSource(); // push from this window's controller, or follow the log
     void watchController(RunController *controller);
+    int otherLiveRuns() const; // going or queued, besides the one shown
     bool ensureWorkspace(const QString &path, QString *error);
     QString defaultDatabase() const;
     void showRunWhenStarted(RunController *controller);

@@ -366,7 +366,7 @@ void MainWindow::updateLiveSource()
         << connect(c, &RunController::candidatesEvicted, doc, &RunDocument::markEvicted)
         << connect(c, &RunController::progressed, this,
                    [this, c](qint64, const RunProgress &p) {
-                       m_progress->showProgress(p, stateName(c->state()));
+                       m_progress->showProgress(p, stateName(c->state()), otherLiveRuns());
                    })
         << connect(c, &RunController::stateChanged, this, [doc, c](RunController::State state) {
                doc->updateRunState(c->runId(), recordStatus(state), c->progress().used);
@@ -377,8 +377,16 @@ void MainWindow::updateLiveSource()
                       << connect(c, &RunController::failed, this, &MainWindow::updateLiveSource,
                                  Qt::QueuedConnection);
     doc->updateRunState(c->runId(), recordStatus(c->state()), c->progress().used);
-    m_progress->showProgress(c->progress(), stateName(c->state()));
+    m_progress->showProgress(c->progress(), stateName(c->state()), otherLiveRuns());
     updateRunActions();
+}
+
+int MainWindow::otherLiveRuns() const
+{
+    int others = 0;
+    for (RunController *c : m_workspace->controllers())
+        others += c != m_live && (c->isLive() || c->state() == RunController::State::Queued);
+    return others;
 }
 
 ManualEditTab *MainWindow::editCopyOfCurrent()

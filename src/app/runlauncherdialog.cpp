@@ -129,13 +129,15 @@ RunLauncherDialog::RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability 
     fillChoices(recordedRuns);
     m_ui->gpuLabel->setText(gpuText(m_gpus));
 
-    // The policy's page takes the room it needs, not the room of the largest page.
+    // The policy's page takes the room it needs, not the room of the largest page, and spare
+    // height goes below the form.
+    m_ui->policyStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     connect(m_ui->policyCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         for (int i = 0; i < m_ui->policyStack->count(); ++i)
             m_ui->policyStack->widget(i)->setSizePolicy(
                 QSizePolicy::Preferred, i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
         m_ui->policyStack->setCurrentIndex(index);
-        m_ui->policyStack->adjustSize();
+        m_ui->policyStack->updateGeometry();
     });
     connect(m_ui->suiteCheck, &QCheckBox::toggled, this, [this](bool suite) {
         m_ui->suiteList->setVisible(suite);

@@ -48,7 +48,7 @@ RunProgressWidget::RunProgressWidget(QWidget *parent)
     setVisible(false);
 }
 
-void RunProgressWidget::showProgress(const RunProgress &p, const QString &state)
+void RunProgressWidget::showProgress(const RunProgress &p, const QString &state, int otherRuns)
 {
     m_bar->setValue(int(p.fraction() * 1000.0));
     // "4 / 8 evals": the unit once, so the line fits the bar.
@@ -69,6 +69,8 @@ void RunProgressWidget::showProgress(const RunProgress &p, const QString &state)
             parts << axisAmount(axis, usageOnAxis(p.used, axis));
     }
     parts << (p.devices.isEmpty() ? tr("CPU") : p.devices.join(QStringLiteral(", ")));
+    if (otherRuns > 0)
+        parts << tr("%n more run(s) going", nullptr, otherRuns);
     m_label->setText(parts.join(QStringLiteral(" · ")));
     setVisible(true);
 }

@@ -20,7 +20,8 @@ class RunProgressWidget : public QWidget
 public:
     explicit RunProgressWidget(QWidget *parent = nullptr);
 
-    void showProgress(const RunProgress &progress, const QString &state);
+    // otherRuns: runs of the window going or queued besides this one.
+    void showProgress(const RunProgress &progress, const QString &state, int otherRuns = 0);
     QString text() const;
     int percent() const;
 
