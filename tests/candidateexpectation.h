@@ -1,7 +1,8 @@
 #pragma once
 
 // Test candidates under tests/data/candidates carry what the verifier must conclude in their
-// first line:  // expect: task=NAME verdict=VERDICT [flag=ID]
+// first line:  // expect: task=NAME verdict=VERDICT [flag=ID] [max_speedup=X]
+// max_speedup bounds what a pass may measure: a cheat made useless passes, at an honest speed.
 // Shared by the CPU and CUDA verifier tests and the CUDA compile test.
 
 #include "core/evaluationresult.h"
@@ -19,7 +20,8 @@ struct Expectation
     QString path;
     QString task;
     QString verdict;
-    QString flag; // empty when the verdict alone is expected
+    QString flag;            // empty when the verdict alone is expected
+    double maxSpeedup = 0.0; // 0: no bound
 };
 
 inline QString readFile(const QString &path)
@@ -33,9 +35,10 @@ inline Expectation readExpectation(const QString &path)
 {
     const QString first = readFile(path).section(QLatin1Char('\n'), 0, 0);
     static const QRegularExpression pattern(
-        QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?"));
+        QStringLiteral("task=(\\w+) verdict=(\\w+)(?: flag=(\\w+))?(?: max_speedup=([0-9.]+))?"));
     const QRegularExpressionMatch match = pattern.match(first);
-    return {path, match.captured(1), match.captured(2), match.captured(3)};
+    return {path, match.captured(1), match.captured(2), match.captured(3),
+            match.captured(4).toDouble()};
 }
 
 // "id" per flag, "id!" when it blocks: what a failure message shows.
@@ -79,6 +82,10 @@ inline QString expectationMismatch(const Expectation &e, const EvaluationResult 
         if (result.candidateTiming.n < 2 ||
             result.candidateTiming.min > result.candidateTiming.median)
             return QStringLiteral("a pass without a sound timing");
+        if (e.maxSpeedup > 0 && result.speedup.value_or(0.0) > e.maxSpeedup)
+            return QStringLiteral("a speedup of %1x, above the honest bound %2x")
+                .arg(result.speedup.value_or(0.0), 0, 'f', 1)
+                .arg(e.maxSpeedup);
     } else if (result.speedup.has_value() && e.verdict != QLatin1String("flagged")) {
         return QStringLiteral("a speedup on a %1 verdict").arg(e.verdict);
     }

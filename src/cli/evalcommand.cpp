@@ -56,7 +56,7 @@ int runEvalCommand(const QStringList &arguments)
     parser.addOption({QStringLiteral("db"),
                       QStringLiteral("Store the evaluation in this workspace database."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("seed"),
+    parser.addOption({{QStringLiteral("verifier-seed"), QStringLiteral("seed")},
                       QStringLiteral("Secret seed the test inputs derive from (default: random)."),
                       QStringLiteral("S")});
     parser.addOption({QStringLiteral("no-timing"), QStringLiteral("Check correctness only.")});
@@ -83,7 +83,8 @@ int runEvalCommand(const QStringList &arguments)
         bool ok = false;
         seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
         if (!ok)
-            return command.usageError(QStringLiteral("--seed must be a non-negative integer"));
+            return command.usageError(
+                QStringLiteral("--verifier-seed must be a non-negative integer"));
     }
 
     const TaskLibrary library = TaskLibrary::standard(command.tasksDirs());

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QStringList>
+#include <optional>
 
 namespace kiln {
 
@@ -31,6 +32,10 @@ struct RunRecord
     Status status = Status::Created;
     QJsonObject config; // every parameter needed to resume the run
     BudgetUsage budgetUsed;
+    // The secret the verifier's test inputs derive from: drawn from the OS for each run (or from
+    // --verifier-seed), stored so a resumed run is checked on the same inputs, never given to a
+    // policy. None for runs stored before schema 5.
+    std::optional<quint64> verifierSecret;
     QDateTime createdAt;
     QDateTime updatedAt;
 

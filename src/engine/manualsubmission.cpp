@@ -77,8 +77,8 @@ ManualSubmission::submit(RunStore &store, const TaskLibrary &tasks, Evaluator &e
     }
     if (stored)
         stored(outcome.candidate);
-    outcome.result = evaluator.evaluate(*task, *backend, request.source,
-                                        SearchEngine::runSecretFor(run->seed), cancel);
+    outcome.result =
+        evaluator.evaluate(*task, *backend, request.source, SearchEngine::secretOf(*run), cancel);
     if (cancel) {
         *error = QStringLiteral("cancelled; candidate %1 is stored without a verdict")
                      .arg(outcome.candidate.id);
@@ -102,6 +102,7 @@ qint64 ManualSubmission::recordEvaluation(RunStore &store, const Task &task, Bac
     run.policy = QStringLiteral("manual");
     run.backend = backendName(backend);
     run.seed = seed;
+    run.verifierSecret = seed; // an evaluation's inputs derive from its seed directly
     run.status = RunRecord::Status::Finished;
     run.config = QJsonObject{{QStringLiteral("file"), origin}};
     qint64 runId = 0;

@@ -175,6 +175,10 @@ void RunArguments::addOptions(QCommandLineParser &p)
                  QStringLiteral("VAR")});
     p.addOption({QStringLiteral("replay-run"), QStringLiteral("Run to replay (replay policy)."),
                  QStringLiteral("ID")});
+    p.addOption({QStringLiteral("verifier-seed"),
+                 QStringLiteral("Derive the verifier's test inputs from S (identical inputs on "
+                                "purpose); by default each run draws a secret of its own."),
+                 QStringLiteral("S")});
     p.addOption(tasksDirOption());
 }
 
@@ -213,6 +217,13 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     if (!ok) {
         *error = QStringLiteral("--seed must be a non-negative integer");
         return std::nullopt;
+    }
+    if (p.isSet(QStringLiteral("verifier-seed"))) {
+        config.verifierSeed = p.value(QStringLiteral("verifier-seed")).toULongLong(&ok);
+        if (!ok) {
+            *error = QStringLiteral("--verifier-seed must be a non-negative integer");
+            return std::nullopt;
+        }
     }
     config.policy = p.value(QStringLiteral("policy"));
     if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error))

@@ -22,7 +22,9 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("plateau_rounds"), plateauRounds},
         {QStringLiteral("reasoning_length"), double(reasoningLength)},
         {QStringLiteral("allocation"), allocation},
-        {QStringLiteral("replay_run"), double(replayRunId)}};
+        {QStringLiteral("replay_run"), double(replayRunId)},
+        {QStringLiteral("verifier_seed"),
+         verifierSeed ? QJsonValue(QString::number(*verifierSeed)) : QJsonValue()}};
 }
 
 RunConfig RunConfig::fromJson(const QJsonObject &o)
@@ -48,6 +50,8 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.reasoningLength = qint64(o.value(QStringLiteral("reasoning_length")).toDouble());
     c.allocation = o.value(QStringLiteral("allocation")).toString(c.allocation);
     c.replayRunId = qint64(o.value(QStringLiteral("replay_run")).toDouble());
+    if (o.value(QStringLiteral("verifier_seed")).isString())
+        c.verifierSeed = o.value(QStringLiteral("verifier_seed")).toString().toULongLong();
     return c;
 }
 

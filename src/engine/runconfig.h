@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QStringList>
 #include <QVariantMap>
+#include <optional>
 
 namespace kiln {
 
@@ -30,6 +31,9 @@ struct RunConfig
     qint64 reasoningLength = 0; // default reasoning budget for every request (0: policy's)
     QString allocation = QStringLiteral("adaptive"); // suites: "adaptive" or "even"
     qint64 replayRunId = 0;
+    // --verifier-seed: the verifier's secret derives from it, so runs check identical inputs on
+    // purpose. None (the default): a fresh secret from the OS for every run.
+    std::optional<quint64> verifierSeed;
 
     QJsonObject toJson() const;
     static RunConfig fromJson(const QJsonObject &object);

@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <algorithm>
 #include <cmath>
 
@@ -101,6 +102,7 @@ qint64 SearchEngine::create(const RunConfig &config, QString *error)
     run.policy = config.policy;
     run.backend = backendName(config.backend);
     run.seed = config.seed;
+    run.verifierSecret = newSecret(config.verifierSeed);
     run.config = config.toJson();
     const qint64 id = m_store.createRun(run, snapshots);
     if (id == 0) {
@@ -124,14 +126,14 @@ bool SearchEngine::load(qint64 runId, QString *error)
     m_runId = runId;
     m_config = RunConfig::fromJson(run->config);
     m_storedWallSeconds = run->budgetUsed.wallSeconds;
+    // The secret of the verifier's test inputs: the run's own, stored with it; a policy gets
+    // the run seed, from which nothing about it follows.
+    m_runSecret = secretOf(*run);
     return setUp(error) && replay(error);
 }
 
 bool SearchEngine::setUp(QString *error)
 {
-    // The secret that seeds the verifier's test inputs: derived from the run seed, which the
-    // policy never sees, so resuming a run checks candidates on the same inputs.
-    m_runSecret = runSecretFor(m_config.seed);
     m_strategies.clear();
     for (int i = 0; i < m_config.tasks.size(); ++i) {
         const QString &name = m_config.tasks[i];
@@ -245,9 +247,16 @@ bool SearchEngine::replay(QString *error)
     return true;
 }
 
-quint64 SearchEngine::runSecretFor(quint64 seed)
+quint64 SearchEngine::secretOf(const RunRecord &run)
 {
-    return mix(seed ^ 0x6b696c6e5ec2e7ULL);
+    // Runs stored before schema 5 derived theirs from the run seed; they keep it on resume.
+    return run.verifierSecret ? *run.verifierSecret : mix(run.seed ^ 0x6b696c6e5ec2e7ULL);
+}
+
+quint64 SearchEngine::newSecret(const std::optional<quint64> &verifierSeed)
+{
+    return verifierSeed ? mix(*verifierSeed ^ 0x76657269667931ULL)
+                        : QRandomGenerator::system()->generate64();
 }
 
 BudgetUsage SearchEngine::used() const

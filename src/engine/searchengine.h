@@ -2,6 +2,7 @@
 
 #include "core/candidaterecord.h"
 #include "core/evaluationresult.h"
+#include "core/runrecord.h"
 #include "engine/budgetallocator.h"
 #include "engine/budgetledger.h"
 #include "engine/evaluator.h"
@@ -60,9 +61,11 @@ public:
     };
     Activity activity() const { return {m_generating.load(), m_evaluating.load()}; }
     qint64 runId() const { return m_runId; }
-    // The verifier's secret for a run of this seed (never shown to a policy), so candidates
-    // added to a run later — by hand, or after a resume — are checked on the same inputs.
-    static quint64 runSecretFor(quint64 seed);
+    // The verifier's secret of a stored run (never shown to a policy), so candidates added to a
+    // run later — by hand, or after a resume — are checked on the same inputs.
+    static quint64 secretOf(const RunRecord &run);
+    // A new run's secret: from --verifier-seed when given, else from the OS.
+    static quint64 newSecret(const std::optional<quint64> &verifierSeed);
     const RunConfig &config() const { return m_config; }
     BudgetUsage used() const;
 

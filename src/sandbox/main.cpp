@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -189,6 +190,23 @@ private:
                 }
                 auto *words32 = reinterpret_cast<std::uint32_t *>(m_base + offset);
                 std::fill(words32, words32 + bytes / 4, kSentinelWord);
+            } else if (op[0] == "snap" && op.size() == 4) {
+                // Right after a call: the outputs as they were when it returned.
+                const std::uint64_t src = std::strtoull(op[1].c_str(), nullptr, 10);
+                const std::uint64_t dst = std::strtoull(op[2].c_str(), nullptr, 10);
+                const std::uint64_t bytes = std::strtoull(op[3].c_str(), nullptr, 10);
+                if (!inside(src, bytes) || !inside(dst, bytes)) {
+                    reply("err snapshot outside the buffer");
+                    return;
+                }
+                std::memcpy(m_base + dst, m_base + src, bytes);
+            } else if (op[0] == "cpu") {
+                // CPU time of the whole process (every thread) so far: what threads used while
+                // the sandbox waited for requests shows in the gaps.
+                timespec now{};
+                ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+                times += ' ';
+                times += std::to_string(std::int64_t(now.tv_sec) * 1000000000 + now.tv_nsec);
             } else if (op[0] == "flush") {
                 flushCaches();
             } else if (op[0] == "nop") {

@@ -22,7 +22,9 @@
 //        flush                        evict caches by writing the flush buffer
 //        call:<slot>:<args-id>        timed call of the loaded entry  -> one time per call op
 //        nop                          timed call of an empty function (timer overhead)
-//                                     -> "ok <threads> <ns> <ns> ..."
+//        snap:<src>:<dst>:<bytes>     copy right after a call: its outputs as they were then
+//        cpu                          the process's CPU time so far -> one number (ns)
+//                                     -> "ok <threads> <ns> <ns> ..." (in op order)
 //   probe <ms>                        CPU time used by threads other than the main one while
 //                                     the main thread sleeps <ms>  -> "ok <threads> <busy-ns>"
 //   quit                              -> exits 0

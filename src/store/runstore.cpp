@@ -199,8 +199,9 @@ CandidateRecord candidateFromRow(const SqliteStatement &s)
     return c;
 }
 
-const char *const runColumns = "SELECT id, kind, strategy, policy, backend, seed, status, "
-                               "config_json, budget_json, created_at, updated_at FROM runs ";
+const char *const runColumns =
+    "SELECT id, kind, strategy, policy, backend, seed, status, config_json, budget_json, "
+    "created_at, updated_at, verifier_secret FROM runs ";
 
 RunRecord runFromRow(const SqliteStatement &s)
 {
@@ -216,6 +217,8 @@ RunRecord runFromRow(const SqliteStatement &s)
     r.budgetUsed = BudgetUsage::fromJson(jsonObject(s.text(8)));
     r.createdAt = fromMs(s.int64(9));
     r.updatedAt = fromMs(s.int64(10));
+    if (const std::optional<qint64> secret = s.optionalInt64(11))
+        r.verifierSecret = quint64(*secret); // bit for bit, as the seed
     return r;
 }
 
@@ -531,8 +534,9 @@ qint64 RunStore::createRun(RunRecord &run, const QMap<QString, QJsonObject> &tas
     qint64 id = 0;
     const bool ok = transaction([&] {
         SqliteStatement s(m_db, "INSERT INTO runs (kind, strategy, policy, backend, seed, status, "
-                                "config_json, budget_json, created_at, updated_at) "
-                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+                                "config_json, budget_json, created_at, updated_at, "
+                                "verifier_secret) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
         s.bind(1, run.kind);
         s.bind(2, run.strategy);
         s.bind(3, run.policy);
@@ -543,6 +547,10 @@ qint64 RunStore::createRun(RunRecord &run, const QMap<QString, QJsonObject> &tas
         s.bind(8, jsonText(run.budgetUsed.toJson()));
         s.bind(9, created.toMSecsSinceEpoch());
         s.bind(10, updated.toMSecsSinceEpoch());
+        if (run.verifierSecret)
+            s.bind(11, qint64(*run.verifierSecret));
+        else
+            s.bindNull(11);
         if (!s.exec())
             return setError(QStringLiteral("createRun"), s.error());
         id = sqlite3_last_insert_rowid(m_db);

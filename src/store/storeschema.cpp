@@ -149,12 +149,18 @@ CREATE INDEX evaluations_lineage ON evaluations(
     candidate_id, id, verdict, correct, speedup, candidate_ms, total_ms, summary);
 )sql";
 
+// Version 5: the verifier's secret of each run, drawn from the OS when the run is created (it
+// used to be a function of the run seed, which every policy request carries).
+const char *const schemaV5 = R"sql(
+ALTER TABLE runs ADD COLUMN verifier_secret INTEGER;
+)sql";
+
 } // namespace
 
 const QList<SchemaMigration> &migrations()
 {
     static const QList<SchemaMigration> steps{
-        {1, schemaV1}, {2, schemaV2}, {3, schemaV3}, {4, schemaV4}};
+        {1, schemaV1}, {2, schemaV2}, {3, schemaV3}, {4, schemaV4}, {5, schemaV5}};
     return steps;
 }
 

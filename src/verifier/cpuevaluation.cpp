@@ -3,10 +3,12 @@
 #include "adaptivetiming.h"
 #include "bandwidthprobe.h"
 #include "bufferlayout.h"
+#include "cputimingsession.h"
 #include "elfsymbols.h"
 #include "entryshim.h"
 #include "evaluationrecorder.h"
 #include "flagcatalog.h"
+#include "freshinputs.h"
 #include "outputchecker.h"
 #include "referencecomparison.h"
 #include "sandbox/protocol.h"
@@ -24,7 +26,8 @@ namespace kiln {
 
 namespace {
 
-constexpr double kBusyThreadNs = 2e6; // CPU used by other threads during the probe window
+constexpr double kBusyThreadNs = 2e6;   // CPU used by other threads during the probe window
+constexpr double kIdleCpuFloorMs = 5.0; // CPU the candidate may use between timed calls
 
 QString stageName(const char *name)
 {
@@ -252,7 +255,6 @@ bool CpuEvaluation::checkCorrectness()
     timer.start();
     const int seeds =
         m_reference->correctness.isEmpty() ? 0 : int(m_reference->correctness[0].size());
-    int firstThreads = -1;
     QJsonObject failure;
     int maxThreads = 0;
     auto fail = [&](const QString &text, const QJsonObject &data) {
@@ -275,6 +277,17 @@ bool CpuEvaluation::checkCorrectness()
         const QString shapeLabel = m_task.shapeLabel(shape);
         BufferLayout layout;
         const PlacedBuffers placed = layout.place(m_task, shape);
+        // Each output is copied aside the moment the call returns: that copy is what is judged,
+        // and the output must not change after it.
+        QList<qint64> snapshots;
+        QByteArray call = "batch call:c:0";
+        for (const auto &buffer : placed.buffers)
+            if (buffer.output) {
+                snapshots.append(layout.reserve(buffer.bytes));
+                call += " snap:" + QByteArray::number(buffer.offset) + ':' +
+                        QByteArray::number(snapshots.last()) + ':' +
+                        QByteArray::number(buffer.bytes);
+            }
         if (!m_sandbox->resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
             m_failure = Failure{Verdict::Crash, QStringLiteral("cannot grow the shared buffer")};
             break;
@@ -302,23 +315,17 @@ bool CpuEvaluation::checkCorrectness()
                     inputs.append({buffer.offset, values});
                 }
             }
-            reply = m_sandbox->request("batch call:c:0", m_options.callTimeoutMs, &m_cancel);
+            reply = m_sandbox->request(call, m_options.callTimeoutMs, &m_cancel);
             const QString during = QStringLiteral("the call on %1, seed %2").arg(shapeLabel).arg(k);
             if (reply.status != SandboxProcess::Status::Ok) {
                 recordRequestFailure(reply, during);
                 break;
             }
             ++m_calls;
-            const int threads = reply.words.value(0).toInt();
-            maxThreads = qMax(maxThreads, threads);
-            if (firstThreads < 0)
-                firstThreads = threads;
-            else if (threads > firstThreads)
-                addFlag(QStringLiteral("threads_left_running"),
-                        QStringLiteral("%1 threads after call %2, %3 after the first")
-                            .arg(threads)
-                            .arg(m_calls)
-                            .arg(firstThreads));
+            // More threads than after the first call is no evidence: OpenMP starts its pool at
+            // the first parallel region and keeps it, idle. What counts is work after return:
+            // outputs that change (below) and CPU used while idle (the probe).
+            maxThreads = qMax(maxThreads, reply.words.value(0).toInt());
 
             const QJsonObject where{{QStringLiteral("shape"), shapeLabel},
                                     {QStringLiteral("seed"), k},
@@ -331,12 +338,23 @@ bool CpuEvaluation::checkCorrectness()
                 addFlag(QStringLiteral("input_modified"), shapeLabel);
                 fail(QStringLiteral("modified an input on %1").arg(shapeLabel), where);
             }
-            for (const auto &buffer : placed.buffers) {
+            for (qsizetype b = 0, o = 0; b < placed.buffers.size(); ++b) {
+                const auto &buffer = placed.buffers[b];
                 if (!buffer.output)
                     continue;
+                const char *atReturn = m_sandbox->buffer() + snapshots[o++];
                 const TaskParameter &parameter = m_task.parameters[buffer.parameter];
+                if (std::memcmp(atReturn, m_sandbox->buffer() + buffer.offset,
+                                size_t(buffer.bytes)) != 0) {
+                    addFlag(QStringLiteral("threads_left_running"),
+                            QStringLiteral("%1 changed after the call on %2 returned")
+                                .arg(parameter.name, shapeLabel));
+                    fail(QStringLiteral("went on writing %1 after it returned, on %2")
+                             .arg(parameter.name, shapeLabel),
+                         where);
+                }
                 const ReferenceComparison::Finding finding = ReferenceComparison::judge(
-                    m_sandbox->buffer() + buffer.offset, m_task, buffer.parameter, instance,
+                    atReturn, m_task, buffer.parameter, instance,
                     k > 0 ? &m_reference->correctness[s][k - 1] : nullptr, shapeLabel, k);
                 for (const auto &[id, detail] : finding.flags)
                     addFlag(id, detail);
@@ -388,280 +406,93 @@ bool CpuEvaluation::checkCorrectness()
     return m_correct;
 }
 
+// The baseline's own sandbox: the reference alone, in a process no candidate code enters.
+std::unique_ptr<SandboxProcess> CpuEvaluation::startBaseline(QTemporaryDir &work, QString *error)
+{
+    auto box = std::make_unique<SandboxProcess>(m_options.sandbox);
+    if (!work.isValid() || !box->start(work.path(), 1 << 20, m_options.startTimeoutMs, error))
+        return nullptr;
+    const SandboxProcess::Reply reply =
+        box->request("load r " + QByteArray(EntryShim::kSymbol) + ' ' +
+                         m_reference->referenceObject.toLocal8Bit(),
+                     m_options.callTimeoutMs, &m_cancel);
+    if (reply.status != SandboxProcess::Status::Ok) {
+        *error = QStringLiteral("cannot load the baseline: ") + box->describeEnd();
+        return nullptr;
+    }
+    return box;
+}
+
+// Why the loop stopped, as the evaluation's failure or wrong answer.
+void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool cancelled)
+{
+    for (const auto &[id, detail] : session.flags())
+        addFlag(id, detail);
+    if (cancelled) {
+        m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")};
+    } else if (const auto &failed = session.failure()) {
+        if (failed->reference)
+            m_failure = Failure{Verdict::Crash,
+                                QStringLiteral("the baseline's sandbox failed during %1: %2")
+                                    .arg(failed->during, QString::fromUtf8(failed->reply.line))};
+        else
+            recordRequestFailure(failed->reply, failed->during);
+    } else {
+        m_correct = false;
+        m_wrongDetail = session.wrongDetail();
+    }
+}
+
 void CpuEvaluation::measureTiming()
 {
     QElapsedTimer timer;
     timer.start();
     const Task &task = m_task;
     const ShapeConfig &shape = m_reference->timingShape;
-    const QList<ReferenceInstance> &sets = m_reference->timing;
-    const int count = int(sets.size());
     auto failStage = [&](const QString &text) {
         addStage(stageName("timing"), false, timer.nsecsElapsed() / 1e6, text);
     };
-    SandboxProcess::Reply reply =
-        m_sandbox->request("load r " + QByteArray(EntryShim::kSymbol) + ' ' +
-                               m_reference->referenceObject.toLocal8Bit(),
-                           m_options.callTimeoutMs, &m_cancel);
-    if (reply.status != SandboxProcess::Status::Ok) {
-        recordRequestFailure(reply, QStringLiteral("loading the baseline"));
+    QString error;
+    QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-baseline-XXXXXX"));
+    const std::unique_ptr<SandboxProcess> baseline = startBaseline(work, &error);
+    if (!baseline) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the baseline: ") + error};
         failStage(m_failure->message);
         return;
     }
-
-    // Layout: a bank of pristine value sets, and one slot per set where calls happen. At round
-    // c, slot s receives the values of set (s + c) % count, so addresses and values re-pair every
-    // round: a cache keyed by address serves a stale answer and is caught.
-    BufferLayout layout;
-    QList<QList<qint64>> bank(count); // [set][buffer index] offsets of inputs
-    for (int v = 0; v < count; ++v) {
-        for (const TaskParameter &parameter : task.parameters)
-            if (parameter.role == TaskParameter::Role::Input)
-                bank[v].append(layout.reserve(4 * task.elementCount(parameter, shape)));
-    }
-    QList<PlacedBuffers> slotBuffers;
-    QList<QList<qint64>> baselineOutputs(count);
-    for (int s = 0; s < count; ++s) {
-        slotBuffers.append(layout.place(task, shape));
-        for (const auto &buffer : slotBuffers[s].buffers)
-            if (buffer.output)
-                baselineOutputs[s].append(layout.reserve(buffer.bytes));
-    }
-    if (!m_sandbox->resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
-        failStage(QStringLiteral("cannot grow the shared buffer"));
+    const std::shared_ptr<const FreshInputs> inputs = FreshInputs::forRun(task, m_secret);
+    CpuTimingSession session(m_options, task, shape, *inputs, *m_sandbox, *baseline, m_cancel);
+    if (!session.setUp()) {
+        recordTimingFailure(session, false);
+        failStage(m_failure ? m_failure->message : m_wrongDetail);
         return;
     }
-    char *base = m_sandbox->buffer();
-    for (const auto &[offset, bytes] : layout.guards())
-        OutputChecker::fillGuard(base + offset, bytes);
-    for (int v = 0; v < count; ++v) {
-        int i = 0;
-        for (int p = 0; p < task.parameters.size(); ++p)
-            if (task.parameters[p].role == TaskParameter::Role::Input) {
-                const QByteArray &values = sets[v].inputs[p];
-                std::memcpy(base + bank[v][i++], values.constData(), size_t(values.size()));
-            }
-    }
-    for (int s = 0; s < count; ++s) {
-        QByteArray words = slotBuffers[s].argumentWords(task, shape);
-        reply = m_sandbox->request("args " + QByteArray::number(1000 + s) + ' ' + words,
-                                   m_options.callTimeoutMs, &m_cancel);
-        // The baseline reads the same inputs and writes its own outputs.
-        PlacedBuffers baseline = slotBuffers[s];
-        int o = 0;
-        for (auto &buffer : baseline.buffers)
-            if (buffer.output)
-                buffer.offset = baselineOutputs[s][o++];
-        if (reply.status == SandboxProcess::Status::Ok)
-            reply = m_sandbox->request("args " + QByteArray::number(2000 + s) + ' ' +
-                                           baseline.argumentWords(task, shape),
-                                       m_options.callTimeoutMs, &m_cancel);
-        if (reply.status != SandboxProcess::Status::Ok) {
-            recordRequestFailure(reply, QStringLiteral("timing setup"));
-            failStage(m_failure->message);
-            return;
-        }
-    }
-
-    // Ops that prepare iteration j outside the timed window; returns the value set used.
-    auto prepare = [&](int j, QByteArray &ops) {
-        const int s = j % count;
-        const int v = (s + j / count) % count;
-        int i = 0;
-        for (const auto &buffer : slotBuffers[s].buffers) {
-            if (buffer.output)
-                ops += " fill:" + QByteArray::number(buffer.offset) + ':' +
-                       QByteArray::number(buffer.bytes);
-            else
-                ops += " cp:" + QByteArray::number(bank[v][i++]) + ':' +
-                       QByteArray::number(buffer.offset) + ':' + QByteArray::number(buffer.bytes);
-        }
-        // The baseline's outputs are prepared the same way, so neither side pays first-touch
-        // page faults the other does not.
-        int o = 0;
-        for (const auto &buffer : slotBuffers[s].buffers)
-            if (buffer.output)
-                ops += " fill:" + QByteArray::number(baselineOutputs[s][o++]) + ':' +
-                       QByteArray::number(buffer.bytes);
-        return v;
-    };
-    // Validates slot s after a call with set v; false when wrong (the stage then stops).
-    auto validate = [&](int j, int v) {
-        const int s = j % count;
-        int i = 0;
-        for (const auto &buffer : slotBuffers[s].buffers) {
-            const TaskParameter &parameter = task.parameters[buffer.parameter];
-            const char *at = base + buffer.offset;
-            if (!buffer.output) {
-                const QByteArray &values = sets[v].inputs[buffer.parameter];
-                if (std::memcmp(at, values.constData(), size_t(values.size())) != 0 ||
-                    std::memcmp(base + bank[v][i++], values.constData(), size_t(values.size())) !=
-                        0) {
-                    addFlag(QStringLiteral("input_modified"),
-                            QStringLiteral("timed call %1").arg(j));
-                    m_wrongDetail = QStringLiteral("modified an input during timed call %1").arg(j);
-                    return false;
-                }
-                continue;
-            }
-            const Tolerance tolerance = task.tolerances.value(parameter.dtype);
-            const QByteArray &scale = sets[v].scale.value(buffer.parameter);
-            const CheckResult check =
-                OutputChecker::compare(at, sets[v].expected[buffer.parameter].constData(),
-                                       scale.isEmpty() ? nullptr : scale.constData(),
-                                       buffer.bytes / 4, parameter.dtype, tolerance);
-            if (check.ok)
-                continue;
-            if (j >= count) {
-                const int previous = (s + j / count - 1) % count;
-                const QByteArray &previousScale = sets[previous].scale.value(buffer.parameter);
-                if (OutputChecker::compare(
-                        at, sets[previous].expected[buffer.parameter].constData(),
-                        previousScale.isEmpty() ? nullptr : previousScale.constData(),
-                        buffer.bytes / 4, parameter.dtype, tolerance)
-                        .ok)
-                    addFlag(QStringLiteral("cached_result"),
-                            QStringLiteral("timed call %1").arg(j));
-            }
-            if (check.unwritten == buffer.bytes / 4 && buffer.bytes > 4)
-                addFlag(QStringLiteral("output_unwritten"), QStringLiteral("timed call %1").arg(j));
-            m_wrongDetail = QStringLiteral("timed call %1 gave a wrong %2: %3")
-                                .arg(j)
-                                .arg(parameter.name, check.describe());
-            return false;
-        }
-        return true;
-    };
-
-    // Timer overhead, subtracted from every sample.
-    QByteArray nops = "batch";
-    for (int i = 0; i < 21; ++i)
-        nops += " nop";
-    reply = m_sandbox->request(nops, m_options.callTimeoutMs, &m_cancel);
-    if (reply.status != SandboxProcess::Status::Ok) {
-        recordRequestFailure(reply, QStringLiteral("timer calibration"));
-        failStage(m_failure->message);
-        return;
-    }
-    std::vector<double> overheads;
-    for (int i = 1; i < reply.words.size(); ++i)
-        overheads.push_back(reply.words[i].toDouble());
-    std::sort(overheads.begin(), overheads.end());
-    const double overheadNs = overheads.empty() ? 0.0 : overheads[overheads.size() / 2];
-
-    // Engine-side cost of the untimed work of one iteration (copies, fills, two flushes),
-    // measured with the same ops around empty calls; used to check the reported times add up.
-    QByteArray calibration = "batch";
-    for (int j = 0; j < qMin(count, 3); ++j) {
-        prepare(j, calibration);
-        calibration += " flush nop flush nop";
-    }
-    QElapsedTimer calibrationTimer;
-    calibrationTimer.start();
-    reply = m_sandbox->request(calibration, m_options.batchTimeoutMs, &m_cancel);
-    const double untimedPerIterationMs = calibrationTimer.nsecsElapsed() / 1e6 / qMin(count, 3);
-    if (reply.status != SandboxProcess::Status::Ok) {
-        recordRequestFailure(reply, QStringLiteral("timing calibration"));
-        failStage(m_failure->message);
-        return;
-    }
-
     AdaptiveTiming::Rules rules;
     rules.warmup = m_options.warmupTrials;
     rules.minTrials = m_options.minTrials;
     rules.maxTrials = m_options.maxTrials;
     rules.targetRelativeSem = m_options.targetRelativeSem;
     rules.budgetMs = m_options.timingBudgetMs;
-    AdaptiveTiming candidate(rules), baseline(rules);
     const double setupMs = timer.nsecsElapsed() / 1e6;
-    QElapsedTimer loop;
-    loop.start();
-    int j = 0;
-    double engineMs = 0.0, reportedMs = 0.0;
-    int iterations = 0;
-    AdaptiveTiming::Stop stop = AdaptiveTiming::Stop::Continue;
-    while (stop == AdaptiveTiming::Stop::Continue) {
-        const int batch = candidate.nextBatch(loop.nsecsElapsed() / 1e6, count);
-        QByteArray ops = "batch";
-        QList<int> values;
-        for (int b = 0; b < batch; ++b) {
-            values.append(prepare(j + b, ops));
-            const QByteArray s = QByteArray::number((j + b) % count);
-            // Alternate who goes first, so slow drift affects both alike.
-            if ((j + b) % 2 == 0)
-                ops += " flush call:c:" + QByteArray::number(1000 + s.toInt()) +
-                       " flush call:r:" + QByteArray::number(2000 + s.toInt());
-            else
-                ops += " flush call:r:" + QByteArray::number(2000 + s.toInt()) +
-                       " flush call:c:" + QByteArray::number(1000 + s.toInt());
-        }
-        QElapsedTimer batchTimer;
-        batchTimer.start();
-        reply = m_sandbox->request(ops, m_options.batchTimeoutMs, &m_cancel);
-        engineMs += batchTimer.nsecsElapsed() / 1e6;
-        if (reply.status != SandboxProcess::Status::Ok) {
-            recordRequestFailure(reply, QStringLiteral("timing"));
-            failStage(m_failure->message);
-            return;
-        }
-        if (reply.words.size() != 1 + 2 * batch) {
-            m_failure = Failure{Verdict::Crash, QStringLiteral("malformed timing reply")};
-            failStage(m_failure->message);
-            return;
-        }
-        for (int b = 0; b < batch; ++b) {
-            if (!validate(j + b, values[b])) {
-                m_correct = false;
-                failStage(m_wrongDetail);
-                return;
-            }
-            const double first = reply.words[1 + 2 * b].toDouble();
-            const double second = reply.words[2 + 2 * b].toDouble();
-            const bool candidateFirst = (j + b) % 2 == 0;
-            const double c = candidateFirst ? first : second;
-            const double r = candidateFirst ? second : first;
-            reportedMs += (first + second) / 1e6;
-            candidate.add(std::max(0.0, c - overheadNs) / 1e6);
-            baseline.add(std::max(0.0, r - overheadNs) / 1e6);
-        }
-        j += batch;
-        iterations += batch;
-        stop = candidate.decide(loop.nsecsElapsed() / 1e6);
-        if (stop == AdaptiveTiming::Stop::Converged &&
-            baseline.decide(loop.nsecsElapsed() / 1e6) == AdaptiveTiming::Stop::Continue)
-            stop = AdaptiveTiming::Stop::Continue; // the baseline needs its precision too
-        if (m_cancel.load()) {
-            m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")};
-            failStage(m_failure->message);
-            return;
-        }
+    const TimingLoop::Outcome outcome = TimingLoop::run(session, rules, 0, m_cancel);
+    baseline->request("quit", 500);
+    baseline->kill();
+    if (!outcome.ok) {
+        recordTimingFailure(session, outcome.cancelled);
+        failStage(m_failure ? m_failure->message : m_wrongDetail);
+        return;
     }
-    // Once more after the loop, untimed: results must not drift (or switch to a cache).
-    {
-        QByteArray ops = "batch";
-        const int v = prepare(j, ops);
-        ops += " call:c:" + QByteArray::number(1000 + j % count);
-        reply = m_sandbox->request(ops, m_options.batchTimeoutMs, &m_cancel);
-        if (reply.status != SandboxProcess::Status::Ok) {
-            recordRequestFailure(reply, QStringLiteral("the final check"));
-            failStage(m_failure->message);
-            return;
-        }
-        if (!validate(j, v)) {
-            m_correct = false;
-            failStage(QStringLiteral("after timing: ") + m_wrongDetail);
-            return;
-        }
-        if (!OutputChecker::guardsIntact(base, layout.guards())) {
-            addFlag(QStringLiteral("guard_band_overwrite"), QStringLiteral("timing"));
-            m_correct = false;
-            m_wrongDetail = QStringLiteral("wrote outside its buffers during timing");
-            failStage(m_wrongDetail);
-            return;
-        }
-    }
+    for (const auto &[id, detail] : session.flags())
+        addFlag(id, detail);
+    reportTiming(session, outcome, shape, timer.nsecsElapsed() / 1e6, setupMs);
+}
 
-    EvaluationRecorder::recordTimes(m_result, candidate.stats(), baseline.stats());
+void CpuEvaluation::reportTiming(const CpuTimingSession &session,
+                                 const TimingLoop::Outcome &outcome, const ShapeConfig &shape,
+                                 double stageMs, double setupMs)
+{
+    const Task &task = m_task;
+    EvaluationRecorder::recordTimes(m_result, outcome.candidate, outcome.baseline);
     const TimingStats &candidateStats = m_result.candidateTiming;
     const TimingStats &baselineStats = m_result.baselineTiming;
     const double bandwidth = BandwidthProbe::memoryBytesPerSecond(
@@ -670,32 +501,40 @@ void CpuEvaluation::measureTiming()
     const double floorMs = EvaluationRecorder::judgeRoofline(
         m_result, task.bytesMoved(shape), task.flops(shape), bandwidth,
         BandwidthProbe::peakFlopsPerSecond(), m_options.bandwidthSlack, m_options.largeSpeedup);
-    // Time the engine saw pass that neither the reported calls nor the untimed preparation
+    // Time the engine saw pass that neither the reported calls nor the requests' untimed part
     // explain: generous margins, a busy machine must not trip it.
-    const double explainedMs = reportedMs + iterations * untimedPerIterationMs;
-    const double unexplainedMs = engineMs - explainedMs;
-    if (unexplainedMs > std::max(100.0, 2.0 * explainedMs))
+    const double unexplainedMs = session.engineMs() - session.explainedMs();
+    if (unexplainedMs > std::max(100.0, 2.0 * session.explainedMs()))
         addFlag(QStringLiteral("timer_inconsistent"),
                 QStringLiteral("%1 ms unaccounted for").arg(unexplainedMs, 0, 'f', 0));
-
-    QJsonObject data{{QStringLiteral("shape"), task.shapeLabel(shape)},
-                     {QStringLiteral("candidate"), candidateStats.toJson()},
-                     {QStringLiteral("baseline"), baselineStats.toJson()},
-                     {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
-                     {QStringLiteral("input_sets"), count},
-                     {QStringLiteral("timer_overhead_ns"), overheadNs},
-                     {QStringLiteral("floor_ms"), floorMs},
-                     {QStringLiteral("bandwidth_gbps"), bandwidth / 1e9},
-                     {QStringLiteral("engine_ms"), engineMs},
-                     {QStringLiteral("setup_ms"), setupMs},
-                     {QStringLiteral("loop_ms"), loop.nsecsElapsed() / 1e6},
-                     {QStringLiteral("reported_ms"), reportedMs}};
-    addStage(stageName("timing"), true, timer.nsecsElapsed() / 1e6,
+    // Threads of the candidate working while it waited for the next call: work hidden from the
+    // timer, or a helper slowing the baseline down. An idle OpenMP pool uses next to nothing.
+    if (session.idleCpuMs() > std::max(kIdleCpuFloorMs, 0.5 * session.idleWallMs()))
+        addFlag(QStringLiteral("threads_left_running"),
+                QStringLiteral("%1 ms of CPU used between calls, in %2 ms of waiting")
+                    .arg(session.idleCpuMs(), 0, 'f', 1)
+                    .arg(session.idleWallMs(), 0, 'f', 1));
+    const QJsonObject data{{QStringLiteral("shape"), task.shapeLabel(shape)},
+                           {QStringLiteral("candidate"), candidateStats.toJson()},
+                           {QStringLiteral("baseline"), baselineStats.toJson()},
+                           {QStringLiteral("stop"), AdaptiveTiming::stopName(outcome.stop)},
+                           {QStringLiteral("fresh_inputs"), outcome.calls + 1},
+                           {QStringLiteral("baseline_process"), QStringLiteral("separate")},
+                           {QStringLiteral("timer_overhead_ns"), session.timerOverheadNs()},
+                           {QStringLiteral("floor_ms"), floorMs},
+                           {QStringLiteral("bandwidth_gbps"), bandwidth / 1e9},
+                           {QStringLiteral("engine_ms"), session.engineMs()},
+                           {QStringLiteral("explained_ms"), session.explainedMs()},
+                           {QStringLiteral("idle_cpu_ms"), session.idleCpuMs()},
+                           {QStringLiteral("idle_wall_ms"), session.idleWallMs()},
+                           {QStringLiteral("setup_ms"), setupMs},
+                           {QStringLiteral("loop_ms"), outcome.loopMs}};
+    addStage(stageName("timing"), true, stageMs,
              QStringLiteral("%1 ms vs baseline %2 ms (n=%3, %4), speedup %5x")
                  .arg(candidateStats.median, 0, 'g', 4)
                  .arg(baselineStats.median, 0, 'g', 4)
                  .arg(candidateStats.n)
-                 .arg(AdaptiveTiming::stopName(stop))
+                 .arg(AdaptiveTiming::stopName(outcome.stop))
                  .arg(m_result.speedup.value_or(0.0), 0, 'f', 2),
              data);
 }
@@ -724,10 +563,7 @@ EvaluationResult CpuEvaluation::run()
 
     QElapsedTimer referenceTimer;
     referenceTimer.start();
-    const ShapeConfig timingShape = ReferenceBank::timingShape(m_task);
-    m_reference = m_references.get(
-        m_task, m_secret,
-        ReferenceBank::timingSetCount(m_task, timingShape, m_options.timingMemoryBytes), &error);
+    m_reference = m_references.get(m_task, m_secret, &error);
     if (!m_reference) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
         addStage(stageName("correctness"), false, referenceTimer.nsecsElapsed() / 1e6,

@@ -5,13 +5,17 @@
 #include "evaluationrecorder.h"
 #include "referencebank.h"
 #include "sandboxprocess.h"
+#include "timingloop.h"
 #include "verifieroptions.h"
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <atomic>
 #include <optional>
 
 namespace kiln {
+
+class CpuTimingSession;
 
 // One candidate's trip through the CPU pipeline; Verifier::evaluate creates one per call.
 class CpuEvaluation
@@ -29,6 +33,10 @@ private:
     bool loadCandidate();
     bool checkCorrectness();
     void measureTiming();
+    std::unique_ptr<SandboxProcess> startBaseline(QTemporaryDir &work, QString *error);
+    void recordTimingFailure(const CpuTimingSession &session, bool cancelled);
+    void reportTiming(const CpuTimingSession &session, const TimingLoop::Outcome &outcome,
+                      const ShapeConfig &shape, double stageMs, double setupMs);
     EvaluationResult finish();
 
     // Turns a failed request into a crash / timeout / resource failure (or a protocol error).
@@ -56,8 +64,7 @@ private:
     QString m_wrongDetail;
     int m_calls = 0;
     double m_referenceMs = 0.0;
-    QString m_sharedObject; // the compiled candidate, in the compile cache // expected outputs (0
-                            // when the run's are cached)
+    QString m_sharedObject; // the compiled candidate, in the compile cache
 };
 
 } // namespace kiln

@@ -1014,7 +1014,7 @@ EvaluationResult CudaEvaluation::run()
     if (!compileBaselines())
         return finish();
     QString error;
-    m_reference = m_references.get(m_task, m_secret, 2, &error);
+    m_reference = m_references.get(m_task, m_secret, &error);
     if (!m_reference) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
         return finish();

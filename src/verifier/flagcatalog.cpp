@@ -69,6 +69,17 @@ const QList<FlagInfo> &FlagCatalog::all()
          QStringLiteral("Uses inline assembly: allowed, but it can bypass other checks, so it is "
                         "worth a review."),
          false, QStringLiteral("screen")},
+        {QStringLiteral("hidden_state"),
+         QStringLiteral("Keeps state where no variable shows it (thread-specific data, the "
+                        "environment, shared memory); a kernel computes each call from its "
+                        "arguments."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("memory_mapping"),
+         QStringLiteral(
+             "Maps memory itself (mmap, brk): allowed for scratch, but memory at a fixed "
+             "address can carry results from one call to the next, so it is worth a "
+             "review."),
+         false, QStringLiteral("screen")},
         {QStringLiteral("static_state"),
          QStringLiteral("Keeps mutable static or global variables; state that survives between "
                         "calls must not change results."),
@@ -110,8 +121,10 @@ const QList<FlagInfo> &FlagCatalog::all()
                         "which varies; it passed the tolerance only because of the data."),
          true, QStringLiteral("correctness")},
         {QStringLiteral("threads_left_running"),
-         QStringLiteral("Threads kept running (or kept being created) after the call returned; "
-                        "the measured time misses that work."),
+         QStringLiteral("Threads kept working after the call returned (using CPU while the "
+                        "harness waited, or still writing the output): the measured time misses "
+                        "that work. Join your threads, or finish the parallel region, before "
+                        "returning; an idle OpenMP pool is fine."),
          true, QStringLiteral("correctness")},
         {QStringLiteral("implausibly_fast"),
          QStringLiteral("Measured faster than the hardware can move or compute its data, so the "

@@ -152,8 +152,10 @@ QList<QByteArray> InputGenerator::inputs(const Task &task, const ShapeConfig &sh
             buffers.append(QByteArray());
             continue;
         }
-        // Each input gets its own stream, so adding a parameter does not shift the others.
-        buffers.append(generate(distribution, task.elementCount(parameter, shape), parameter.dtype,
+        // Each input gets its own stream, so adding a parameter does not shift the others; an
+        // input that declares a distribution of its own keeps it (layernorm's gamma and beta).
+        buffers.append(generate(parameter.distribution.value_or(distribution),
+                                task.elementCount(parameter, shape), parameter.dtype,
                                 seed ^ (0x9e3779b97f4a7c15ull * (p + 1))));
     }
     return buffers;
@@ -184,8 +186,9 @@ QList<QByteArray> InputGenerator::inputsParallel(const Task &task, const ShapeCo
     QtConcurrent::blockingMap(jobs, [&](const Job &job) {
         const quint64 chunkSeed = seed ^ (0x9e3779b97f4a7c15ull * (job.parameter + 1)) ^
                                   (0xbf58476d1ce4e5b9ull * quint64(job.first / kChunk + 1));
-        const QByteArray values =
-            generate(distribution, job.count, task.parameters[job.parameter].dtype, chunkSeed);
+        const TaskParameter &parameter = task.parameters[job.parameter];
+        const QByteArray values = generate(parameter.distribution.value_or(distribution), job.count,
+                                           parameter.dtype, chunkSeed);
         std::memcpy(buffers[job.parameter].data() + 4 * job.first, values.constData(),
                     size_t(values.size()));
     });

@@ -56,28 +56,17 @@ ShapeConfig ReferenceBank::timingShape(const Task &task)
     return task.correctnessShapes.isEmpty() ? ShapeConfig() : task.correctnessShapes.last();
 }
 
-int ReferenceBank::timingSetCount(const Task &task, const ShapeConfig &shape, qint64 memoryBytes)
-{
-    qint64 perSet = 0;
-    for (const TaskParameter &parameter : task.parameters) {
-        if (parameter.role != TaskParameter::Role::Scalar)
-            perSet += 2 * 4 * task.elementCount(parameter, shape); // bank copy + slot
-    }
-    return int(std::clamp<qint64>(memoryBytes / qMax<qint64>(perSet, 1), 2, 4));
-}
-
 std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64 runSecret,
-                                                       int timingSets, QString *error)
+                                                       QString *error)
 {
-    const QString key = task.name + QLatin1Char('/') + QString::number(runSecret) +
-                        QLatin1Char('/') + QString::number(timingSets);
+    const QString key = task.name + QLatin1Char('/') + QString::number(runSecret);
     // One computation at a time: concurrent evaluations of a new run wait for the first.
     QMutexLocker lock(&m_mutex);
     for (const auto &[k, reference] : m_recent) {
         if (k == key)
             return reference;
     }
-    std::shared_ptr<RunReference> reference = compute(task, runSecret, timingSets, error);
+    std::shared_ptr<RunReference> reference = compute(task, runSecret, error);
     if (!reference)
         return nullptr;
     m_recent.append({key, reference});
@@ -87,7 +76,7 @@ std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64
 }
 
 std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 runSecret,
-                                                     int timingSets, QString *error)
+                                                     QString *error)
 {
     auto reference = std::make_shared<RunReference>();
     QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-reference-XXXXXX"));
@@ -183,11 +172,6 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
     for (int s = 0; s < task.correctnessShapes.size(); ++s)
         for (int k = 0; k < seeds; ++k)
             jobs.append({task.correctnessShapes[s], s, k, &reference->correctness[s][k]});
-    // Timing sets use shape indices past the correctness shapes, so their values differ.
-    reference->timing = QList<ReferenceInstance>(timingSets);
-    for (int k = 0; k < timingSets; ++k)
-        jobs.append({reference->timingShape, int(task.correctnessShapes.size()) + 1000, k,
-                     &reference->timing[k]});
     QtConcurrent::blockingMap(jobs, [&task, runSecret](const Job &job) {
         const ValueDistribution distribution = InputGenerator::distributionFor(task, job.seedIndex);
         job.out->distribution = distribution.name;

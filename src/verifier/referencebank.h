@@ -20,14 +20,13 @@ struct ReferenceInstance
     QList<QByteArray> scale;    // reference on |inputs|, only when the tolerance has a scaled term
 };
 
-// Everything one run's evaluations compare against: [shape][seed] for correctness, and the
-// fresh input sets of the timing stage.
+// Everything one run's correctness checks compare against ([shape][seed]); timed calls get fresh
+// inputs instead (FreshInputs), answered by the baseline in its own process.
 struct RunReference
 {
     QList<QList<ReferenceInstance>> correctness;
     ShapeConfig timingShape;
-    QList<ReferenceInstance> timing;
-    QString referenceObject; // compiled reference, loaded next to candidates as the baseline
+    QString referenceObject; // the compiled reference: the CPU baseline's sandbox loads it
 };
 
 // Expected outputs, computed by the reference in its own sandbox process (never in the
@@ -37,9 +36,7 @@ class ReferenceBank
 public:
     ReferenceBank(const VerifierOptions &options, CompileCache &cache);
 
-    std::shared_ptr<const RunReference> get(const Task &task, quint64 runSecret, int timingSets,
-                                            QString *error);
-    static int timingSetCount(const Task &task, const ShapeConfig &shape, qint64 memoryBytes);
+    std::shared_ptr<const RunReference> get(const Task &task, quint64 runSecret, QString *error);
     // Whether the task's tolerance has a scaled term (then the reference also runs on |inputs|).
     static bool needsScale(const Task &task);
     // |values| for one buffer of dtype "f32" or "i32".
@@ -47,8 +44,7 @@ public:
     static ShapeConfig timingShape(const Task &task);
 
 private:
-    std::shared_ptr<RunReference> compute(const Task &task, quint64 runSecret, int timingSets,
-                                          QString *error);
+    std::shared_ptr<RunReference> compute(const Task &task, quint64 runSecret, QString *error);
 
     const VerifierOptions &m_options;
     CompileCache &m_cache;

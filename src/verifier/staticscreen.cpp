@@ -51,6 +51,11 @@ const QList<CallRule> &callRules()
          {"socket", "connect", "bind", "listen", "accept", "sendto", "recvfrom", "getaddrinfo",
           "gethostbyname"}},
         {"threads_detached", {"pthread_detach"}},
+        // State that survives between calls without a static variable pointing at it.
+        {"hidden_state",
+         {"pthread_key_create", "pthread_setspecific", "pthread_getspecific", "setenv", "putenv",
+          "unsetenv", "clearenv", "shm_open", "memfd_create", "shmget", "shmat"}},
+        {"memory_mapping", {"mmap", "mmap64", "mremap", "munmap", "sbrk", "brk"}},
         // Raw descriptors and system calls reach the sandbox's own channels (its reply pipe)
         // and bypass every name screened above.
         {"raw_system_calls",
@@ -829,6 +834,25 @@ bool isForbiddenCudaLibraryName(const QString &name, const QSet<QString> &forbid
     return false;
 }
 
+// Whether the candidate declares a variable of this name ("half" is a type unless it does: the
+// reference kernels write `for (int half = blockDim.x / 2; ...)`, OpenMP kernels split rows in
+// halves).
+bool declaresVariableNamed(const QList<Token> &tokens, const QString &name)
+{
+    static const QSet<QString> after = {
+        QStringLiteral("="), QStringLiteral(";"), QStringLiteral(","), QStringLiteral(")"),
+        QStringLiteral("["), QStringLiteral("{"), QStringLiteral(":")};
+    for (int k = 1; k + 1 < tokens.size(); ++k) {
+        const Token &before = tokens[k - 1];
+        if (tokens[k].text == name &&
+            (before.kind == Token::Kind::Identifier || before.text == QLatin1String("*") ||
+             before.text == QLatin1String("&")) &&
+            after.contains(tokens[k + 1].text))
+            return true;
+    }
+    return false;
+}
+
 // The CUDA rules over the candidate's tokens (verifier.md: streams, L2 policies, libraries,
 // precision, definitions of runtime functions).
 void screenCudaTokens(const QList<Token> &tokens, const QSet<QString> &forbidden, bool fp32Task,
@@ -839,19 +863,7 @@ void screenCudaTokens(const QList<Token> &tokens, const QSet<QString> &forbidden
         return k >= 0 && k < tokens.size() && tokens[k].kind == Token::Kind::Identifier;
     };
 
-    // "half" is a type unless the candidate declares a variable of that name (the reference
-    // kernels do: `for (int half = blockDim.x / 2; ...)`).
-    bool halfIsVariable = false;
-    for (int k = 1; k + 1 < tokens.size(); ++k) {
-        static const QSet<QString> after = {
-            QStringLiteral("="), QStringLiteral(";"), QStringLiteral(","), QStringLiteral(")"),
-            QStringLiteral("["), QStringLiteral("{"), QStringLiteral(":")};
-        if (tokens[k].text == QLatin1String("half") &&
-            (isIdentifier(k - 1) || text(k - 1) == QLatin1String("*") ||
-             text(k - 1) == QLatin1String("&")) &&
-            after.contains(text(k + 1)))
-            halfIsVariable = true;
-    }
+    const bool halfIsVariable = declaresVariableNamed(tokens, QStringLiteral("half"));
     const bool usesCub = identifierLines.contains(QStringLiteral("cub"));
 
     for (int i = 0; i < tokens.size(); ++i) {
@@ -1084,6 +1096,7 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
     QStringList forbiddenPrefixes;
     for (const QString &library : task.forbiddenLibraries)
         forbiddenPrefixes += libraryPrefixes().value(library.toLower());
+    const bool halfIsVariable = declaresVariableNamed(tokens, QStringLiteral("half"));
 
     for (int i = 0; i < tokens.size(); ++i) {
         const Token &token = tokens[i];
@@ -1101,6 +1114,8 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
         const bool member = before == QLatin1String(".") || before == QLatin1String("->");
         if (after == QLatin1String("(") && callFlag.contains(name) && !member)
             flags.add(callFlag.value(name), token.line, name);
+        if (name == QLatin1String("thread_local") || name == QLatin1String("__thread"))
+            flags.add(QStringLiteral("static_state"), token.line, name);
         if (name == QLatin1String("detach") && member && after == QLatin1String("("))
             flags.add(QStringLiteral("threads_detached"), token.line, QStringLiteral("detach()"));
         if (name == QLatin1String("constructor") || name == QLatin1String("__constructor__")) {
@@ -1132,9 +1147,10 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
                 QStringLiteral("__m128bh"),  QStringLiteral("__m256bh"),
                 QStringLiteral("__m512bh"),  QStringLiteral("__m512h"),
                 QStringLiteral("__m256h"),   QStringLiteral("__m128h")};
-            // "half" only where it is used as a type: followed by a name or a pointer.
+            // "half" only where it is used as a type: followed by a name or a pointer, and never
+            // when the candidate has a variable of that name (then `half * rows` multiplies).
             const bool halfAsType =
-                name == QLatin1String("half") &&
+                name == QLatin1String("half") && !halfIsVariable &&
                 (after == QLatin1String("*") || (!after.isEmpty() && isIdentifierStart(after[0])));
             const bool conversion = name.startsWith(QLatin1String("_mm")) &&
                                     (name.contains(QLatin1String("cvtps_ph")) ||

@@ -28,9 +28,8 @@ struct VerifierOptions
     int minTrials = 5;
     int maxTrials = 1000;
     int warmupTrials = 2;
-    qint64 timingMemoryBytes = 16ll << 20; // fresh input sets for timed calls (2..4 sets)
-    double largeSpeedup = 25.0;            // above this: non-blocking review flag
-    double bandwidthSlack = 16.0;          // floor = bytes / (slack x measured memcpy bandwidth)
+    double largeSpeedup = 25.0;   // above this: non-blocking review flag
+    double bandwidthSlack = 16.0; // floor = bytes / (slack x measured memcpy bandwidth)
 
     // CUDA backend (kiln-cuda-sandbox, one persistent process per GPU).
     QString cudaSandbox; // empty: found by defaults()

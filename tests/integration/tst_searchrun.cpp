@@ -236,6 +236,50 @@ private slots:
         QVERIFY2(sameLineage(resumedRows, wholeRows, &why), qPrintable(why));
     }
 
+    // The verifier's secret is the run's own, from the OS: the same --seed gives the same
+    // candidates and different test inputs; --verifier-seed asks for identical inputs.
+    void secretIsDrawnPerRun()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("secret.db"));
+        const QStringList args{QStringLiteral("run"),
+                               QStringLiteral("--task"),
+                               QStringLiteral("vector_add"),
+                               QStringLiteral("--backend"),
+                               QStringLiteral("cpu"),
+                               QStringLiteral("--budget"),
+                               QStringLiteral("3"),
+                               QStringLiteral("--seed"),
+                               QStringLiteral("4"),
+                               QStringLiteral("--db"),
+                               db,
+                               QStringLiteral("--json")};
+        QList<qint64> runs;
+        for (const QStringList &extra :
+             {QStringList(), QStringList(),
+              QStringList{QStringLiteral("--verifier-seed"), QStringLiteral("77")},
+              QStringList{QStringLiteral("--verifier-seed"), QStringLiteral("77")}}) {
+            const Outcome o = runCli(args + extra);
+            QVERIFY2(o.status == 0, o.err.constData());
+            runs << qint64(o.json().value(QStringLiteral("run_id")).toDouble());
+        }
+        auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        QList<quint64> secrets;
+        for (qint64 run : runs) {
+            const std::optional<RunRecord> record = store->run(run);
+            QVERIFY(record && record->verifierSecret);
+            secrets << *record->verifierSecret;
+        }
+        QString why;
+        QVERIFY2(sameLineage(runLineage(db, runs[0]), runLineage(db, runs[1]), &why),
+                 qPrintable(why));
+        QVERIFY(secrets[0] != secrets[1]); // same seed, different verifier inputs
+        QCOMPARE(secrets[2], secrets[3]);  // on purpose
+        QVERIFY(secrets[2] != secrets[0] && secrets[2] != secrets[1]);
+        // Nothing derived from the run seed: it is 4 in every run.
+        QCOMPARE(store->run(runs[0])->seed, store->run(runs[1])->seed);
+    }
+
     void suiteSharesOneBudget_data()
     {
         QTest::addColumn<QString>("allocation");

@@ -73,6 +73,7 @@ RunRecord sampleRun()
     run.budgetUsed.samples = 3;
     run.budgetUsed.promptTokens = 1200;
     run.budgetUsed.cost = 0.25;
+    run.verifierSecret = 0xF00DCAFE12345678ULL; // above INT64_MAX too
     return run;
 }
 
@@ -193,6 +194,7 @@ private slots:
         QCOMPARE(loaded->policy, run.policy);
         QCOMPARE(loaded->backend, run.backend);
         QCOMPARE(loaded->seed, run.seed);
+        QCOMPARE(loaded->verifierSecret, run.verifierSecret);
         QCOMPARE(loaded->status, RunRecord::Status::Running);
         QCOMPARE(loaded->config, run.config);
         QCOMPARE(loaded->budgetUsed.toJson(), run.budgetUsed.toJson());

@@ -1,0 +1,288 @@
+#include "cputimingsession.h"
+
+#include "outputchecker.h"
+#include "referencebank.h"
+#include "timedcheck.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kiln {
+
+namespace {
+
+QByteArray number(qint64 value)
+{
+    return QByteArray::number(value);
+}
+
+constexpr int kCandidateArgs = 1000;
+constexpr int kReferenceArgs = 2000;
+constexpr int kScaleArgs = 3000;
+
+} // namespace
+
+CpuTimingSession::CpuTimingSession(const VerifierOptions &options, const Task &task,
+                                   const ShapeConfig &shape, const FreshInputs &inputs,
+                                   SandboxProcess &candidate, SandboxProcess &reference,
+                                   const std::atomic<bool> &cancel)
+    : m_options(options), m_task(task), m_shape(shape), m_inputs(inputs), m_candidate(candidate),
+      m_reference(reference), m_cancel(cancel)
+{
+}
+
+bool CpuTimingSession::request(SandboxProcess &box, const QByteArray &line, const QString &during,
+                               SandboxProcess::Reply *reply, bool reference)
+{
+    *reply = box.request(line, m_options.batchTimeoutMs, &m_cancel);
+    if (reply->status == SandboxProcess::Status::Ok)
+        return true;
+    m_failure = RequestFailure{*reply, during, reference};
+    return false;
+}
+
+double CpuTimingSession::calibrateOverhead(SandboxProcess &box, bool reference)
+{
+    QByteArray nops = "batch";
+    for (int i = 0; i < 21; ++i)
+        nops += " nop";
+    SandboxProcess::Reply reply;
+    if (!request(box, nops, QStringLiteral("timer calibration"), &reply, reference))
+        return -1.0;
+    std::vector<double> times;
+    for (int i = 1; i < reply.words.size(); ++i)
+        times.push_back(reply.words[i].toDouble());
+    std::sort(times.begin(), times.end());
+    return times.empty() ? 0.0 : times[times.size() / 2];
+}
+
+bool CpuTimingSession::setUp()
+{
+    // Two slots on each side, used in turn: addresses never keep their values, and the
+    // reference's answer to the call before stays at hand to recognise a stale one.
+    for (Slot &slot : m_slots) {
+        slot.candidate = m_candidateLayout.place(m_task, m_shape);
+        for (const auto &buffer : slot.candidate.buffers)
+            if (buffer.output)
+                slot.snapshots.append(m_candidateLayout.reserve(buffer.bytes));
+        slot.reference = m_referenceLayout.place(m_task, m_shape);
+    }
+    if (ReferenceBank::needsScale(m_task))
+        m_scale = m_referenceLayout.place(m_task, m_shape);
+    const auto failed = [this](const QString &what, bool reference) {
+        m_failure = RequestFailure{{}, what, reference};
+        return false;
+    };
+    if (!m_candidate.resizeBuffer(m_candidateLayout.size(), m_options.callTimeoutMs))
+        return failed(QStringLiteral("growing the shared buffer"), false);
+    if (!m_reference.resizeBuffer(m_referenceLayout.size(), m_options.callTimeoutMs))
+        return failed(QStringLiteral("growing the baseline's buffer"), true);
+    for (const auto &[offset, bytes] : m_candidateLayout.guards())
+        OutputChecker::fillGuard(m_candidate.buffer() + offset, bytes);
+    SandboxProcess::Reply reply;
+    for (int s = 0; s < 2; ++s) {
+        if (!request(m_candidate,
+                     "args " + number(kCandidateArgs + s) + ' ' +
+                         m_slots[s].candidate.argumentWords(m_task, m_shape),
+                     QStringLiteral("timing setup"), &reply, false) ||
+            !request(m_reference,
+                     "args " + number(kReferenceArgs + s) + ' ' +
+                         m_slots[s].reference.argumentWords(m_task, m_shape),
+                     QStringLiteral("timing setup"), &reply, true))
+            return false;
+    }
+    if (m_scale &&
+        !request(m_reference,
+                 "args " + number(kScaleArgs) + ' ' + m_scale->argumentWords(m_task, m_shape),
+                 QStringLiteral("timing setup"), &reply, true))
+        return false;
+    m_overheadNs = calibrateOverhead(m_candidate, false);
+    m_referenceOverheadNs = calibrateOverhead(m_reference, true);
+    if (m_overheadNs < 0 || m_referenceOverheadNs < 0)
+        return false;
+    // The untimed part of a candidate's request: the same ops around an empty call.
+    std::vector<double> walls;
+    for (int i = 0; i < 3; ++i) {
+        QByteArray ops = "batch cpu flush nop";
+        for (qsizetype o = 0; o < m_slots[0].snapshots.size(); ++o)
+            ops += " snap:" + number(m_slots[0].snapshots[o]) + ':' +
+                   number(m_slots[0].snapshots[o]) + ":0";
+        ops += " cpu";
+        QElapsedTimer wall;
+        wall.start();
+        if (!request(m_candidate, ops, QStringLiteral("timing calibration"), &reply, false))
+            return false;
+        walls.push_back(wall.nsecsElapsed() / 1e6);
+    }
+    std::sort(walls.begin(), walls.end());
+    m_requestOverheadMs = walls[1];
+    return true;
+}
+
+// Fresh values for call j in both slots s = j % 2; the candidate's outputs filled with the
+// sentinel.
+void CpuTimingSession::prepare(int call)
+{
+    Slot &slot = m_slots[call % 2];
+    char *candidate = m_candidate.buffer();
+    char *reference = m_reference.buffer();
+    for (qsizetype b = 0; b < slot.candidate.buffers.size(); ++b) {
+        const PlacedBuffers::Buffer &mine = slot.candidate.buffers[b];
+        const PlacedBuffers::Buffer &theirs = slot.reference.buffers[b];
+        if (mine.output) {
+            // The reference writes all of its output; the snapshot is a copy of the candidate's.
+            OutputChecker::fillSentinel(candidate + mine.offset, mine.bytes);
+            continue;
+        }
+        // Drawn into the reference's buffer, which no candidate code can write, then copied.
+        m_inputs.draw(mine.parameter, call, reference + theirs.offset, mine.bytes / 4);
+        std::memcpy(candidate + mine.offset, reference + theirs.offset, size_t(mine.bytes));
+    }
+}
+
+// The reference on |inputs|, untimed, for the scaled term of the tolerance.
+bool CpuTimingSession::scale(int call)
+{
+    if (!m_scale)
+        return true;
+    const Slot &slot = m_slots[call % 2];
+    char *reference = m_reference.buffer();
+    for (qsizetype b = 0; b < m_scale->buffers.size(); ++b) {
+        const PlacedBuffers::Buffer &target = m_scale->buffers[b];
+        const PlacedBuffers::Buffer &source = slot.reference.buffers[b];
+        if (target.output)
+            continue;
+        const QByteArray magnitudes = ReferenceBank::absoluteValues(
+            QByteArray::fromRawData(reference + source.offset, source.bytes),
+            m_task.parameters[source.parameter].dtype);
+        std::memcpy(reference + target.offset, magnitudes.constData(), size_t(target.bytes));
+    }
+    SandboxProcess::Reply reply;
+    return request(m_reference, "batch call:r:" + number(kScaleArgs),
+                   QStringLiteral("the tolerance scale"), &reply, true);
+}
+
+bool CpuTimingSession::call(int call, Sample &sample)
+{
+    const int s = call % 2;
+    const Slot &slot = m_slots[s];
+    QByteArray mine = "batch cpu flush call:c:" + number(kCandidateArgs + s);
+    for (qsizetype o = 0, b = 0; b < slot.candidate.buffers.size(); ++b) {
+        const PlacedBuffers::Buffer &buffer = slot.candidate.buffers[b];
+        if (buffer.output)
+            mine += " snap:" + number(buffer.offset) + ':' + number(slot.snapshots[o++]) + ':' +
+                    number(buffer.bytes);
+    }
+    mine += " cpu";
+    const QByteArray theirs = "batch flush call:r:" + number(kReferenceArgs + s);
+    SandboxProcess::Reply reply;
+    for (const bool candidateTurn :
+         {TimingLoop::candidateFirst(call), !TimingLoop::candidateFirst(call)}) {
+        if (!candidateTurn) {
+            if (!request(m_reference, theirs, QStringLiteral("the baseline's timed call"), &reply,
+                         true))
+                return false;
+            sample.baselineMs =
+                std::max(0.0, reply.words.value(1).toDouble() - m_referenceOverheadNs) / 1e6;
+            continue;
+        }
+        if (m_sinceLastReply.isValid())
+            m_idleWallMs += m_sinceLastReply.nsecsElapsed() / 1e6;
+        QElapsedTimer wall;
+        wall.start();
+        if (!request(m_candidate, mine, QStringLiteral("timing"), &reply, false))
+            return false;
+        m_engineMs += wall.nsecsElapsed() / 1e6;
+        m_sinceLastReply.start();
+        if (reply.words.size() != 4) {
+            m_failure = RequestFailure{reply, QStringLiteral("timing (malformed reply)"), false};
+            return false;
+        }
+        const double cpuBefore = reply.words[1].toDouble();
+        const double callNs = reply.words[2].toDouble();
+        if (m_lastCpuNs)
+            m_idleCpuNs += std::max(0.0, cpuBefore - *m_lastCpuNs);
+        m_lastCpuNs = reply.words[3].toDouble();
+        m_reportedMs += callNs / 1e6;
+        ++m_requests;
+        sample.candidateMs = std::max(0.0, callNs - m_overheadNs) / 1e6;
+    }
+    return true;
+}
+
+bool CpuTimingSession::judge(int call)
+{
+    const Slot &slot = m_slots[call % 2];
+    const Slot &before = m_slots[(call + 1) % 2];
+    const char *candidate = m_candidate.buffer();
+    const char *reference = m_reference.buffer();
+    QList<TimedOutput> outputs;
+    for (qsizetype o = 0, b = 0; b < slot.candidate.buffers.size(); ++b) {
+        const PlacedBuffers::Buffer &mine = slot.candidate.buffers[b];
+        const PlacedBuffers::Buffer &theirs = slot.reference.buffers[b];
+        if (!mine.output) {
+            if (std::memcmp(candidate + mine.offset, reference + theirs.offset,
+                            size_t(mine.bytes)) != 0) {
+                m_flags.append(
+                    {QStringLiteral("input_modified"), QStringLiteral("timed call %1").arg(call)});
+                m_wrongDetail = QStringLiteral("modified an input during timed call %1").arg(call);
+                return false;
+            }
+            continue;
+        }
+        TimedOutput out;
+        out.parameter = mine.parameter;
+        out.atReturn = candidate + slot.snapshots[o++];
+        out.now = candidate + mine.offset;
+        out.expected = reference + theirs.offset;
+        out.scale = m_scale ? reference + m_scale->buffers[b].offset : nullptr;
+        out.previous = call > 0 ? reference + before.reference.buffers[b].offset : nullptr;
+        out.bytes = mine.bytes;
+        outputs.append(out);
+    }
+    const TimedCheck::Outcome outcome =
+        TimedCheck::judge(m_task, outputs, call, m_inputs.distribution(call));
+    m_flags += outcome.flags;
+    if (!outcome.ok)
+        m_wrongDetail = outcome.detail;
+    return outcome.ok;
+}
+
+bool CpuTimingSession::time(int first, int count, QList<Sample> &samples)
+{
+    for (int j = first; j < first + count; ++j) {
+        prepare(j);
+        Sample sample;
+        if (!scale(j) || !call(j, sample) || !judge(j))
+            return false;
+        samples.append(sample);
+        if (m_cancel.load())
+            return true;
+    }
+    return true;
+}
+
+bool CpuTimingSession::finalCheck(int callIndex)
+{
+    Sample unused;
+    prepare(callIndex);
+    if (!scale(callIndex) || !call(callIndex, unused))
+        return false;
+    if (!judge(callIndex)) {
+        m_wrongDetail = QStringLiteral("after timing: ") + m_wrongDetail;
+        return false;
+    }
+    if (!OutputChecker::guardsIntact(m_candidate.buffer(), m_candidateLayout.guards())) {
+        m_flags.append({QStringLiteral("guard_band_overwrite"), QStringLiteral("timing")});
+        m_wrongDetail = QStringLiteral("wrote outside its buffers during timing");
+        return false;
+    }
+    return true;
+}
+
+double CpuTimingSession::explainedMs() const
+{
+    return m_reportedMs + m_requests * m_requestOverheadMs;
+}
+
+} // namespace kiln

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "bufferlayout.h"
+#include "freshinputs.h"
+#include "sandboxprocess.h"
+#include "timingloop.h"
+#include "verifieroptions.h"
+
+#include <QElapsedTimer>
+#include <QPair>
+#include <optional>
+
+namespace kiln {
+
+// The CPU backend's timed calls. The candidate runs in its sandbox; the baseline (the task's
+// reference) in a sandbox of its own that never loads candidate code, so the candidate can
+// neither read the reference's answers nor touch its timer. For every call the engine draws
+// fresh inputs, gives both the same values, times each in its own process, and judges the
+// candidate's outputs as they were when it returned against the reference's (TimedCheck).
+// One call per request: the next call's inputs do not exist before the last one returned.
+class CpuTimingSession : public TimingSession
+{
+public:
+    // What made the loop stop, when it was not the candidate's answer.
+    struct RequestFailure
+    {
+        SandboxProcess::Reply reply;
+        QString during;
+        bool reference = false; // the baseline's sandbox, not the candidate's
+    };
+
+    CpuTimingSession(const VerifierOptions &options, const Task &task, const ShapeConfig &shape,
+                     const FreshInputs &inputs, SandboxProcess &candidate,
+                     SandboxProcess &reference, const std::atomic<bool> &cancel);
+
+    // Buffers, argument sets and the timer calibration; false with failure() set.
+    bool setUp();
+    bool time(int first, int count, QList<Sample> &samples) override;
+    bool finalCheck(int call) override;
+    int batchLimit() const override { return 1; }
+
+    const std::optional<RequestFailure> &failure() const { return m_failure; }
+    QString wrongDetail() const { return m_wrongDetail; }
+    const QList<QPair<QString, QString>> &flags() const { return m_flags; }
+
+    // Measurements for the report and the plausibility checks.
+    double timerOverheadNs() const { return m_overheadNs; }
+    double engineMs() const { return m_engineMs; }         // the candidate's requests, as seen here
+    double explainedMs() const;                            // what its reported calls explain
+    double idleCpuMs() const { return m_idleCpuNs / 1e6; } // its threads' CPU between requests
+    double idleWallMs() const { return m_idleWallMs; }
+
+private:
+    struct Slot
+    {
+        PlacedBuffers candidate;
+        QList<qint64> snapshots; // per output, in the candidate's buffer
+        PlacedBuffers reference;
+    };
+    bool request(SandboxProcess &box, const QByteArray &line, const QString &during,
+                 SandboxProcess::Reply *reply, bool reference);
+    void prepare(int call);
+    bool scale(int call);
+    bool call(int call, Sample &sample);
+    bool judge(int call);
+    double calibrateOverhead(SandboxProcess &box, bool reference);
+
+    const VerifierOptions &m_options;
+    const Task &m_task;
+    ShapeConfig m_shape;
+    const FreshInputs &m_inputs;
+    SandboxProcess &m_candidate;
+    SandboxProcess &m_reference;
+    const std::atomic<bool> &m_cancel;
+
+    BufferLayout m_candidateLayout;
+    BufferLayout m_referenceLayout;
+    Slot m_slots[2];
+    std::optional<PlacedBuffers> m_scale; // reference on |inputs|, when the tolerance needs it
+    std::optional<RequestFailure> m_failure;
+    QString m_wrongDetail;
+    QList<QPair<QString, QString>> m_flags;
+
+    double m_overheadNs = 0.0;
+    double m_referenceOverheadNs = 0.0;
+    double m_requestOverheadMs = 0.0; // a candidate request's untimed part, calibrated
+    double m_engineMs = 0.0;
+    double m_reportedMs = 0.0;
+    int m_requests = 0;
+    double m_idleCpuNs = 0.0;
+    double m_idleWallMs = 0.0;
+    std::optional<double> m_lastCpuNs; // at the end of the candidate's last request
+    QElapsedTimer m_sinceLastReply;
+};
+
+} // namespace kiln

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "outputchecker.h"
+#include "tasks/task.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace kiln {
+
+// One output of one timed call, as the engine read it back.
+struct TimedOutput
+{
+    int parameter = 0;
+    const char *atReturn = nullptr;       // the output as it was when the call returned
+    const char *now = nullptr;            // the output later on (null: not kept)
+    const char *expected = nullptr;       // the reference's, on the same fresh inputs
+    const char *scale = nullptr;          // the reference on |inputs| (null: no scaled term)
+    const char *previous = nullptr;       // the reference's answer of the call before (or null)
+    QList<QPair<qint64, qint64>> windows; // (byte offset, bytes) compared; empty: all `bytes`
+    qint64 bytes = 0;
+};
+
+// The rules every timed call is judged by, the same on both backends: each output within
+// tolerance of the reference's answer on the same fresh inputs; if not, whether it is the
+// previous call's answer (a cache) or untouched (nothing computed); and whether it changed
+// after the call had returned (work left running, hidden from the timer).
+class TimedCheck
+{
+public:
+    struct Outcome
+    {
+        bool ok = true;
+        QList<QPair<QString, QString>> flags; // (flag id, detail)
+        QString detail;                       // why it is wrong, for the report
+    };
+    static Outcome judge(const Task &task, const QList<TimedOutput> &outputs, int call,
+                         const QString &distribution);
+};
+
+} // namespace kiln
