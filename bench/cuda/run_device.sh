@@ -10,6 +10,8 @@
 #   bench   bench_cuda_verifier (compile times, latency, evals/s, repeatability)
 #   ncu     bench/cuda/ncu_agreement.sh (verifier vs Nsight Compute)
 #   search  a short beam search on the CUDA backend with the offline policy
+#   before_after  the same candidates through an older build (KILN_DEVICE_OLD_BIN, its kiln-cli
+#           and kiln-cuda-sandbox) and this one, alternating: verdict, speedup, timing stage
 # Two GPUs, two lists at once: CUDA_VISIBLE_DEVICES=0 run_device.sh A tests &
 #   CUDA_VISIBLE_DEVICES=1 run_device.sh B ncu,search; wait
 set -uo pipefail
@@ -26,7 +28,8 @@ while [ ! -e /tmp/rt/.ready ]; do sleep 1; done
 # The binaries were built with KILN_SOURCE_DIR=/work/main (tests and benchmarks read task data
 # and candidates from there).
 [ -e /work/main/tasks ] || { mkdir -p /work && ln -sfn "$root" /work/main 2>/dev/null; }
-export LD_LIBRARY_PATH=/tmp/rt/lib
+# The CUDA toolkit (NVRTC and its builtins) is the machine's own.
+export LD_LIBRARY_PATH=/tmp/rt/lib:/usr/local/cuda/lib64
 export KILN_CACHE_DIR=${KILN_CACHE_DIR:-/tmp/kiln-cache}
 log() { echo "== $* ($(date +%T))"; }
 
@@ -59,13 +62,33 @@ search() {
     "$bin/kiln-cli" report --db "$out/search.db" --run 1 | head -40
 }
 
+before_after() {
+    local old=${KILN_DEVICE_OLD_BIN:?set KILN_DEVICE_OLD_BIN to the binaries of an older build}
+    for f in ${BEFORE_AFTER:-layernorm_twopass layernorm_welford game_fingerprint_cache \
+             matmul_tiled vector_add_naive softmax_online game_pointer_cache}; do
+        file=$root/tests/data/candidates/cuda/$f.cu
+        task=$(head -1 "$file" | sed -n 's/.*task=\([a-z_]*\).*/\1/p')
+        for build in old new; do
+            dir=$bin
+            [ "$build" = old ] && dir=$old
+            start=$(date +%s.%N)
+            KILN_CACHE_DIR=/tmp/kiln-cache-$build timeout 180 "$dir/kiln-cli" eval --task "$task" \
+                --backend cuda --seed 3 --json "$file" >"$out/ba-$f-$build.json" 2>/dev/null
+            end=$(date +%s.%N)
+            python3 "$root/bench/cuda/evaluation_line.py" "$out/ba-$f-$build.json" "$f" "$build" \
+                "$start" "$end" 2>/dev/null ||
+                echo "$f $build: no document"
+        done
+    done
+}
+
 log "devices"
 nvidia-smi --query-gpu=index,name,clocks.max.sm,memory.total --format=csv
 "$bin/kiln-cuda-sandbox" --probe
 # Steps run in the order given.
 for s in ${steps//,/ }; do
     case $s in
-    smoke | tests | bench | ncu | search) log "$s"; "$s" ;;
+    smoke | tests | bench | ncu | search | before_after) log "$s"; "$s" ;;
     *) echo "unknown step: $s" >&2 ;;
     esac
 done

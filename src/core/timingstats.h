@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QList>
 #include <vector>
 
 namespace kiln {
@@ -18,6 +19,10 @@ struct TimingStats
     double max = 0.0;
 
     static TimingStats fromSamples(std::vector<double> samples);
+    static double medianOf(const QList<double> &samples)
+    {
+        return fromSamples({samples.begin(), samples.end()}).median;
+    }
     double relativeSem() const { return mean > 0.0 ? sem / mean : 0.0; }
 
     QJsonObject toJson() const;

@@ -5,12 +5,14 @@
 // conclusion is drawn by the engine.
 
 #include "channel.h"
+#include "freshvalues.h"
 #include "isolation.h"
 #include "protocol.h"
 
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -76,6 +78,38 @@ bool isSticky(cudaError_t error)
     return cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess;
 }
 
+// The harness's own kernels, compiled with NVRTC when the sandbox starts: fresh timed inputs
+// drawn on the device (freshvalues.h, the same index function as the engine's), and |x| for the
+// reference's tolerance scale.
+std::string harnessKernelSource()
+{
+    return std::string(kiln::fresh::kFreshIndexSource) + R"cuda(
+extern "C" __global__ void kiln_fresh(unsigned int *out, unsigned long long n,
+                                      const unsigned int *table, unsigned int bits,
+                                      unsigned long long key)
+{
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += step)
+        out[i] = table[kilnFreshIndex(key, i, bits)];
+}
+extern "C" __global__ void kiln_abs_f32(const float *in, float *out, unsigned long long n)
+{
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += step)
+        out[i] = fabsf(in[i]);
+}
+extern "C" __global__ void kiln_abs_i32(const int *in, int *out, unsigned long long n)
+{
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += step)
+        out[i] = in[i] < 0 ? -in[i] : in[i];
+}
+)cuda";
+}
+
 std::string describe(cudaError_t error)
 {
     const bool sticky = isSticky(error);
@@ -123,6 +157,10 @@ public:
             return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
         cudaDeviceProp props{};
         cudaGetDeviceProperties(&props, m_device);
+        m_multiprocessors = props.multiProcessorCount;
+        if (const std::string failed = compileHarnessKernels(props.major, props.minor);
+            !failed.empty())
+            return failed;
         m_description = "device=" + std::to_string(m_device) +
                         " cc=" + std::to_string(props.major) + std::to_string(props.minor) +
                         " l2=" + std::to_string(l2) + " flush=" + std::to_string(m_flushBytes);
@@ -130,6 +168,72 @@ public:
     }
 
     const std::string &description() const { return m_description; }
+
+    // Before any candidate code exists: the harness kernels come from this process alone.
+    std::string compileHarnessKernels(int major, int minor)
+    {
+        const std::string source = harnessKernelSource();
+        nvrtcProgram program = nullptr;
+        if (nvrtcCreateProgram(&program, source.c_str(), "harness.cu", 0, nullptr, nullptr) !=
+            NVRTC_SUCCESS)
+            return "nvrtc could not create the harness program";
+        const std::string arch =
+            "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+        const char *options[] = {arch.c_str(), "--std=c++17"};
+        const nvrtcResult result = nvrtcCompileProgram(program, 2, options);
+        std::size_t size = 0;
+        if (result == NVRTC_SUCCESS)
+            nvrtcGetCUBINSize(program, &size);
+        std::vector<char> cubin(size);
+        const bool ok = result == NVRTC_SUCCESS && size > 0 &&
+                        nvrtcGetCUBIN(program, cubin.data()) == NVRTC_SUCCESS;
+        nvrtcDestroyProgram(&program);
+        if (!ok)
+            return "nvrtc could not compile the harness kernels for " + arch;
+        cudaError_t error =
+            cudaLibraryLoadData(&m_harness, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+        if (error == cudaSuccess)
+            error = cudaLibraryGetKernel(&m_freshKernel, m_harness, "kiln_fresh");
+        if (error == cudaSuccess)
+            error = cudaLibraryGetKernel(&m_absF32Kernel, m_harness, "kiln_abs_f32");
+        if (error == cudaSuccess)
+            error = cudaLibraryGetKernel(&m_absI32Kernel, m_harness, "kiln_abs_i32");
+        return error == cudaSuccess ? std::string()
+                                    : std::string("harness kernels: ") + cudaGetErrorName(error);
+    }
+
+    // Enough blocks of 256 threads to fill the device, for n elements.
+    dim3 elementGrid(std::uint64_t n) const
+    {
+        const std::uint64_t wanted = (n + 255) / 256;
+        const std::uint64_t most = std::uint64_t(m_multiprocessors > 0 ? m_multiprocessors : 1) * 8;
+        return dim3(unsigned(std::max<std::uint64_t>(1, std::min(wanted, most))));
+    }
+
+    // fresh:<dst>:<bytes>:<table>:<bits>:<key> -> a fresh draw into the device buffer.
+    cudaError_t freshValues(std::uint64_t dst, std::uint64_t bytes, std::uint64_t table,
+                            unsigned bits, std::uint64_t key)
+    {
+        auto *out = reinterpret_cast<unsigned int *>(m_device_base + dst);
+        auto *values = reinterpret_cast<const unsigned int *>(m_device_base + table);
+        unsigned long long n = bytes / 4;
+        void *args[] = {&out, &n, &values, &bits, &key};
+        return cudaLaunchKernel(reinterpret_cast<const void *>(m_freshKernel), elementGrid(n),
+                                dim3(256), args, 0, m_stream);
+    }
+
+    // abs:<src>:<dst>:<bytes>:<f|i> -> |values|, for the tolerance scale.
+    cudaError_t absoluteValues(std::uint64_t src, std::uint64_t dst, std::uint64_t bytes,
+                               bool integers)
+    {
+        void *in = m_device_base + src;
+        void *out = m_device_base + dst;
+        unsigned long long n = bytes / 4;
+        void *args[] = {&in, &out, &n};
+        return cudaLaunchKernel(
+            reinterpret_cast<const void *>(integers ? m_absI32Kernel : m_absF32Kernel),
+            elementGrid(n), dim3(256), args, 0, m_stream);
+    }
 
     void serve()
     {
@@ -527,6 +631,22 @@ private:
                     return;
                 }
                 error = fillSentinel(offset, bytes);
+            } else if (op[0] == "fresh" && op.size() == 6) {
+                const std::uint64_t dst = number(1), bytes = number(2), table = number(3);
+                const unsigned bits = unsigned(number(4));
+                if (bits < 1 || bits > 24 || !insideDevice(dst, bytes) ||
+                    !insideDevice(table, (std::uint64_t(4) << bits))) {
+                    reply("err fresh values outside the device buffer");
+                    return;
+                }
+                error = freshValues(dst, bytes, table, bits, number(5));
+            } else if (op[0] == "abs" && op.size() == 5) {
+                const std::uint64_t src = number(1), dst = number(2), bytes = number(3);
+                if (!insideDevice(src, bytes) || !insideDevice(dst, bytes)) {
+                    reply("err abs outside the device buffer");
+                    return;
+                }
+                error = absoluteValues(src, dst, bytes, op[4] == "i");
             } else if (op[0] == "flush") {
                 // The preparation (copies, fills) ends first, so only the flush is in flight.
                 error = cudaStreamSynchronize(m_stream);
@@ -602,6 +722,11 @@ private:
     int m_bufferFd;
     std::string m_description;
     cudaStream_t m_stream = nullptr;
+    cudaLibrary_t m_harness = nullptr;
+    cudaKernel_t m_freshKernel = nullptr;
+    cudaKernel_t m_absF32Kernel = nullptr;
+    cudaKernel_t m_absI32Kernel = nullptr;
+    int m_multiprocessors = 0;
     cudaEvent_t m_start = nullptr;
     cudaEvent_t m_stop = nullptr;
     char *m_flush = nullptr;

@@ -11,16 +11,23 @@
 
 #include <cstdint>
 
-// splitmix64's finaliser over (key, i): a counter-based generator.
+// splitmix64's finaliser over (key, group): a counter-based generator. One 64-bit word gives
+// the table indices of 64 / bits consecutive elements (4 for the usual 16-bit tables), so a
+// draw costs a hash per four elements.
 #define KILN_FRESH_INDEX_DEFINITION(QUALIFIERS)                                                    \
+    QUALIFIERS unsigned long long kilnFreshWord(unsigned long long key, unsigned long long group)  \
+    {                                                                                              \
+        unsigned long long z = key + (group + 1ull) * 0x9e3779b97f4a7c15ull;                       \
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;                                               \
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;                                               \
+        return z ^ (z >> 31);                                                                      \
+    }                                                                                              \
     QUALIFIERS unsigned int kilnFreshIndex(unsigned long long key, unsigned long long i,           \
                                            unsigned int bits)                                      \
     {                                                                                              \
-        unsigned long long z = key + (i + 1ull) * 0x9e3779b97f4a7c15ull;                           \
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;                                               \
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;                                               \
-        z ^= z >> 31;                                                                              \
-        return (unsigned int)(z >> (64 - bits));                                                   \
+        const unsigned int per = 64u / bits;                                                       \
+        const unsigned long long word = kilnFreshWord(key, i / per);                               \
+        return (unsigned int)((word >> ((i % per) * bits)) & ((1ull << bits) - 1ull));             \
     }
 
 namespace kiln::fresh {
@@ -39,11 +46,21 @@ inline constexpr const char *kFreshIndexSource =
 // draw a fresh combination.
 inline constexpr unsigned int kTableBits = 16;
 
-// out[i] = table[index(key, i)] for n 32-bit words.
+// out[i] = table[kilnFreshIndex(key, i, bits)] for n 32-bit words, a word of the hash at a time
+// (unrolled for the usual 16-bit tables).
 inline void fill(std::uint32_t *out, std::uint64_t n, const std::uint32_t *table, unsigned bits,
                  std::uint64_t key)
 {
-    for (std::uint64_t i = 0; i < n; ++i)
+    std::uint64_t i = 0;
+    if (bits == 16)
+        for (; i + 4 <= n; i += 4) {
+            const std::uint64_t word = kilnFreshWord(key, i / 4);
+            out[i] = table[word & 0xffff];
+            out[i + 1] = table[(word >> 16) & 0xffff];
+            out[i + 2] = table[(word >> 32) & 0xffff];
+            out[i + 3] = table[word >> 48];
+        }
+    for (; i < n; ++i)
         out[i] = table[kilnFreshIndex(key, i, bits)];
 }
 

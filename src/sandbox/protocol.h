@@ -45,6 +45,8 @@
 //   dims <args-id> <PIF...> gx gy gz bx by bz shared    launch geometry of a cubin kernel
 //   batch <ops...>   h2d:<off>:<bytes> / d2h:<off>:<bytes> (host <-> mirror), cp, fill
 //                    (sentinel, on the device), flush (persisting-L2 reset + L2 flush), sync,
+//                    fresh:<dst>:<bytes>:<table>:<bits>:<key> (fresh values drawn on the device,
+//                    freshvalues.h), abs:<src>:<dst>:<bytes>:<f|i> (|values|),
 //                    nop, call:<slot>:<args-id>; each call / nop ->
 //                    "<event-ns>/<wall-ns>/<tail-ns>"
 //   bandwidth <bytes> <repeats>         best device-to-device copy rate -> "ok <bytes/s>"

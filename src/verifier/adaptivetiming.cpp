@@ -16,8 +16,8 @@ AdaptiveTiming::Stop AdaptiveTiming::decide(double elapsedMs) const
 {
     const int n = static_cast<int>(m_samples.size());
     if (n >= m_rules.minTrials) {
-        const TimingStats s = stats();
-        if (s.mean > 0.0 && s.sem / s.mean <= m_rules.targetRelativeSem)
+        const double median = stats().median;
+        if (median > 0.0 && medianStandardError() / median <= m_rules.targetRelativeSem)
             return Stop::Converged;
     }
     if (n >= m_rules.maxTrials)
@@ -26,6 +26,25 @@ AdaptiveTiming::Stop AdaptiveTiming::decide(double elapsedMs) const
     if (elapsedMs >= m_rules.budgetMs && n >= 2)
         return Stop::TimeCap;
     return Stop::Continue;
+}
+
+// The verdict rests on medians, so the loop asks for a precise median: its standard error,
+// estimated robustly as 1.253 * 1.4826 * MAD / sqrt(n) (the normal-theory value, with the
+// median absolute deviation for sigma). The mean's standard error let a few outliers of a busy
+// machine hold the loop to its time cap while the median had long settled.
+double AdaptiveTiming::medianStandardError() const
+{
+    if (m_samples.empty())
+        return 0.0;
+    const double median = stats().median;
+    std::vector<double> deviations;
+    deviations.reserve(m_samples.size());
+    for (double s : m_samples)
+        deviations.push_back(std::abs(s - median));
+    std::nth_element(deviations.begin(), deviations.begin() + deviations.size() / 2,
+                     deviations.end());
+    const double mad = deviations[deviations.size() / 2];
+    return 1.2533 * 1.4826 * mad / std::sqrt(double(m_samples.size()));
 }
 
 int AdaptiveTiming::nextBatch(double elapsedMs, int limit) const

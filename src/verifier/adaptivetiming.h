@@ -6,8 +6,8 @@
 
 namespace kiln {
 
-// When to stop timing: enough trials and a standard error below a fraction of the mean, or a
-// cap on trials or on the time spent. Pure logic, decided in the engine.
+// When to stop timing: enough trials and a standard error of the median below a fraction of the
+// median, or a cap on trials or on the time spent. Pure logic, decided in the engine.
 class AdaptiveTiming
 {
 public:
@@ -38,6 +38,7 @@ public:
     int seen() const { return m_seen; }
     const std::vector<double> &samples() const { return m_samples; }
     TimingStats stats() const { return TimingStats::fromSamples(m_samples); }
+    double medianStandardError() const;
     static QString stopName(Stop stop);
 
 private:

@@ -37,10 +37,11 @@ QString stageName(const char *name)
 } // namespace
 
 CpuEvaluation::CpuEvaluation(const VerifierOptions &options, CompileCache &cache,
-                             ReferenceBank &references, const Task &task, const QString &source,
-                             quint64 runSecret, const std::atomic<bool> &cancel)
-    : m_options(options), m_cache(cache), m_references(references), m_task(task), m_source(source),
-      m_secret(runSecret), m_cancel(cancel)
+                             ReferenceBank &references, BaselineSandboxes &baselines,
+                             const Task &task, const QString &source, quint64 runSecret,
+                             const std::atomic<bool> &cancel)
+    : m_options(options), m_cache(cache), m_references(references), m_baselines(baselines),
+      m_task(task), m_source(source), m_secret(runSecret), m_cancel(cancel)
 {
     m_result.backend = Backend::Cpu;
 }
@@ -406,23 +407,6 @@ bool CpuEvaluation::checkCorrectness()
     return m_correct;
 }
 
-// The baseline's own sandbox: the reference alone, in a process no candidate code enters.
-std::unique_ptr<SandboxProcess> CpuEvaluation::startBaseline(QTemporaryDir &work, QString *error)
-{
-    auto box = std::make_unique<SandboxProcess>(m_options.sandbox);
-    if (!work.isValid() || !box->start(work.path(), 1 << 20, m_options.startTimeoutMs, error))
-        return nullptr;
-    const SandboxProcess::Reply reply =
-        box->request("load r " + QByteArray(EntryShim::kSymbol) + ' ' +
-                         m_reference->referenceObject.toLocal8Bit(),
-                     m_options.callTimeoutMs, &m_cancel);
-    if (reply.status != SandboxProcess::Status::Ok) {
-        *error = QStringLiteral("cannot load the baseline: ") + box->describeEnd();
-        return nullptr;
-    }
-    return box;
-}
-
 // Why the loop stopped, as the evaluation's failure or wrong answer.
 void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool cancelled)
 {
@@ -452,17 +436,21 @@ void CpuEvaluation::measureTiming()
     auto failStage = [&](const QString &text) {
         addStage(stageName("timing"), false, timer.nsecsElapsed() / 1e6, text);
     };
+    // The baseline's own sandbox: the reference alone, in a process no candidate code enters.
     QString error;
-    QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-baseline-XXXXXX"));
-    const std::unique_ptr<SandboxProcess> baseline = startBaseline(work, &error);
+    std::unique_ptr<BaselineSandboxes::Baseline> baseline =
+        m_baselines.take(m_reference->referenceObject, m_cancel, &error);
     if (!baseline) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the baseline: ") + error};
         failStage(m_failure->message);
         return;
     }
     const std::shared_ptr<const FreshInputs> inputs = FreshInputs::forRun(task, m_secret);
-    CpuTimingSession session(m_options, task, shape, *inputs, *m_sandbox, *baseline, m_cancel);
+    CpuTimingSession session(m_options, task, shape, *inputs, *m_sandbox, *baseline->process,
+                             m_cancel);
+    auto baselineHealthy = [&] { return !session.failure() || !session.failure()->reference; };
     if (!session.setUp()) {
+        m_baselines.give(std::move(baseline), baselineHealthy());
         recordTimingFailure(session, false);
         failStage(m_failure ? m_failure->message : m_wrongDetail);
         return;
@@ -475,8 +463,7 @@ void CpuEvaluation::measureTiming()
     rules.budgetMs = m_options.timingBudgetMs;
     const double setupMs = timer.nsecsElapsed() / 1e6;
     const TimingLoop::Outcome outcome = TimingLoop::run(session, rules, 0, m_cancel);
-    baseline->request("quit", 500);
-    baseline->kill();
+    m_baselines.give(std::move(baseline), baselineHealthy() && !outcome.cancelled);
     if (!outcome.ok) {
         recordTimingFailure(session, outcome.cancelled);
         failStage(m_failure ? m_failure->message : m_wrongDetail);
@@ -525,6 +512,8 @@ void CpuEvaluation::reportTiming(const CpuTimingSession &session,
                            {QStringLiteral("bandwidth_gbps"), bandwidth / 1e9},
                            {QStringLiteral("engine_ms"), session.engineMs()},
                            {QStringLiteral("explained_ms"), session.explainedMs()},
+                           {QStringLiteral("reported_ms"), session.timedCallsMs()},
+                           {QStringLiteral("scale_calls"), session.scaleCalls()},
                            {QStringLiteral("idle_cpu_ms"), session.idleCpuMs()},
                            {QStringLiteral("idle_wall_ms"), session.idleWallMs()},
                            {QStringLiteral("setup_ms"), setupMs},

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "baselinesandboxes.h"
 #include "compilecache.h"
 #include "core/evaluationresult.h"
 #include "evaluationrecorder.h"
@@ -22,8 +23,8 @@ class CpuEvaluation
 {
 public:
     CpuEvaluation(const VerifierOptions &options, CompileCache &cache, ReferenceBank &references,
-                  const Task &task, const QString &source, quint64 runSecret,
-                  const std::atomic<bool> &cancel);
+                  BaselineSandboxes &baselines, const Task &task, const QString &source,
+                  quint64 runSecret, const std::atomic<bool> &cancel);
     EvaluationResult run();
 
 private:
@@ -33,7 +34,6 @@ private:
     bool loadCandidate();
     bool checkCorrectness();
     void measureTiming();
-    std::unique_ptr<SandboxProcess> startBaseline(QTemporaryDir &work, QString *error);
     void recordTimingFailure(const CpuTimingSession &session, bool cancelled);
     void reportTiming(const CpuTimingSession &session, const TimingLoop::Outcome &outcome,
                       const ShapeConfig &shape, double stageMs, double setupMs);
@@ -49,6 +49,7 @@ private:
     const VerifierOptions &m_options;
     CompileCache &m_cache;
     ReferenceBank &m_references;
+    BaselineSandboxes &m_baselines;
     const Task &m_task;
     QString m_source;
     quint64 m_secret;

@@ -3,6 +3,7 @@
 #include "bufferlayout.h"
 #include "freshinputs.h"
 #include "sandboxprocess.h"
+#include "timedcheck.h"
 #include "timingloop.h"
 #include "verifieroptions.h"
 
@@ -16,7 +17,8 @@ namespace kiln {
 // reference) in a sandbox of its own that never loads candidate code, so the candidate can
 // neither read the reference's answers nor touch its timer. For every call the engine draws
 // fresh inputs, gives both the same values, times each in its own process, and judges the
-// candidate's outputs as they were when it returned against the reference's (TimedCheck).
+// candidate's outputs as they were when it returned against the reference's (TimedCheck): in
+// full on the first calls and the final one, in sampled windows between, like the CUDA backend.
 // One call per request: the next call's inputs do not exist before the last one returned.
 class CpuTimingSession : public TimingSession
 {
@@ -45,10 +47,13 @@ public:
 
     // Measurements for the report and the plausibility checks.
     double timerOverheadNs() const { return m_overheadNs; }
-    double engineMs() const { return m_engineMs; }         // the candidate's requests, as seen here
-    double explainedMs() const;                            // what its reported calls explain
+    double engineMs() const { return m_engineMs; } // the candidate's requests, as seen here
+    double explainedMs() const;                    // what its reported calls explain
+    // Inside the timed calls, candidate's and baseline's together.
+    double timedCallsMs() const { return m_reportedMs + m_baselineReportedMs; }
     double idleCpuMs() const { return m_idleCpuNs / 1e6; } // its threads' CPU between requests
     double idleWallMs() const { return m_idleWallMs; }
+    int scaleCalls() const { return m_scaleCalls; } // calls that needed the reference on |inputs|
 
 private:
     struct Slot
@@ -60,9 +65,11 @@ private:
     bool request(SandboxProcess &box, const QByteArray &line, const QString &during,
                  SandboxProcess::Reply *reply, bool reference);
     void prepare(int call);
-    bool scale(int call);
+    void prepareScale(int call);
     bool call(int call, Sample &sample);
-    bool judge(int call);
+    bool inputsIntact(int call, bool full);
+    TimedCheck::Outcome check(int call, bool full, bool scaled) const;
+    bool judge(int call, bool full);
     double calibrateOverhead(SandboxProcess &box, bool reference);
 
     const VerifierOptions &m_options;
@@ -86,6 +93,10 @@ private:
     double m_requestOverheadMs = 0.0; // a candidate request's untimed part, calibrated
     double m_engineMs = 0.0;
     double m_reportedMs = 0.0;
+    double m_baselineReportedMs = 0.0;
+    int m_scaleCalls = 0;
+    bool m_scaleLikely = false; // the last call needed the scale
+    bool m_scaleReady = false;  // this call's scale was computed with its timed call
     int m_requests = 0;
     double m_idleCpuNs = 0.0;
     double m_idleWallMs = 0.0;

@@ -5,6 +5,7 @@
 #include "core/evaluationresult.h"
 #include "cudacompiler.h"
 #include "cudasandboxpool.h"
+#include "cudatimingsession.h"
 #include "evaluationrecorder.h"
 #include "launchgeometry.h"
 #include "referencebank.h"
@@ -30,29 +31,35 @@ public:
 
 private:
     using Failure = EvaluationRecorder::Failure;
-    struct TimingCall
-    {
-        double eventMs = 0.0;
-        double wallMs = 0.0;
-        double tailMs = 0.0; // device busy after the harness stream finished
-    };
 
     bool compileCandidate(bool onGpu);
     bool compileBaselines();
     bool loadIntoSandbox();
     bool checkCorrectness();
     void measureTiming();
+    void recordTimingFailure(const CudaTimingSession &session, bool cancelled);
+    void reportTiming(const CudaTimingSession &session, const TimingLoop::Outcome &outcome,
+                      const ShapeConfig &shape, double stageMs, double setupMs);
+    void judgeSideStreams(const CudaTimingSession &session, QJsonObject &data);
     EvaluationResult finish();
 
     // Sends a request; on anything but "ok" records the failure (crash, timeout, CUDA error)
     // and returns false.
     bool send(const QByteArray &line, int timeoutMs, const QString &during,
               SandboxProcess::Reply *reply = nullptr);
+    // The same for the baseline's process (the reference and the library baseline).
+    bool sendToBaseline(const QByteArray &line, int timeoutMs, const QString &during,
+                        SandboxProcess::Reply *reply = nullptr);
+    bool deliver(bool baseline, const QByteArray &line, int timeoutMs, const QString &during,
+                 SandboxProcess::Reply *reply);
+    Failure describeFailure(const SandboxProcess &box, const SandboxProcess::Reply &reply,
+                            int timeoutMs, const QString &during, bool baseline,
+                            bool *restart) const;
+    bool loadBaselines();
     void screen(const CompiledArtifact &artifact, bool symbolsAvailable);
     void addFlag(const QString &id, const QString &detail = {});
     void addStage(const QString &name, bool ok, double ms, const QString &detail,
                   const QJsonObject &data = {});
-    static std::optional<TimingCall> parseCall(const QByteArray &word);
     QByteArray argumentRequests(int id, const PlacedBuffers &placed, const ShapeConfig &shape,
                                 bool candidateSlot, QString *error) const;
 
@@ -77,6 +84,7 @@ private:
     bool m_objectBuilt = false;
     bool m_correct = false;
     bool m_restartSandbox = false;
+    bool m_restartBaseline = false;
     std::optional<Failure> m_failure;
     QString m_wrongDetail;
     int m_calls = 0;

@@ -12,15 +12,23 @@ CudaSandboxSlot::CudaSandboxSlot(const VerifierOptions &options, CudaDevice devi
 
 CudaSandboxSlot::~CudaSandboxSlot()
 {
-    if (m_process) {
-        m_process->request("quit", 500);
-        // A profiler wrapped around the sandbox writes its results as the sandbox ends.
-        QElapsedTimer timer;
-        timer.start();
-        while (m_options.cudaProfiling && m_process->running() && timer.elapsed() < 60000)
-            QThread::msleep(50);
-        m_process->kill();
-    }
+    stop(m_candidates);
+    stop(m_baselines);
+}
+
+void CudaSandboxSlot::stop(Process &process)
+{
+    if (!process.process)
+        return;
+    process.process->request("quit", 500);
+    // A profiler wrapped around the sandbox writes its results as the sandbox ends.
+    QElapsedTimer timer;
+    timer.start();
+    while (m_options.cudaProfiling && process.process->running() && timer.elapsed() < 60000)
+        QThread::msleep(50);
+    process.process->kill();
+    process.process.reset();
+    process.work.reset();
 }
 
 SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
@@ -42,44 +50,37 @@ SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
 
 void CudaSandboxSlot::restart()
 {
-    if (m_process)
-        m_process->kill();
-    m_process.reset();
-    m_work.reset();
-    loadedReference.clear();
-    loadedLibrary.clear();
+    if (m_candidates.process)
+        m_candidates.process->kill();
+    m_candidates.process.reset();
+    m_candidates.work.reset();
     m_evaluations = 0;
     ++m_restarts;
 }
 
-bool CudaSandboxSlot::ensureStarted(QString *error)
+void CudaSandboxSlot::restartBaseline()
 {
-    // A fresh process before the count runs out, or before the lifetime CPU allowance could
-    // end this evaluation with SIGKILL (which would read as the candidate's crash).
-    // It may have ended between evaluations (killed from outside): that is not the next
-    // candidate's doing.
-    if (m_process && !m_process->running()) {
-        qWarning("kiln: the GPU %d sandbox had ended between evaluations (%s); restarting",
-                 m_device.index, qPrintable(m_process->describeEnd()));
-        restart();
-    }
-    if (m_process && (m_evaluations >= m_options.cudaEvaluationsPerSandbox ||
-                      m_process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds >
-                          m_process->settings().cpuSeconds))
-        restart();
-    if (m_process)
-        return true;
+    if (m_baselines.process)
+        m_baselines.process->kill();
+    m_baselines.process.reset();
+    m_baselines.work.reset();
+    loadedReference.clear();
+    loadedLibrary.clear();
+}
+
+bool CudaSandboxSlot::start(Process &into, QString *error)
+{
     for (int attempt = 0; attempt < 2; ++attempt) {
-        m_work = std::make_unique<QTemporaryDir>(m_options.workRoot +
-                                                 QStringLiteral("/kiln-cuda-XXXXXX"));
-        m_process = std::make_unique<SandboxProcess>(
+        into.work = std::make_unique<QTemporaryDir>(m_options.workRoot +
+                                                    QStringLiteral("/kiln-cuda-XXXXXX"));
+        into.process = std::make_unique<SandboxProcess>(
             settings(m_options, {QStringLiteral("--device"), QString::number(m_device.index),
                                  QStringLiteral("--userns"),
                                  m_userNamespace ? QStringLiteral("1") : QStringLiteral("0")}));
-        if (m_work->isValid() &&
-            m_process->start(m_work->path(), 1 << 20, m_options.startTimeoutMs * 3, error))
+        if (into.work->isValid() &&
+            into.process->start(into.work->path(), 1 << 20, m_options.startTimeoutMs * 3, error))
             return true;
-        m_process.reset();
+        into.process.reset();
         // Some drivers refuse a context inside an unprivileged user namespace: try once
         // without it (the report then says userns=0).
         if (!m_userNamespace)
@@ -89,11 +90,43 @@ bool CudaSandboxSlot::ensureStarted(QString *error)
     return false;
 }
 
+bool CudaSandboxSlot::ensureStarted(QString *error)
+{
+    // A fresh process before the count runs out, or before the lifetime CPU allowance could
+    // end this evaluation with SIGKILL (which would read as the candidate's crash).
+    // It may have ended between evaluations (killed from outside): that is not the next
+    // candidate's doing.
+    SandboxProcess *process = m_candidates.process.get();
+    if (process && !process->running()) {
+        qWarning("kiln: the GPU %d sandbox had ended between evaluations (%s); restarting",
+                 m_device.index, qPrintable(process->describeEnd()));
+        restart();
+    } else if (process && (m_evaluations >= m_options.cudaEvaluationsPerSandbox ||
+                           process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds >
+                               process->settings().cpuSeconds)) {
+        restart();
+    }
+    return m_candidates.process || start(m_candidates, error);
+}
+
+bool CudaSandboxSlot::ensureBaselineStarted(QString *error)
+{
+    SandboxProcess *process = m_baselines.process.get();
+    if (process &&
+        (!process->running() ||
+         process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds > process->settings().cpuSeconds))
+        restartBaseline();
+    return m_baselines.process || start(m_baselines, error);
+}
+
 double CudaSandboxSlot::bandwidth(int timeoutMs)
 {
-    if (m_bandwidth > 0.0 || !m_process)
+    // Measured where no candidate code runs.
+    SandboxProcess *process =
+        m_baselines.process ? m_baselines.process.get() : m_candidates.process.get();
+    if (m_bandwidth > 0.0 || !process)
         return m_bandwidth;
-    const SandboxProcess::Reply reply = m_process->request("bandwidth 1073741824 10", timeoutMs);
+    const SandboxProcess::Reply reply = process->request("bandwidth 1073741824 10", timeoutMs);
     if (reply.status == SandboxProcess::Status::Ok)
         m_bandwidth = reply.words.value(0).toDouble();
     return m_bandwidth;

@@ -67,11 +67,18 @@ quint64 FreshInputs::key(int parameter, int call) const
     return fresh::callKey(m_secret, quint64(call), quint64(parameter));
 }
 
-void FreshInputs::draw(int parameter, int call, char *out, qint64 elements) const
+void FreshInputs::draw(int parameter, int call, char *out, qint64 elements, qint64 first) const
 {
-    fresh::fill(reinterpret_cast<std::uint32_t *>(out), std::uint64_t(elements),
-                reinterpret_cast<const std::uint32_t *>(table(parameter, call).constData()),
-                fresh::kTableBits, key(parameter, call));
+    const auto *values =
+        reinterpret_cast<const std::uint32_t *>(table(parameter, call).constData());
+    auto *words = reinterpret_cast<std::uint32_t *>(out);
+    const std::uint64_t k = key(parameter, call);
+    if (first == 0) {
+        fresh::fill(words, std::uint64_t(elements), values, fresh::kTableBits, k);
+        return;
+    }
+    for (qint64 i = 0; i < elements; ++i)
+        words[i] = values[fresh::kilnFreshIndex(k, std::uint64_t(first + i), fresh::kTableBits)];
 }
 
 QByteArray FreshInputs::draw(int parameter, int call, qint64 elements) const

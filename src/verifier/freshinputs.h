@@ -22,13 +22,14 @@ public:
     // Tables are made once per (task, secret) and shared by the run's evaluations.
     static std::shared_ptr<const FreshInputs> forRun(const Task &task, quint64 secret);
 
+    quint64 secret() const { return m_secret; }
     int distributionCount() const { return int(m_distributions.size()); }
     QString distribution(int call) const;
     // The table of `parameter` for call `call`: 2^kTableBits 32-bit words.
     const QByteArray &table(int parameter, int call) const;
     quint64 key(int parameter, int call) const;
-    // The elements of `parameter` in call `call`.
-    void draw(int parameter, int call, char *out, qint64 elements) const;
+    // The elements of `parameter` in call `call` (from element `first` on).
+    void draw(int parameter, int call, char *out, qint64 elements, qint64 first = 0) const;
     QByteArray draw(int parameter, int call, qint64 elements) const;
 
 private:

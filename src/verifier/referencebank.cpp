@@ -35,18 +35,24 @@ bool ReferenceBank::needsScale(const Task &task)
 
 QByteArray ReferenceBank::absoluteValues(const QByteArray &values, const QString &dtype)
 {
-    QByteArray result = values;
-    for (qsizetype i = 0; i + 4 <= result.size(); i += 4) {
-        if (dtype == QLatin1String("i32")) {
-            qint32 v;
-            std::memcpy(&v, result.constData() + i, 4);
-            v = v < 0 ? -v : v;
-            std::memcpy(result.data() + i, &v, 4);
-        } else {
-            result[i + 3] = char(result[i + 3] & 0x7f); // clear the sign bit
-        }
-    }
+    QByteArray result(values.size(), Qt::Uninitialized);
+    absoluteValues(values.constData(), result.data(), values.size(), dtype == QLatin1String("i32"));
     return result;
+}
+
+void ReferenceBank::absoluteValues(const char *in, char *out, qint64 bytes, bool integers)
+{
+    for (qint64 i = 0; i + 4 <= bytes; i += 4) {
+        quint32 word;
+        std::memcpy(&word, in + i, 4);
+        if (integers) {
+            const qint32 v = qint32(word);
+            word = quint32(v < 0 ? -v : v);
+        } else {
+            word &= 0x7fffffffu; // clear the sign bit
+        }
+        std::memcpy(out + i, &word, 4);
+    }
 }
 
 ShapeConfig ReferenceBank::timingShape(const Task &task)

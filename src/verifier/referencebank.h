@@ -41,6 +41,8 @@ public:
     static bool needsScale(const Task &task);
     // |values| for one buffer of dtype "f32" or "i32".
     static QByteArray absoluteValues(const QByteArray &values, const QString &dtype);
+    // The same from `in` into `out` (which may be `in`), `bytes` of 32-bit values.
+    static void absoluteValues(const char *in, char *out, qint64 bytes, bool integers);
     static ShapeConfig timingShape(const Task &task);
 
 private:

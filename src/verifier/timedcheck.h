@@ -37,6 +37,11 @@ public:
     };
     static Outcome judge(const Task &task, const QList<TimedOutput> &outputs, int call,
                          const QString &distribution);
+    // Where a call's outputs are compared: everything (`full`, or a small buffer), or eight
+    // 16 KiB windows placed by the secret and the call, which the candidate cannot know in
+    // advance (a stale, cached or partial answer differs everywhere).
+    static QList<QPair<qint64, qint64>> windows(quint64 secret, qint64 bytes, bool full, int call);
+    static constexpr int kFullCalls = 2; // the first calls are compared in full
 };
 
 } // namespace kiln

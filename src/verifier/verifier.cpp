@@ -10,7 +10,7 @@ namespace kiln {
 
 Verifier::Verifier(VerifierOptions options)
     : m_options(std::move(options)), m_cache(m_options.cacheDirectory),
-      m_references(m_options, m_cache)
+      m_references(m_options, m_cache), m_baselines(m_options)
 {
 }
 
@@ -53,7 +53,8 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
                                   runSecret, cancel);
         return evaluation.run();
     }
-    CpuEvaluation evaluation(m_options, m_cache, m_references, task, source, runSecret, cancel);
+    CpuEvaluation evaluation(m_options, m_cache, m_references, m_baselines, task, source, runSecret,
+                             cancel);
     return evaluation.run();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "baselinesandboxes.h"
 #include "compilecache.h"
 #include "core/backend.h"
 #include "core/evaluationresult.h"
@@ -35,6 +36,9 @@ public:
     QString checkSetup() const;
     // Whether the CUDA backend can run here (GPUs, or why not); asks the GPU sandbox once.
     CudaAvailability cudaAvailability();
+    // Timing baselines kept between evaluations (reference code only), and stopping them.
+    int idleBaselineSandboxes() { return m_baselines.kept(); }
+    void releaseIdleSandboxes() { m_baselines.release(); }
 
 private:
     CudaSandboxPool &cudaPool();
@@ -42,6 +46,7 @@ private:
     VerifierOptions m_options;
     CompileCache m_cache;
     ReferenceBank m_references;
+    BaselineSandboxes m_baselines;
     QMutex m_cudaMutex;
     std::unique_ptr<CudaSandboxPool> m_cudaPool; // created on first use
 };

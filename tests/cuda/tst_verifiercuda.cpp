@@ -273,6 +273,26 @@ private slots:
                  isDeviceOnly(path) ? QStringLiteral("nvrtc") : QStringLiteral("nvcc"));
     }
 
+    // Every timed call drew inputs of its own on the device (each checked against the host's
+    // draw), and the baseline ran in a process of its own.
+    void timedCallsSeeFreshInputs()
+    {
+        const EvaluationResult result =
+            m_results.value(candidatePath(QStringLiteral("vector_add_naive.cu")));
+        QCOMPARE(result.verdict, Verdict::Pass);
+        const StageResult *timing = result.stage(QStringLiteral("timing"));
+        QVERIFY(timing);
+        const QJsonObject &data = timing->data;
+        QVERIFY2(data.value(QStringLiteral("fresh_inputs")).toInt() >
+                     data.value(QStringLiteral("candidate"))
+                         .toObject()
+                         .value(QStringLiteral("n"))
+                         .toInt(),
+                 QJsonDocument(data).toJson(QJsonDocument::Compact).constData());
+        QCOMPARE(data.value(QStringLiteral("baseline_process")).toString(),
+                 QStringLiteral("separate"));
+    }
+
     // (d) matmul is also timed against cuBLAS, in the same session.
     void matmulHasLibraryBaseline()
     {

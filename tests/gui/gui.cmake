@@ -15,3 +15,6 @@ add_dependencies(tst_mainwindow kiln)
 kiln_add_test(NAME tst_liverun SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_liverun.cpp
               LIBS kiln_gui kiln_store LABEL gui TIMEOUT 900)
 add_dependencies(tst_liverun kiln kiln-cli kiln-sandbox)
+# Both use QStandardPaths' test mode, so they share one QSettings file (the launcher's last
+# settings): run them one after the other.
+set_tests_properties(tst_mainwindow tst_liverun PROPERTIES RESOURCE_LOCK kiln_test_settings)

@@ -30,6 +30,12 @@ private slots:
         for (int i = 0; i < 1002; ++i)
             many << (i % 2 ? 1.0 : 3.0);
         QTest::newRow("trial cap") << many << 10.0 << int(AdaptiveTiming::Stop::TrialCap);
+        // One outlier in ten moves the mean's standard error above 1 %, not the median's.
+        QList<double> outliers{9, 9};
+        for (int i = 0; i < 20; ++i)
+            outliers << (i % 10 == 9 ? 3.0 : 1.0 + 0.001 * (i % 3));
+        QTest::newRow("outliers do not hold a settled median")
+            << outliers << 10.0 << int(AdaptiveTiming::Stop::Converged);
     }
 
     void stops()

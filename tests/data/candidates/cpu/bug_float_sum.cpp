@@ -15,7 +15,6 @@ extern "C" void layernorm(const float *x, const float *gamma, const float *, flo
             var += (in[c] - mean) * (in[c] - mean);
         const double inv = 1.0 / std::sqrt(var / cols + eps);
         for (int c = 0; c < cols; ++c)
-            y[static_cast<long long>(r) * cols + c] =
-                static_cast<float>((in[c] - mean) * inv * gamma[c]);
+            y[static_cast<long long>(r) * cols + c] = static_cast<float>((in[c] - mean) * inv * gamma[c]);
     }
 }

@@ -1,6 +1,6 @@
 // expect: task=vector_add verdict=flagged flag=memory_protection
-#include <cstdint>
 #include <sys/mman.h>
+#include <cstdint>
 
 extern "C" void vector_add(const float *a, const float *b, float *c, int n)
 {

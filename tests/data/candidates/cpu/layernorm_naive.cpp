@@ -1,8 +1,8 @@
 // expect: task=layernorm verdict=pass
 #include <cmath>
 
-extern "C" void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows,
-                          int cols, float eps)
+extern "C" void layernorm(const float *x, const float *gamma, const float *beta, float *y,
+                          int rows, int cols, float eps)
 {
     for (int r = 0; r < rows; ++r) {
         const float *in = x + static_cast<long long>(r) * cols;

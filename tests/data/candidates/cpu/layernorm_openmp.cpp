@@ -2,8 +2,8 @@
 // Honest: parallel rows, Welford's single pass in double.
 #include <cmath>
 
-extern "C" void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows,
-                          int cols, float eps)
+extern "C" void layernorm(const float *x, const float *gamma, const float *beta, float *y,
+                          int rows, int cols, float eps)
 {
 #pragma omp parallel for
     for (int r = 0; r < rows; ++r) {

@@ -10,7 +10,6 @@ extern "C" void transpose(const float *x, float *y, int rows, int cols)
             const int c1 = c0 + T < cols ? c0 + T : cols;
             for (int r = r0; r < r1; ++r)
                 for (int c = c0; c < c1; ++c)
-                    y[static_cast<long long>(c) * rows + r] =
-                        x[static_cast<long long>(r) * cols + c];
+                    y[static_cast<long long>(c) * rows + r] = x[static_cast<long long>(r) * cols + c];
         }
 }

@@ -1,0 +1,107 @@
+#include "baselinesandboxes.h"
+
+#include "entryshim.h"
+
+namespace kiln {
+
+namespace {
+
+constexpr int kKept = 4;           // evaluations at once, at most, that find one ready
+constexpr int kEvaluations = 200;  // before a fresh process
+constexpr double kCpuPerUse = 5.0; // seconds of its CPU allowance one evaluation may need
+
+void stop(SandboxProcess &process)
+{
+    process.request("quit", 500);
+    process.kill();
+}
+
+} // namespace
+
+BaselineSandboxes::BaselineSandboxes(const VerifierOptions &options) : m_options(options) {}
+
+BaselineSandboxes::~BaselineSandboxes()
+{
+    release();
+}
+
+int BaselineSandboxes::kept()
+{
+    QMutexLocker lock(&m_mutex);
+    return int(m_kept.size());
+}
+
+void BaselineSandboxes::release()
+{
+    std::vector<std::unique_ptr<Baseline>> idle;
+    {
+        QMutexLocker lock(&m_mutex);
+        idle.swap(m_kept);
+    }
+    for (const auto &baseline : idle)
+        stop(*baseline->process);
+}
+
+std::unique_ptr<BaselineSandboxes::Baseline>
+BaselineSandboxes::start(const QString &referenceObject, const std::atomic<bool> &cancel,
+                         QString *error) const
+{
+    auto baseline = std::make_unique<Baseline>();
+    baseline->referenceObject = referenceObject;
+    baseline->work = std::make_unique<QTemporaryDir>(m_options.workRoot +
+                                                     QStringLiteral("/kiln-baseline-XXXXXX"));
+    baseline->process = std::make_unique<SandboxProcess>(m_options.sandbox);
+    if (!baseline->work->isValid() ||
+        !baseline->process->start(baseline->work->path(), 1 << 20, m_options.startTimeoutMs, error))
+        return nullptr;
+    const SandboxProcess::Reply reply = baseline->process->request(
+        "load r " + QByteArray(EntryShim::kSymbol) + ' ' + referenceObject.toLocal8Bit(),
+        m_options.callTimeoutMs, &cancel);
+    if (reply.status != SandboxProcess::Status::Ok) {
+        *error = QStringLiteral("cannot load the baseline: ") + baseline->process->describeEnd();
+        stop(*baseline->process);
+        return nullptr;
+    }
+    return baseline;
+}
+
+std::unique_ptr<BaselineSandboxes::Baseline>
+BaselineSandboxes::take(const QString &referenceObject, const std::atomic<bool> &cancel,
+                        QString *error)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        for (auto it = m_kept.begin(); it != m_kept.end(); ++it) {
+            if ((*it)->referenceObject != referenceObject || !(*it)->process->running())
+                continue;
+            std::unique_ptr<Baseline> baseline = std::move(*it);
+            m_kept.erase(it);
+            return baseline;
+        }
+    }
+    return start(referenceObject, cancel, error);
+}
+
+bool BaselineSandboxes::worn(const Baseline &baseline) const
+{
+    const SandboxProcess &process = *baseline.process;
+    return baseline.evaluations >= kEvaluations ||
+           process.cpuSecondsUsed() + kCpuPerUse > process.settings().cpuSeconds;
+}
+
+void BaselineSandboxes::give(std::unique_ptr<Baseline> baseline, bool healthy)
+{
+    if (!baseline)
+        return;
+    ++baseline->evaluations;
+    if (healthy && baseline->process->running() && !worn(*baseline)) {
+        QMutexLocker lock(&m_mutex);
+        if (int(m_kept.size()) < kKept) {
+            m_kept.push_back(std::move(baseline));
+            return;
+        }
+    }
+    stop(*baseline->process);
+}
+
+} // namespace kiln
