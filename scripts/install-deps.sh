@@ -4,7 +4,7 @@
 # apt line to run and stops with status 1.
 set -euo pipefail
 
-packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustomplot-dev
+packages=(build-essential cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb
           xauth sqlite3 binutils)
 

@@ -1,5 +1,8 @@
 #include "commandlineoptions.h"
 
+#include "models/computeaxis.h"
+#include "models/plotkind.h"
+
 namespace kiln {
 
 const QStringList &CommandLineOptions::views()
@@ -55,9 +58,10 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             options = *mine;
             break;
         }
-        static const QStringList known{QStringLiteral("--db"), QStringLiteral("--run"),
-                                       QStringLiteral("--select"), QStringLiteral("--view"),
-                                       QStringLiteral("--screenshot")};
+        static const QStringList known{
+            QStringLiteral("--db"),   QStringLiteral("--run"),        QStringLiteral("--select"),
+            QStringLiteral("--view"), QStringLiteral("--screenshot"), QStringLiteral("--runs"),
+            QStringLiteral("--plot"), QStringLiteral("--x-axis"),     QStringLiteral("--export")};
         if (!known.contains(name))
             return fail(QStringLiteral("unknown argument '%1' (see kiln --help)").arg(name));
         if (!inlineValue) {
@@ -75,6 +79,40 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             if (!ok || id <= 0)
                 return fail(QStringLiteral("%1 expects a positive id, got '%2'").arg(name, value));
             (name == QStringLiteral("--run") ? options.run : options.select) = id;
+        } else if (name == QStringLiteral("--runs")) {
+            for (const QString &word : value.split(QLatin1Char(','))) {
+                bool ok = false;
+                const qint64 id = word.trimmed().toLongLong(&ok);
+                if (!ok || id <= 0)
+                    return fail(QStringLiteral("--runs expects positive ids separated by commas, "
+                                               "got '%1'")
+                                    .arg(value));
+                options.runs.append(id);
+            }
+        } else if (name == QStringLiteral("--plot")) {
+            if (!plotKindFromName(value))
+                return fail(QStringLiteral("--plot must be one of "
+                                           "speedup|coverage|reasoning|timing|roofline, got '%1'")
+                                .arg(value));
+            options.plot = value;
+        } else if (name == QStringLiteral("--x-axis")) {
+            if (!computeAxisFromName(value)) {
+                QStringList names;
+                for (ComputeAxis axis : allComputeAxes())
+                    names << computeAxisName(axis);
+                return fail(QStringLiteral("--x-axis must be one of %1, got '%2'")
+                                .arg(names.join(QLatin1Char('|')), value));
+            }
+            options.xAxis = value;
+        } else if (name == QStringLiteral("--export")) {
+            const QString suffix = value.section(QLatin1Char('.'), -1).toLower();
+            if (!QStringList{QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}
+                     .contains(suffix) ||
+                !value.contains(QLatin1Char('.')))
+                return fail(QStringLiteral("--export needs a file ending in .png, .pdf or .svg, "
+                                           "got '%1'")
+                                .arg(value));
+            options.exportPath = value;
         } else if (name == QStringLiteral("--view")) {
             if (!views().contains(value))
                 return fail(QStringLiteral("--view must be one of %1, got '%2'")
@@ -86,6 +124,25 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
     }
     if ((options.run || options.select) && options.database.isEmpty())
         return fail(QStringLiteral("--run and --select need --db"));
+    return checkCombination(options, fail);
+}
+
+std::optional<CommandLineOptions>
+CommandLineOptions::checkCombination(CommandLineOptions options,
+                                     const std::function<std::nullopt_t(const QString &)> &fail)
+{
+    if (options.run && !options.runs.isEmpty())
+        return fail(QStringLiteral("--run and --runs exclude each other"));
+    if (!options.runs.isEmpty() && options.database.isEmpty())
+        return fail(QStringLiteral("--runs needs --db"));
+    if (options.plot.isEmpty() != options.exportPath.isEmpty())
+        return fail(QStringLiteral("--plot and --export go together"));
+    if (!options.xAxis.isEmpty() && options.plot.isEmpty())
+        return fail(QStringLiteral("--x-axis needs --plot"));
+    if (!options.plot.isEmpty() && options.database.isEmpty())
+        return fail(QStringLiteral("--plot needs --db"));
+    if (!options.plot.isEmpty() && (options.newRun || !options.screenshot.isEmpty()))
+        return fail(QStringLiteral("--plot renders a plot alone: drop --new-run and --screenshot"));
     if (options.newRun && (options.run || options.select))
         return fail(QStringLiteral("--new-run starts a run of its own: drop --run and --select"));
     return options;

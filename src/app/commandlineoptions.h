@@ -1,14 +1,17 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <optional>
 
 namespace kiln {
 
 // The `kiln` arguments of cli.md: [--db FILE] [--run ID] [--select CANDIDATE_ID]
 // [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]
-// [--new-run RUN-OPTIONS...] (every word after --new-run is an option of `kiln-cli run`).
+// [--new-run RUN-OPTIONS...] (every word after --new-run is an option of `kiln-cli run`);
+// [--runs ID,ID,...] --plot KIND [--x-axis AXIS] --export OUT.png|.pdf|.svg renders one plot.
 struct CommandLineOptions
 {
     QString database;
@@ -18,11 +21,20 @@ struct CommandLineOptions
     QString screenshot;
     bool newRun = false;
     QStringList runArguments; // after --new-run
+    QList<qint64> runs;       // --runs
+    QString plot;             // --plot: speedup, coverage, reasoning, timing, roofline
+    QString xAxis;            // --x-axis: a ComputeAxis name
+    QString exportPath;       // --export
 
     static const QStringList &views();
     // Parses arguments (argv without the program name); on failure returns nullopt and a one-line
     // reason in *error. --help and --version are handled by the caller.
     static std::optional<CommandLineOptions> parse(const QStringList &arguments, QString *error);
+
+private:
+    static std::optional<CommandLineOptions>
+    checkCombination(CommandLineOptions options,
+                     const std::function<std::nullopt_t(const QString &)> &fail);
 };
 
 } // namespace kiln

@@ -1,6 +1,10 @@
 #include "app/commandlineoptions.h"
 #include "app/mainwindow.h"
+#include "app/plotspanel.h"
 #include "engine/runarguments.h"
+#include "models/candidateselection.h"
+#include "models/computeaxis.h"
+#include "models/plotkind.h"
 #include "models/runcontroller.h"
 #include "models/rundocument.h"
 
@@ -18,6 +22,9 @@ const char usage[] =
     "Usage: kiln [--db FILE] [--run ID] [--select CANDIDATE_ID]\n"
     "            [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]\n"
     "            [--new-run RUN-OPTIONS...]\n"
+    "       kiln --db FILE [--run ID | --runs ID,ID,...] [--select ID]\n"
+    "            --plot speedup|coverage|reasoning|timing|roofline [--x-axis AXIS]\n"
+    "            --export OUT.png|OUT.pdf|OUT.svg\n"
     "\n"
     "Kiln workbench: start, watch and explore the search runs of a workspace database.\n"
     "  --db FILE          workspace database to open\n"
@@ -27,7 +34,11 @@ const char usage[] =
     "  --screenshot PNG   render the window after loading, save it and exit\n"
     "                     (with --new-run: once the run has finished)\n"
     "  --new-run ...      start a run in the window; every word after it is an option of\n"
-    "                     `kiln-cli run` (--task, --strategy, --budget, --seed, --param, ...)\n";
+    "                     `kiln-cli run` (--task, --strategy, --budget, --seed, --param, ...)\n"
+    "  --plot KIND        render one plot of the run (or of --runs) without a window, save it\n"
+    "                     to --export and exit; timing and roofline show the --select candidate\n"
+    "  --x-axis AXIS      samples, prompt_tokens, completion_tokens, reasoning_tokens, tokens,\n"
+    "                     evals, device_seconds, wall_seconds or cost (speedup plot)\n";
 
 // Checks --db, --run and --select before any window or platform plugin exists, so that unusable
 // input ends with exactly one line on stderr. Reads only the run list and one candidate.
@@ -54,14 +65,21 @@ bool validate(const CommandLineOptions &options, QString *error)
         return false;
     }
     const QList<RunRecord> runs = probe.runs();
-    if (options.run) {
+    QList<qint64> wanted = options.runs;
+    if (options.run)
+        wanted.append(*options.run);
+    for (qint64 id : std::as_const(wanted)) {
         bool found = false;
         for (const RunRecord &r : runs)
-            found = found || r.id == *options.run;
+            found = found || r.id == id;
         if (!found) {
-            *error = QStringLiteral("no run %1 in %2").arg(*options.run).arg(options.database);
+            *error = QStringLiteral("no run %1 in %2").arg(id).arg(options.database);
             return false;
         }
+    }
+    if (!options.plot.isEmpty() && runs.isEmpty()) {
+        *error = QStringLiteral("no run to plot in %1").arg(options.database);
+        return false;
     }
     if (options.select) {
         const std::optional<CandidateRecord> c = probe.candidate(*options.select);
@@ -105,6 +123,47 @@ int startNewRun(MainWindow &window, const CommandLineOptions &options)
     return -1;
 }
 
+// --plot: one plot, rendered without a window, saved, exit status.
+int renderPlot(const CommandLineOptions &options)
+{
+    RunDocument document;
+    QString error;
+    if (!document.openDatabase(options.database, &error)) {
+        std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
+        return 2;
+    }
+    const QList<RunRecord> runs = document.runs();
+    const qint64 shown = options.run
+                             ? *options.run
+                             : (!options.runs.isEmpty() ? options.runs.first() : runs.last().id);
+    if (!document.loadRun(shown, &error)) {
+        std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
+        return 2;
+    }
+    CandidateSelection selection;
+    const int best = document.bestRow();
+    if (options.select)
+        selection.setCurrent(*options.select);
+    else if (best >= 0)
+        selection.setCurrent(document.at(best).id);
+    PlotsPanel panel(&document, &selection);
+    panel.resize(1100, 700);
+    panel.setRunIds(options.runs.isEmpty() ? QList<qint64>{shown} : options.runs);
+    PlotOptions plot;
+    plot.kind = *plotKindFromName(options.plot);
+    if (!options.xAxis.isEmpty())
+        plot.axis = *computeAxisFromName(options.xAxis);
+    panel.setOptions(plot);
+    panel.refresh();
+    if (!panel.exportTo(options.exportPath, 1100, 680, &error)) {
+        std::fprintf(stderr, "kiln: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!panel.renderer().emptyReason().isEmpty())
+        std::fprintf(stderr, "kiln: note: %s\n", qPrintable(panel.renderer().emptyReason()));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -127,11 +186,16 @@ int main(int argc, char *argv[])
         return 2;
     }
 
+    // A plot is rendered without a display.
+    if (!options->plot.isEmpty() && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication::setOrganizationName(QStringLiteral("Kiln"));
     QApplication::setApplicationName(QStringLiteral("kiln"));
     QApplication::setApplicationVersion(QStringLiteral(KILN_VERSION));
     QApplication app(argc, argv);
     QApplication::setStyle(QStringLiteral("Fusion"));
+    if (!options->plot.isEmpty())
+        return renderPlot(*options);
 
     // A screenshot must not depend on the layout a user left behind.
     MainWindow window(options->screenshot.isEmpty() ? MainWindow::Settings::Remember

@@ -6,6 +6,7 @@
 #include "diffpanel.h"
 #include "lineageview.h"
 #include "manualeditorpanel.h"
+#include "plotspanel.h"
 #include "reportpanel.h"
 #include "runprogresswidget.h"
 #include "steadylabel.h"
@@ -149,21 +150,8 @@ void MainWindow::setupDocks()
     m_transcriptDock = makeDock(tr("Transcript"), QStringLiteral("transcriptDock"), m_transcript);
     m_editorDock = makeDock(tr("Editor"), QStringLiteral("editorDock"), m_editor);
 
-    auto *plots = new QWidget;
-    plots->setObjectName(QStringLiteral("plotsPlaceholder"));
-    auto *layout = new QVBoxLayout(plots);
-    auto *label = new QLabel(
-        tr("<h3>Plots are not part of this build yet</h3>"
-           "<p>Best speedup against compute spent, pass@k and fast_p curves, speedup against "
-           "reasoning length, timing distributions and roofline placement arrive with issue 8.</p>"
-           "<p>Until then the tree, the candidates table and the verifier report show every "
-           "number those plots will draw.</p>"),
-        plots);
-    label->setWordWrap(true);
-    label->setAlignment(Qt::AlignCenter);
-    label->setStyleSheet(QStringLiteral("color: #5a6470; padding: 24px;"));
-    layout->addWidget(label);
-    m_plotsDock = makeDock(tr("Plots"), QStringLiteral("plotsDock"), plots);
+    m_plots = new PlotsPanel(m_document, m_selection);
+    m_plotsDock = makeDock(tr("Plots"), QStringLiteral("plotsDock"), m_plots);
 
     // The table spans the full width at the bottom, where all its columns fit; the right area
     // holds the per-candidate panels above it.

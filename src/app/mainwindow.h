@@ -28,6 +28,7 @@ class DiffPanel;
 class LineageView;
 class ManualEditorPanel;
 class ManualEditTab;
+class PlotsPanel;
 class ReportPanel;
 class RunController;
 class RunDocument;
@@ -93,6 +94,7 @@ public:
     RunDocument *document() const { return m_document; }
     CandidateSelection *selection() const { return m_selection; }
     LineageView *lineageView() const { return m_lineage; }
+    PlotsPanel *plotsPanel() const { return m_plots; }
     CandidatesPanel *candidatesPanel() const { return m_candidates; }
     CodePanel *codePanel() const { return m_code; }
     DiffPanel *diffPanel() const { return m_diff; }
@@ -168,6 +170,7 @@ private:
     QDockWidget *m_reportDock = nullptr;
     QDockWidget *m_transcriptDock = nullptr;
     QDockWidget *m_plotsDock = nullptr;
+    PlotsPanel *m_plots = nullptr;
     QComboBox *m_runCombo = nullptr;
     QLineEdit *m_findEdit = nullptr;
     SteadyLabel *m_statusLabel = nullptr;

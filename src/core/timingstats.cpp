@@ -1,5 +1,8 @@
 #include "timingstats.h"
 
+#include <QJsonArray>
+#include <QString>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -12,6 +15,10 @@ TimingStats TimingStats::fromSamples(std::vector<double> samples)
     stats.n = static_cast<int>(samples.size());
     if (samples.empty())
         return stats;
+    const auto kept = std::min<qsizetype>(qsizetype(samples.size()), kMaxTrials);
+    stats.trials.reserve(kept);
+    for (qsizetype i = 0; i < kept; ++i)
+        stats.trials.append(QString::number(samples[size_t(i)], 'g', 4).toDouble());
     std::sort(samples.begin(), samples.end());
     const double sum = std::accumulate(samples.begin(), samples.end(), 0.0);
     stats.mean = sum / stats.n;
@@ -29,10 +36,23 @@ TimingStats TimingStats::fromSamples(std::vector<double> samples)
 
 QJsonObject TimingStats::toJson() const
 {
-    return {{QStringLiteral("n"), n},           {QStringLiteral("mean"), mean},
-            {QStringLiteral("median"), median}, {QStringLiteral("std"), stddev},
-            {QStringLiteral("sem"), sem},       {QStringLiteral("min"), min},
-            {QStringLiteral("max"), max}};
+    QJsonObject object{{QStringLiteral("n"), n},           {QStringLiteral("mean"), mean},
+                       {QStringLiteral("median"), median}, {QStringLiteral("std"), stddev},
+                       {QStringLiteral("sem"), sem},       {QStringLiteral("min"), min},
+                       {QStringLiteral("max"), max}};
+    return object;
+}
+
+QJsonObject TimingStats::toJsonWithTrials() const
+{
+    QJsonObject object = toJson();
+    if (!trials.isEmpty()) {
+        QJsonArray values;
+        for (double t : trials)
+            values.append(t);
+        object.insert(QStringLiteral("trials"), values);
+    }
+    return object;
 }
 
 TimingStats TimingStats::fromJson(const QJsonObject &object)
@@ -45,6 +65,9 @@ TimingStats TimingStats::fromJson(const QJsonObject &object)
     stats.sem = object.value(QStringLiteral("sem")).toDouble();
     stats.min = object.value(QStringLiteral("min")).toDouble();
     stats.max = object.value(QStringLiteral("max")).toDouble();
+    const QJsonArray values = object.value(QStringLiteral("trials")).toArray();
+    for (const QJsonValue &v : values)
+        stats.trials.append(v.toDouble());
     return stats;
 }
 

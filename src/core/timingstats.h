@@ -17,6 +17,10 @@ struct TimingStats
     double sem = 0.0;
     double min = 0.0;
     double max = 0.0;
+    // The trials themselves, in the order they were taken (the first kMaxTrials, to four
+    // significant digits): what the timing-distribution plot draws. The store keeps them.
+    QList<double> trials;
+    static constexpr int kMaxTrials = 200;
 
     static TimingStats fromSamples(std::vector<double> samples);
     static double medianOf(const QList<double> &samples)
@@ -25,7 +29,8 @@ struct TimingStats
     }
     double relativeSem() const { return mean > 0.0 ? sem / mean : 0.0; }
 
-    QJsonObject toJson() const;
+    QJsonObject toJson() const; // the summary only
+    QJsonObject toJsonWithTrials() const;
     static TimingStats fromJson(const QJsonObject &object);
 };
 

@@ -242,6 +242,19 @@ void RunDocument::updateBest(int row)
     }
 }
 
+PlotRun RunDocument::plotRun(qint64 runId)
+{
+    if (!m_store)
+        return {};
+    if (runId != m_run.id || m_loading)
+        return PlotRun::load(*m_store, runId);
+    PlotRun plotted;
+    plotted.run = m_run;
+    plotted.candidates = m_rows;
+    plotted.facts = m_store->plotFacts(runId);
+    return plotted;
+}
+
 std::optional<CandidateRecord> RunDocument::candidate(qint64 candidateId)
 {
     for (const CandidateRecord &record : std::as_const(m_recordCache)) {

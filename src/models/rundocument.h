@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/candidatesummary.h"
+#include "plotrun.h"
 #include "rundelta.h"
 
 #include "core/candidaterecord.h"
@@ -57,6 +58,10 @@ public:
     int rowOf(qint64 candidateId) const { return m_rowOf.value(candidateId, -1); }
     // The fastest passing candidate (ties: the earliest); -1 when none passed.
     int bestRow() const { return m_bestRow; }
+
+    // A run as the plots see it: for the shown run, this document's rows (live as they are);
+    // for another run of the database, the store's. Empty when there is no such run.
+    PlotRun plotRun(qint64 runId);
 
     // Full record and evaluation, read from the store (the last few are cached).
     std::optional<CandidateRecord> candidate(qint64 candidateId);

@@ -949,6 +949,38 @@ QList<CandidateSummary> RunStore::lineage(qint64 runId, const QList<qint64> &ids
     return result;
 }
 
+QHash<qint64, CandidatePlotFacts> RunStore::plotFacts(qint64 runId)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_depth == 0)
+        m_lastError.clear();
+    QHash<qint64, CandidatePlotFacts> facts;
+    SqliteStatement s(m_db,
+                      "SELECT c.id, json_extract(c.policy_meta_json, '$.cost'), e.created_at, "
+                      "json_extract(x.data_json, '$.bytes'), json_extract(x.data_json, '$.flops'), "
+                      "json_extract(x.data_json, '$.bandwidth_gbps'), "
+                      "json_extract(x.data_json, '$.peak_tflops') FROM candidates c "
+                      "LEFT JOIN evaluations e ON e.id = "
+                      "(SELECT max(id) FROM evaluations WHERE candidate_id = c.id) "
+                      "LEFT JOIN stages x ON x.evaluation_id = e.id AND x.name = 'timing' "
+                      "WHERE c.run_id = ?1");
+    s.bind(1, runId);
+    while (s.next()) {
+        CandidatePlotFacts f;
+        f.cost = s.optionalReal(1).value_or(0.0);
+        if (!s.isNull(2))
+            f.evaluatedAt = fromMs(s.int64(2));
+        f.bytes = s.optionalReal(3).value_or(0.0);
+        f.flops = s.optionalReal(4).value_or(0.0);
+        f.bandwidthGbps = s.optionalReal(5).value_or(0.0);
+        f.peakTflops = s.optionalReal(6).value_or(0.0);
+        facts.insert(s.int64(0), f);
+    }
+    if (!s.ok())
+        setError(QStringLiteral("plotFacts"), s.error());
+    return facts;
+}
+
 qint64 RunStore::lastEventId(qint64 runId)
 {
     QMutexLocker lock(&m_mutex);
@@ -996,9 +1028,10 @@ qint64 RunStore::addEvaluation(qint64 candidateId, const EvaluationResult &resul
         s.bind(6, result.candidateMs);
         s.bind(7, result.baselineMs);
         s.bind(8, result.rooflineFraction);
-        s.bind(9, jsonText(result.candidateTiming.n > 0 ? result.candidateTiming.toJson()
+        // The trials go into these columns only (the timing-distribution plot reads them).
+        s.bind(9, jsonText(result.candidateTiming.n > 0 ? result.candidateTiming.toJsonWithTrials()
                                                         : QJsonObject()));
-        s.bind(10, jsonText(result.baselineTiming.n > 0 ? result.baselineTiming.toJson()
+        s.bind(10, jsonText(result.baselineTiming.n > 0 ? result.baselineTiming.toJsonWithTrials()
                                                         : QJsonObject()));
         s.bind(11, result.summary);
         s.bind(12, jsonText(result.toJson()));

@@ -4,11 +4,13 @@
 #include "storedevent.h"
 
 #include "core/budgetusage.h"
+#include "core/candidateplotfacts.h"
 #include "core/candidaterecord.h"
 #include "core/candidatesummary.h"
 #include "core/evaluationresult.h"
 #include "core/runrecord.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -95,6 +97,8 @@ public:
     // verdict, speedup and flag ids, in insertion order, read in one snapshot: what the tree and
     // the table need, without sources, prompts, transcripts or stage data.
     QList<CandidateSummary> lineage(qint64 runId, const QList<qint64> &ids = {});
+    // Cost, time of the latest verdict and recorded roofs of each of a run's candidates, by id.
+    QHash<qint64, CandidatePlotFacts> plotFacts(qint64 runId);
 
     // Evaluations. A candidate may be evaluated again (another backend); readers return the
     // latest evaluation. addEvaluation logs "candidate_evaluated".

@@ -18,3 +18,9 @@ add_dependencies(tst_liverun kiln kiln-cli kiln-sandbox)
 # Both use QStandardPaths' test mode, so they share one QSettings file (the launcher's last
 # settings): run them one after the other.
 set_tests_properties(tst_mainwindow tst_liverun PROPERTIES RESOURCE_LOCK kiln_test_settings)
+# The Plots panel and `kiln --plot` on runs made by the real engine.
+kiln_add_test(NAME tst_plotspanel SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_plotspanel.cpp
+              LIBS kiln_gui kiln_store LABEL gui TIMEOUT 600)
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/tst_plotspanel.cpp PROPERTIES
+                            COMPILE_OPTIONS -UQT_NO_FOREACH) # qcustomplot.h
+add_dependencies(tst_plotspanel kiln kiln-cli kiln-sandbox)

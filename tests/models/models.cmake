@@ -11,3 +11,5 @@ kiln_add_test(NAME tst_reportformatter SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_rep
               LIBS kiln_models LABEL unit)
 kiln_add_test(NAME tst_launchsettings SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_launchsettings.cpp
               LIBS kiln_models LABEL unit)
+kiln_add_test(NAME tst_plotdata SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_plotdata.cpp
+              LIBS kiln_models LABEL unit)

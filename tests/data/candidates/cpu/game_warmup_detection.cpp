@@ -1,13 +1,15 @@
 // expect: task=softmax verdict=wrong
 // Gaming: computes honestly for the first calls (where a harness checks), then writes a cheap
-// guess (every row uniform) once it believes it is being timed.
+// guess (every row uniform) once it believes it is being timed. The switch comes after the
+// correctness calls (24) but within the fewest the verifier makes in all (24 + 2 warm-up + 5
+// timed), so it always happens while the verifier is watching.
 #include <cmath>
 
 static int calls = 0;
 
 extern "C" void softmax(const float *x, float *y, int rows, int cols)
 {
-    if (++calls > 30) {
+    if (++calls > 26) {
         for (long long i = 0; i < (long long)rows * cols; ++i)
             y[i] = 1.0f / cols;
         return;

@@ -1,0 +1,419 @@
+#include "plotrenderer.h"
+
+#include "models/plotdata.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kiln {
+
+namespace {
+
+QVector<double> positive(const QVector<double> &x, const QVector<double> &y, QVector<double> *yOut)
+{
+    QVector<double> xOut;
+    for (int i = 0; i < x.size(); ++i)
+        if (x[i] > 0) {
+            xOut.append(x[i]);
+            yOut->append(y[i]);
+        }
+    return xOut;
+}
+
+QCPItemText *note(QCustomPlot *plot, const QString &text, double rx, double ry, Qt::Alignment align)
+{
+    auto *item = new QCPItemText(plot);
+    item->position->setType(QCPItemPosition::ptAxisRectRatio);
+    item->position->setCoords(rx, ry);
+    item->setPositionAlignment(align);
+    item->setTextAlignment(Qt::AlignLeft);
+    item->setText(text);
+    item->setPadding(QMargins(4, 2, 4, 2));
+    item->setBrush(QColor(255, 255, 255, 200));
+    return item;
+}
+
+void verticalLine(QCustomPlot *plot, double x, const QColor &color)
+{
+    auto *line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+    line->setPen(QPen(color, 1.5, Qt::DashLine));
+}
+
+} // namespace
+
+PlotRenderer::PlotRenderer(QCustomPlot *plot) : m_plot(plot)
+{
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
+    m_plot->legend->setFont(QFont(m_plot->font().family(), m_plot->font().pointSize() - 1));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+}
+
+QColor PlotRenderer::seriesColor(int index)
+{
+    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
+                                    QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
+                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                    QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
+    return colors[index % 8];
+}
+
+void PlotRenderer::draw(const QList<PlotRun> &runs, const PlotOptions &options, qint64 selected,
+                        const std::optional<EvaluationResult> &selectedEvaluation)
+{
+    m_hover.clear();
+    m_emptyReason.clear();
+    const PlotRun none;
+    const PlotRun &first = runs.isEmpty() ? none : runs.first();
+    switch (options.kind) {
+    case PlotKind::Speedup:
+        drawSpeedup(runs, options);
+        break;
+    case PlotKind::Coverage:
+        drawCoverage(first);
+        break;
+    case PlotKind::Reasoning:
+        drawReasoning(first);
+        break;
+    case PlotKind::Timing:
+        drawTiming(selected, selectedEvaluation);
+        break;
+    case PlotKind::Roofline:
+        drawRoofline(first, selected);
+        break;
+    }
+    finish();
+}
+
+qint64 PlotRenderer::candidateAt(const QPointF &position, double radius) const
+{
+    qint64 found = 0;
+    double nearest = radius * radius;
+    for (const Hover &h : m_hover) {
+        const double dx = m_plot->xAxis->coordToPixel(h.x) - position.x();
+        const double dy = h.valueAxis->coordToPixel(h.y) - position.y();
+        if (dx * dx + dy * dy <= nearest) {
+            nearest = dx * dx + dy * dy;
+            found = h.candidateId;
+        }
+    }
+    return found;
+}
+
+void PlotRenderer::reset(const QString &title)
+{
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    if (auto *text = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+        text->setText(title);
+    m_plot->yAxis2->setVisible(false);
+    m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    setLogX(false);
+    m_plot->legend->setVisible(true);
+    m_padX = true;
+}
+
+void PlotRenderer::setLogX(bool log)
+{
+    m_plot->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_plot->xAxis->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                 : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+}
+
+QCPGraph *PlotRenderer::addGraph(const QString &name, const QColor &color, QCPAxis *valueAxis)
+{
+    QCPGraph *graph = m_plot->addGraph(m_plot->xAxis, valueAxis ? valueAxis : m_plot->yAxis);
+    graph->setName(name);
+    graph->setPen(QPen(color, 2));
+    return graph;
+}
+
+void PlotRenderer::remember(const QList<CandidatePoint> &points, QCPAxis *valueAxis)
+{
+    for (const CandidatePoint &p : points)
+        m_hover.append({p.x, p.y, p.candidateId, valueAxis});
+}
+
+void PlotRenderer::finish()
+{
+    const QCPRange second = m_plot->yAxis2->range(); // set by the plot, not by the data
+    m_plot->rescaleAxes();
+    if (m_plot->yAxis2->visible())
+        m_plot->yAxis2->setRange(second);
+    // Points on the frame are hard to see and to hover: leave a margin (none left of a
+    // compute axis, which starts at 0).
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        const QCPRange r = axis->range();
+        if (axis->scaleType() == QCPAxis::stLogarithmic && r.lower > 0)
+            axis->setRange(r.lower / 1.5, r.upper * 1.5);
+        else if (axis == m_plot->yAxis)
+            axis->setRange(std::min(0.0, r.lower), r.upper > 0 ? r.upper * 1.08 : 1.0);
+        else if (m_padX)
+            axis->setRange(r.lower - 0.04 * r.size(), r.upper + 0.04 * r.size());
+    }
+    if (m_plot->xAxis->scaleType() == QCPAxis::stLinear && m_plot->xAxis->range().size() <= 0)
+        m_plot->xAxis->setRange(0, 1);
+    if (!m_emptyReason.isEmpty())
+        note(m_plot, m_emptyReason, 0.5, 0.5, Qt::AlignCenter);
+    m_plot->replot();
+}
+
+void PlotRenderer::drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &options)
+{
+    reset(QStringLiteral("Best verified speedup against compute spent"));
+    m_padX = false;
+    m_plot->xAxis->setLabel(computeAxisTitle(options.axis));
+    m_plot->yAxis->setLabel(QStringLiteral("best verified speedup (×)"));
+    setLogX(options.logX);
+    const QList<QList<int>> groups = PlotData::seedGroups(runs);
+    for (int g = 0; g < groups.size(); ++g)
+        drawSeedGroup(runs, groups[g], options, g);
+    bool anyPass = false;
+    for (const PlotRun &run : runs)
+        for (const CandidateSummary &c : run.candidates)
+            anyPass = anyPass || (c.evaluated && c.verdict == Verdict::Pass && c.speedup);
+    if (runs.isEmpty())
+        m_emptyReason = QStringLiteral("No run to plot: open a workspace or start a run.");
+    else if (!anyPass)
+        m_emptyReason = QStringLiteral("No candidate has passed yet: every curve is at 0.");
+}
+
+void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &group,
+                                 const PlotOptions &options, int colorIndex)
+{
+    const QColor color = seriesColor(colorIndex);
+    QList<StepCurve> curves;
+    for (int index : group)
+        curves.append(PlotData::bestSpeedup(runs[index], options.axis));
+    if (curves.size() == 1) {
+        drawCurve(curves.first(), options, color, false);
+    } else {
+        const SeedBand band = PlotData::band(curves, options.band);
+        const PlotRun &run = runs[group.first()];
+        const QString name = QStringLiteral("%1 on %2: median of %3 seeds")
+                                 .arg(run.run.strategy, run.run.tasks.join(QLatin1Char(',')))
+                                 .arg(curves.size());
+        QVector<double> y, low, high;
+        const QVector<double> x = options.logX ? positive(band.x, band.median, &y) : band.x;
+        if (options.logX) {
+            positive(band.x, band.low, &low);
+            positive(band.x, band.high, &high);
+        } else {
+            y = band.median;
+            low = band.low;
+            high = band.high;
+        }
+        QColor fill = color;
+        fill.setAlpha(45);
+        QCPGraph *lower = addGraph(QString(), fill);
+        lower->setData(x, low, true);
+        lower->setLineStyle(QCPGraph::lsStepLeft);
+        lower->removeFromLegend();
+        QCPGraph *upper = addGraph(options.band == SeedBand::Kind::MinMax
+                                       ? QStringLiteral("min–max over seeds")
+                                       : QStringLiteral("interquartile range over seeds"),
+                                   fill);
+        upper->setData(x, high, true);
+        upper->setLineStyle(QCPGraph::lsStepLeft);
+        upper->setBrush(fill);
+        upper->setChannelFillGraph(lower);
+        QCPGraph *median = addGraph(name, color);
+        median->setData(x, y, true);
+        median->setLineStyle(QCPGraph::lsStepLeft);
+        for (const StepCurve &c : curves) // each seed's new bests stay clickable
+            remember(c.records, m_plot->yAxis);
+    }
+    if (options.leaky)
+        for (int index : group)
+            drawCurve(PlotData::bestSpeedup(runs[index], options.axis, true), options, color, true);
+}
+
+void PlotRenderer::drawCurve(const StepCurve &curve, const PlotOptions &options,
+                             const QColor &color, bool dashed)
+{
+    QVector<double> y;
+    const QVector<double> x = options.logX ? positive(curve.x, curve.y, &y) : curve.x;
+    if (!options.logX)
+        y = curve.y;
+    QCPGraph *line = addGraph(
+        dashed ? curve.label + QStringLiteral(" — if flagged ones passed") : curve.label, color);
+    line->setData(x, y, true);
+    line->setLineStyle(QCPGraph::lsStepLeft);
+    if (dashed) {
+        line->setPen(QPen(color, 1.5, Qt::DashLine));
+        return;
+    }
+    QCPGraph *markers = addGraph(QString(), color);
+    markers->removeFromLegend();
+    markers->setLineStyle(QCPGraph::lsNone);
+    markers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 7));
+    for (const CandidatePoint &p : curve.records)
+        if (!options.logX || p.x > 0)
+            markers->addData(p.x, p.y);
+    remember(curve.records, m_plot->yAxis);
+}
+
+void PlotRenderer::drawCoverage(const PlotRun &run)
+{
+    reset(QStringLiteral("Coverage: pass@k and fast_p@k (unbiased estimator)"));
+    const CoverageSeries s = PlotData::coverage(run);
+    m_plot->xAxis->setLabel(QStringLiteral("k (samples drawn from the n = %1 taken)").arg(s.n));
+    m_plot->yAxis->setLabel(QStringLiteral("probability"));
+    if (s.n == 0) {
+        m_emptyReason = QStringLiteral("No evaluated sample (operation \"sample\") in this run.");
+        return;
+    }
+    QCPGraph *pass = addGraph(QStringLiteral("pass@k"), seriesColor(0));
+    pass->setData(s.k, s.passAtK, true);
+    pass->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    for (int t = 1; t < s.thresholds.size(); ++t) { // fast_0 is pass@k
+        QCPGraph *fast = addGraph(QStringLiteral("fast_%1@k").arg(s.thresholds[t]), seriesColor(t));
+        fast->setData(s.k, s.fastPAtK[t], true);
+    }
+    m_plot->yAxis->setRange(0, 1.05);
+}
+
+void PlotRenderer::drawReasoning(const PlotRun &run)
+{
+    reset(QStringLiteral("Speedup and correctness against reasoning length"));
+    const ReasoningSeries s = PlotData::reasoning(run);
+    m_plot->xAxis->setLabel(s.xTitle);
+    m_plot->yAxis->setLabel(QStringLiteral("speedup of passing candidates (×)"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(QStringLiteral("correct (1) or not (0)"));
+    m_plot->yAxis2->setRange(-0.1, 1.1);
+    if (s.correctness.isEmpty()) {
+        m_emptyReason = QStringLiteral("No evaluated candidate yet.");
+        return;
+    }
+    QCPGraph *speed = addGraph(QStringLiteral("speedup"), seriesColor(0));
+    speed->setLineStyle(QCPGraph::lsNone);
+    speed->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    for (const CandidatePoint &p : s.speedups)
+        speed->addData(p.x, p.y);
+    remember(s.speedups, m_plot->yAxis);
+    QCPGraph *correct = addGraph(QStringLiteral("correctness"), seriesColor(1), m_plot->yAxis2);
+    correct->setLineStyle(QCPGraph::lsNone);
+    correct->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, 6));
+    for (const CandidatePoint &p : s.correctness)
+        correct->addData(p.x, p.y);
+    remember(s.correctness, m_plot->yAxis2);
+    if (s.speedups.size() >= 2) {
+        double lo = s.speedups.first().x, hi = lo;
+        for (const CandidatePoint &p : s.speedups) {
+            lo = std::min(lo, p.x);
+            hi = std::max(hi, p.x);
+        }
+        QCPGraph *fit = addGraph(QStringLiteral("least-squares fit"), seriesColor(0).darker());
+        fit->setPen(QPen(seriesColor(0).darker(), 1.5, Qt::DashLine));
+        fit->setData({lo, hi}, {s.intercept + s.slope * lo, s.intercept + s.slope * hi});
+    }
+    note(m_plot,
+         QStringLiteral("Pearson r: speedup %1 (n = %2), correctness %3 (n = %4)")
+             .arg(s.speedupR, 0, 'f', 2)
+             .arg(s.speedups.size())
+             .arg(s.correctR, 0, 'f', 2)
+             .arg(s.correctness.size()),
+         0.02, 0.03, Qt::AlignLeft | Qt::AlignTop);
+}
+
+void PlotRenderer::drawTiming(qint64 selected, const std::optional<EvaluationResult> &evaluation)
+{
+    reset(QStringLiteral("Timing distribution of candidate %1 and its baseline").arg(selected));
+    m_plot->xAxis->setLabel(QStringLiteral("time per call (ms)"));
+    m_plot->yAxis->setLabel(QStringLiteral("trials"));
+    const TimingHistogram h =
+        evaluation ? PlotData::timing(evaluation->candidateTiming, evaluation->baselineTiming)
+                   : TimingHistogram();
+    if (h.binCenters.isEmpty()) {
+        m_emptyReason = selected
+                            ? QStringLiteral("Candidate %1 has no stored timing trials "
+                                             "(not timed, or evaluated before they were kept).")
+                                  .arg(selected)
+                            : QStringLiteral("Select a candidate to see its timing.");
+        return;
+    }
+    const double w = h.binWidth / 2.0;
+    const struct
+    {
+        const QVector<double> &counts;
+        double shift, median;
+        int trials, color;
+        const char *name;
+    } sides[] = {{h.candidate, -w / 2, h.candidateMedian, h.candidateTrials, 0, "candidate"},
+                 {h.baseline, w / 2, h.baselineMedian, h.baselineTrials, 1, "baseline"}};
+    for (const auto &side : sides) {
+        auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setName(QStringLiteral("%1: %2 trials, median %3 ms")
+                          .arg(QLatin1String(side.name))
+                          .arg(side.trials)
+                          .arg(side.median, 0, 'g', 4));
+        QColor fill = seriesColor(side.color);
+        bars->setPen(QPen(fill.darker()));
+        fill.setAlpha(160);
+        bars->setBrush(fill);
+        bars->setWidth(w);
+        QVector<double> keys;
+        for (double c : h.binCenters)
+            keys.append(c + side.shift);
+        bars->setData(keys, side.counts, true);
+        verticalLine(m_plot, side.median, seriesColor(side.color));
+    }
+}
+
+void PlotRenderer::drawRoofline(const PlotRun &run, qint64 selected)
+{
+    reset(QStringLiteral("Roofline: passing candidates under the measured roofs"));
+    m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte)"));
+    m_plot->yAxis->setLabel(QStringLiteral("achieved GFLOP/s"));
+    setLogX(true);
+    m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
+    const RooflineSeries s = PlotData::roofline(run);
+    if (s.points.isEmpty()) {
+        m_emptyReason = QStringLiteral("No passing candidate with recorded work: this task does no "
+                                       "floating-point work, or nothing has passed yet.");
+        return;
+    }
+    double lo = s.points.first().x, hi = lo;
+    for (const CandidatePoint &p : s.points) {
+        lo = std::min(lo, p.x);
+        hi = std::max(hi, p.x);
+    }
+    drawRoofs(s, std::min(lo, s.ridge()) / 4, std::max(hi, s.ridge()) * 4);
+    QCPGraph *points = addGraph(QStringLiteral("passing candidates"), seriesColor(0));
+    points->setLineStyle(QCPGraph::lsNone);
+    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    for (const CandidatePoint &p : s.points) {
+        points->addData(p.x, p.y);
+        if (p.candidateId == selected) {
+            QCPGraph *mark = addGraph(QStringLiteral("candidate %1").arg(selected), seriesColor(1));
+            mark->setLineStyle(QCPGraph::lsNone);
+            mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                  QPen(seriesColor(1), 2.5), Qt::NoBrush, 14));
+            mark->addData(p.x, p.y);
+        }
+    }
+    remember(s.points, m_plot->yAxis);
+}
+
+void PlotRenderer::drawRoofs(const RooflineSeries &s, double from, double to)
+{
+    if (s.bandwidthGbps <= 0 || s.peakGflops <= 0)
+        return;
+    QVector<double> x{from, s.ridge(), to};
+    QVector<double> y{s.roofAt(from), s.roofAt(s.ridge()), s.roofAt(to)};
+    QCPGraph *roof = addGraph(QStringLiteral("roofs: memory %1 GB/s (measured), compute %2 "
+                                             "GFLOP/s (nominal peak)")
+                                  .arg(s.bandwidthGbps, 0, 'f', 0)
+                                  .arg(s.peakGflops, 0, 'f', 0),
+                              Qt::darkGray);
+    roof->setData(x, y, true);
+}
+
+} // namespace kiln

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "models/computeaxis.h"
+#include "models/plotkind.h"
+#include "models/plotrun.h"
+#include "models/plotseries.h"
+
+#include "core/evaluationresult.h"
+
+#include <QList>
+#include <QPointF>
+#include <optional>
+
+class QCPAxis;
+class QCPGraph;
+class QCustomPlot;
+
+namespace kiln {
+
+// What the Plots panel's controls chose.
+struct PlotOptions
+{
+    PlotKind kind = PlotKind::Speedup;
+    ComputeAxis axis = ComputeAxis::Samples;
+    bool logX = false;
+    SeedBand::Kind band = SeedBand::Kind::MinMax;
+    bool leaky = false;
+};
+
+// Draws one plot of PlotData's series on a QCustomPlot, and remembers which candidate each
+// drawn point stands for (hover and click).
+class PlotRenderer
+{
+public:
+    explicit PlotRenderer(QCustomPlot *plot);
+
+    // `runs` are the runs to draw (one curve each; runs that differ only in their seed become
+    // a median with a band); `selected` the current candidate, whose evaluation the timing
+    // plot draws and the roofline highlights.
+    void draw(const QList<PlotRun> &runs, const PlotOptions &options, qint64 selected,
+              const std::optional<EvaluationResult> &selectedEvaluation);
+    // The candidate drawn nearest to a pixel position within `radius` pixels; 0 for none.
+    qint64 candidateAt(const QPointF &position, double radius = 8.0) const;
+    // Why the plot is empty, when it is ("no candidate has passed yet"); else empty.
+    QString emptyReason() const { return m_emptyReason; }
+
+    static QColor seriesColor(int index);
+
+private:
+    void reset(const QString &title);
+    void drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &options);
+    void drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &group,
+                       const PlotOptions &options, int colorIndex);
+    void drawCurve(const StepCurve &curve, const PlotOptions &options, const QColor &color,
+                   bool dashed);
+    void drawCoverage(const PlotRun &run);
+    void drawReasoning(const PlotRun &run);
+    void drawTiming(qint64 selected, const std::optional<EvaluationResult> &evaluation);
+    void drawRoofline(const PlotRun &run, qint64 selected);
+    void drawRoofs(const RooflineSeries &series, double from, double to);
+    QCPGraph *addGraph(const QString &name, const QColor &color, QCPAxis *valueAxis = nullptr);
+    void remember(const QList<CandidatePoint> &points, QCPAxis *valueAxis);
+    void setLogX(bool log);
+    void finish();
+
+    struct Hover
+    {
+        double x = 0.0;
+        double y = 0.0;
+        qint64 candidateId = 0;
+        QCPAxis *valueAxis = nullptr;
+    };
+    QCustomPlot *m_plot;
+    QList<Hover> m_hover;
+    QString m_emptyReason;
+    bool m_padX = true;
+};
+
+} // namespace kiln

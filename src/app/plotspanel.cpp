@@ -1,0 +1,290 @@
+#include "plotspanel.h"
+
+#include "models/candidateselection.h"
+#include "models/rundocument.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace kiln {
+
+namespace {
+
+QString kindTitle(PlotKind kind)
+{
+    switch (kind) {
+    case PlotKind::Speedup:
+        return PlotsPanel::tr("Best speedup against compute");
+    case PlotKind::Coverage:
+        return PlotsPanel::tr("Coverage (pass@k, fast_p@k)");
+    case PlotKind::Reasoning:
+        return PlotsPanel::tr("Speedup against reasoning length");
+    case PlotKind::Timing:
+        return PlotsPanel::tr("Timing distribution (selected)");
+    case PlotKind::Roofline:
+        return PlotsPanel::tr("Roofline");
+    }
+    return {};
+}
+
+} // namespace
+
+PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWidget *parent)
+    : QWidget(parent), m_document(document), m_selection(selection), m_plot(new QCustomPlot),
+      m_renderer(m_plot)
+{
+    setObjectName(QStringLiteral("plotsPanel"));
+    m_plot->setObjectName(QStringLiteral("plot"));
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setMouseTracking(true);
+    buildControls();
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(300); // a live run's results arrive in bursts: draw once per burst
+    connect(&m_refreshTimer, &QTimer::timeout, this, &PlotsPanel::refresh);
+    connect(m_document, &RunDocument::runLoaded, this, [this] {
+        refillRunList();
+        scheduleRefresh();
+    });
+    connect(m_document, &RunDocument::candidatesAppended, this, &PlotsPanel::scheduleRefresh);
+    connect(m_document, &RunDocument::candidateChanged, this, &PlotsPanel::scheduleRefresh);
+    connect(m_selection, &CandidateSelection::currentChanged, this, [this] {
+        if (m_options.kind == PlotKind::Timing || m_options.kind == PlotKind::Roofline)
+            scheduleRefresh();
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this, &PlotsPanel::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &PlotsPanel::onMousePress);
+}
+
+void PlotsPanel::buildControls()
+{
+    m_kind = new QComboBox;
+    m_kind->setObjectName(QStringLiteral("plotKind"));
+    for (PlotKind kind : allPlotKinds())
+        m_kind->addItem(kindTitle(kind), plotKindName(kind));
+    m_axis = new QComboBox;
+    m_axis->setObjectName(QStringLiteral("plotAxis"));
+    for (ComputeAxis axis : allComputeAxes())
+        m_axis->addItem(computeAxisName(axis).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                        computeAxisName(axis));
+    m_logX = new QCheckBox(tr("Log x"));
+    m_logX->setObjectName(QStringLiteral("plotLogX"));
+    m_band = new QComboBox;
+    m_band->setObjectName(QStringLiteral("plotBand"));
+    m_band->addItems({tr("Band: min–max"), tr("Band: interquartile")});
+    m_leaky = new QCheckBox(tr("Leaky-verifier overlay"));
+    m_leaky->setObjectName(QStringLiteral("plotLeaky"));
+    m_leaky->setToolTip(tr("Dashed: the best speedup if flagged candidates had passed"));
+    m_export = new QPushButton(tr("Export…"));
+    m_export->setObjectName(QStringLiteral("plotExport"));
+    m_runList = new QListWidget;
+    m_runList->setObjectName(QStringLiteral("plotRuns"));
+    m_runList->setToolTip(tr("Runs drawn together (same task); seeds of one setting form a band"));
+
+    auto *controls = new QHBoxLayout;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_kind, m_axis, m_logX, m_band, m_leaky})
+        controls->addWidget(w);
+    controls->addStretch();
+    controls->addWidget(m_export);
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_plot);
+    split->addWidget(m_runList);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+
+    for (QComboBox *box : {m_kind, m_axis, m_band})
+        connect(box, &QComboBox::currentIndexChanged, this, &PlotsPanel::controlsChanged);
+    for (QCheckBox *box : {m_logX, m_leaky})
+        connect(box, &QCheckBox::toggled, this, &PlotsPanel::controlsChanged);
+    connect(m_runList, &QListWidget::itemChanged, this, &PlotsPanel::scheduleRefresh);
+    connect(m_export, &QPushButton::clicked, this, &PlotsPanel::onExportClicked);
+    setOptions(m_options);
+}
+
+void PlotsPanel::setOptions(const PlotOptions &options)
+{
+    m_options = options;
+    m_updatingControls = true;
+    m_kind->setCurrentIndex(int(allPlotKinds().indexOf(options.kind)));
+    m_axis->setCurrentIndex(int(allComputeAxes().indexOf(options.axis)));
+    m_logX->setChecked(options.logX);
+    m_band->setCurrentIndex(options.band == SeedBand::Kind::MinMax ? 0 : 1);
+    m_leaky->setChecked(options.leaky);
+    m_updatingControls = false;
+    const bool speedup = options.kind == PlotKind::Speedup;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_axis, m_logX, m_band, m_leaky})
+        w->setEnabled(speedup);
+    scheduleRefresh();
+}
+
+void PlotsPanel::controlsChanged()
+{
+    if (m_updatingControls)
+        return;
+    PlotOptions o;
+    o.kind = allPlotKinds().value(m_kind->currentIndex());
+    o.axis = allComputeAxes().value(m_axis->currentIndex());
+    o.logX = m_logX->isChecked();
+    o.band = m_band->currentIndex() == 0 ? SeedBand::Kind::MinMax : SeedBand::Kind::Interquartile;
+    o.leaky = m_leaky->isChecked();
+    setOptions(o);
+}
+
+void PlotsPanel::setRunIds(const QList<qint64> &runIds)
+{
+    m_fixedRuns = runIds;
+    m_runList->setVisible(runIds.isEmpty());
+    scheduleRefresh();
+}
+
+void PlotsPanel::refillRunList()
+{
+    const QSignalBlocker block(m_runList);
+    m_runList->clear();
+    if (!m_document->hasRun())
+        return;
+    const RunRecord &shown = m_document->run();
+    for (const RunRecord &r : m_document->runs()) {
+        if (r.kind != QLatin1String("search") || r.tasks != shown.tasks)
+            continue;
+        auto *item = new QListWidgetItem(
+            tr("run %1: %2, seed %3").arg(r.id).arg(r.strategy).arg(r.seed), m_runList);
+        item->setData(Qt::UserRole, r.id);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(r.id == shown.id ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+QList<qint64> PlotsPanel::plottedRunIds() const
+{
+    if (!m_fixedRuns.isEmpty())
+        return m_fixedRuns;
+    QList<qint64> ids;
+    if (m_document->hasRun())
+        ids.append(m_document->run().id);
+    for (int i = 0; i < m_runList->count(); ++i) {
+        const qint64 id = m_runList->item(i)->data(Qt::UserRole).toLongLong();
+        if (m_runList->item(i)->checkState() == Qt::Checked && !ids.contains(id))
+            ids.append(id);
+    }
+    return ids;
+}
+
+void PlotsPanel::scheduleRefresh()
+{
+    if (!m_refreshTimer.isActive())
+        m_refreshTimer.start();
+}
+
+void PlotsPanel::refresh()
+{
+    m_refreshTimer.stop();
+    m_runs.clear();
+    if (m_document->isOpen())
+        for (qint64 id : plottedRunIds()) {
+            PlotRun run = m_document->plotRun(id);
+            if (run.run.id)
+                m_runs.append(std::move(run));
+        }
+    const qint64 selected = m_selection->current();
+    std::optional<EvaluationResult> evaluation;
+    if (m_options.kind == PlotKind::Timing && selected)
+        evaluation = m_document->evaluation(selected);
+    m_renderer.draw(m_runs, m_options, selected, evaluation);
+}
+
+QString PlotsPanel::describe(qint64 candidateId) const
+{
+    for (const PlotRun &run : m_runs)
+        for (const CandidateSummary &c : run.candidates)
+            if (c.id == candidateId) {
+                const QString speedup =
+                    c.speedup ? QStringLiteral(" %1×").arg(*c.speedup, 0, 'f', 2) : QString();
+                return QStringLiteral("#%1 %2%3 %4 (run %5)")
+                    .arg(c.id)
+                    .arg(c.verdictText(), speedup, operationName(c.operation))
+                    .arg(run.run.id);
+            }
+    return {};
+}
+
+void PlotsPanel::onMouseMove(QMouseEvent *event)
+{
+    const qint64 id = m_renderer.candidateAt(event->position());
+    if (id)
+        QToolTip::showText(event->globalPosition().toPoint(), describe(id), m_plot);
+    else
+        QToolTip::hideText();
+}
+
+void PlotsPanel::onMousePress(QMouseEvent *event)
+{
+    const qint64 id = m_renderer.candidateAt(event->position());
+    // Only candidates of the shown run can be selected; another run's are named on hover.
+    if (id && m_document->rowOf(id) >= 0)
+        m_selection->setCurrent(id);
+}
+
+void PlotsPanel::onExportClicked()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plot"), QStringLiteral("%1.png").arg(plotKindName(m_options.kind)),
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+    QString error;
+    if (!path.isEmpty() && !exportTo(path, 0, 0, &error))
+        QMessageBox::warning(this, tr("Export plot"), error);
+}
+
+bool PlotsPanel::exportTo(const QString &path, int width, int height, QString *error)
+{
+    if (m_refreshTimer.isActive())
+        refresh();
+    const int w = width > 0 ? width : m_plot->width();
+    const int h = height > 0 ? height : m_plot->height();
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool ok = false;
+    if (suffix == QLatin1String("png"))
+        ok = m_plot->savePng(path, w, h);
+    else if (suffix == QLatin1String("pdf"))
+        ok = m_plot->savePdf(path, w, h);
+    else if (suffix == QLatin1String("svg"))
+        ok = exportSvg(path, w, h);
+    else {
+        *error = tr("cannot export to %1: the name must end in .png, .pdf or .svg").arg(path);
+        return false;
+    }
+    if (!ok)
+        *error = tr("could not write %1").arg(path);
+    return ok;
+}
+
+bool PlotsPanel::exportSvg(const QString &path, int width, int height)
+{
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(QSize(width, height));
+    svg.setViewBox(QRect(0, 0, width, height));
+    svg.setTitle(kindTitle(m_options.kind));
+    QCPPainter painter;
+    if (!painter.begin(&svg))
+        return false;
+    m_plot->toPainter(&painter, width, height);
+    return painter.end() && QFileInfo(path).size() > 0;
+}
+
+} // namespace kiln

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "plotrenderer.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QListWidget;
+class QMouseEvent;
+class QPushButton;
+
+namespace kiln {
+
+class CandidateSelection;
+class RunDocument;
+
+// The Plots panel: one plot at a time (speedup against compute, coverage, reasoning, timing,
+// roofline) of the shown run and of the runs ticked beside it, redrawn as a live run grows.
+// Hovering a point names its candidate; a click selects it everywhere. Exports PNG, PDF, SVG.
+class PlotsPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    PlotsPanel(RunDocument *document, CandidateSelection *selection, QWidget *parent = nullptr);
+
+    PlotOptions options() const { return m_options; }
+    void setOptions(const PlotOptions &options);
+    // Draws exactly these runs (kiln --runs); empty: the shown run and the ticked ones.
+    void setRunIds(const QList<qint64> &runIds);
+    QList<qint64> plottedRunIds() const;
+    // Redraws now (otherwise a change is drawn within 300 ms).
+    void refresh();
+    // PNG, PDF or SVG by the file's suffix; width and height in pixels (0: the widget's size).
+    bool exportTo(const QString &path, int width, int height, QString *error);
+    QCustomPlot *plot() const { return m_plot; }
+    const PlotRenderer &renderer() const { return m_renderer; }
+    // The tooltip text of a drawn candidate ("#12 pass 1.8× refine"), or empty.
+    QString describe(qint64 candidateId) const;
+
+private:
+    void buildControls();
+    void controlsChanged();
+    void refillRunList();
+    void scheduleRefresh();
+    void onMouseMove(QMouseEvent *event);
+    void onMousePress(QMouseEvent *event);
+    void onExportClicked();
+    bool exportSvg(const QString &path, int width, int height);
+
+    RunDocument *m_document;
+    CandidateSelection *m_selection;
+    QCustomPlot *m_plot;
+    PlotRenderer m_renderer;
+    PlotOptions m_options;
+    QList<qint64> m_fixedRuns;
+    QList<PlotRun> m_runs;
+    QTimer m_refreshTimer;
+    QComboBox *m_kind = nullptr;
+    QComboBox *m_axis = nullptr;
+    QCheckBox *m_logX = nullptr;
+    QComboBox *m_band = nullptr;
+    QCheckBox *m_leaky = nullptr;
+    QPushButton *m_export = nullptr;
+    QListWidget *m_runList = nullptr;
+    bool m_updatingControls = false;
+};
+
+} // namespace kiln

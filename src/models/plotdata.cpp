@@ -1,0 +1,294 @@
+#include "plotdata.h"
+
+#include "engine/coveragemetrics.h"
+
+#include <QHash>
+#include <algorithm>
+#include <cmath>
+
+namespace kiln {
+
+namespace {
+
+bool countsAsBest(const CandidateSummary &c, bool leaky)
+{
+    if (!c.evaluated || !c.speedup || c.placeholder)
+        return false;
+    return c.verdict == Verdict::Pass || (leaky && c.verdict == Verdict::Flagged);
+}
+
+struct Spent
+{
+    double x = 0.0;
+    const CandidateSummary *candidate = nullptr;
+};
+
+// Where each candidate's result arrived on the axis, in the order the results arrived.
+QList<Spent> spentAlong(const PlotRun &run, ComputeAxis axis)
+{
+    QList<Spent> spent;
+    double total = 0.0;
+    const CandidatePlotFacts none;
+    for (const CandidateSummary &c : run.candidates) {
+        if (c.placeholder)
+            continue;
+        const CandidatePlotFacts &facts = run.facts.contains(c.id) ? run.facts[c.id] : none;
+        if (axis == ComputeAxis::WallSeconds) {
+            const QDateTime at = facts.evaluatedAt.value_or(c.createdAt);
+            spent.append({std::max(0.0, run.run.createdAt.msecsTo(at) / 1000.0), &c});
+            continue;
+        }
+        total += PlotData::spentBy(c, facts, axis);
+        spent.append({total, &c});
+    }
+    if (axis == ComputeAxis::WallSeconds)
+        std::stable_sort(spent.begin(), spent.end(),
+                         [](const Spent &a, const Spent &b) { return a.x < b.x; });
+    return spent;
+}
+
+double median(const QVector<double> &sorted)
+{
+    return PlotData::quantile(sorted, 0.5);
+}
+
+} // namespace
+
+double StepCurve::valueAt(double at) const
+{
+    const auto it = std::upper_bound(x.cbegin(), x.cend(), at);
+    if (it == x.cbegin())
+        return 0.0;
+    return y.at(int(it - x.cbegin()) - 1);
+}
+
+double RooflineSeries::roofAt(double intensity) const
+{
+    return std::min(peakGflops, bandwidthGbps * intensity);
+}
+
+double PlotData::spentBy(const CandidateSummary &c, const CandidatePlotFacts &facts,
+                         ComputeAxis axis)
+{
+    switch (axis) {
+    case ComputeAxis::Samples:
+        return 1.0;
+    case ComputeAxis::PromptTokens:
+        return double(c.promptTokens);
+    case ComputeAxis::CompletionTokens:
+        return double(c.completionTokens);
+    case ComputeAxis::ReasoningTokens:
+        return double(c.reasoningTokens);
+    case ComputeAxis::AllTokens:
+        return double(c.totalTokens());
+    case ComputeAxis::Evaluations:
+        return c.evaluated ? 1.0 : 0.0;
+    case ComputeAxis::DeviceSeconds:
+        return c.evaluated ? c.evaluationMs / 1000.0 : 0.0;
+    case ComputeAxis::Cost:
+        return facts.cost;
+    case ComputeAxis::WallSeconds:
+        return 0.0;
+    }
+    return 0.0;
+}
+
+StepCurve PlotData::bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky)
+{
+    StepCurve curve;
+    curve.label = run.label();
+    curve.x.append(0.0);
+    curve.y.append(0.0);
+    double best = 0.0;
+    for (const Spent &s : spentAlong(run, axis)) {
+        curve.end = std::max(curve.end, s.x);
+        const CandidateSummary &c = *s.candidate;
+        if (!countsAsBest(c, leaky) || *c.speedup <= best)
+            continue;
+        best = *c.speedup;
+        if (s.x == curve.x.last()) { // several results at one point: the best of them holds
+            curve.y.last() = best;
+            if (!curve.records.isEmpty() && curve.records.last().x == s.x)
+                curve.records.removeLast();
+        } else {
+            curve.x.append(s.x);
+            curve.y.append(best);
+        }
+        curve.records.append({s.x, best, c.id});
+    }
+    if (curve.end > curve.x.last()) { // the last step is held to the end of the run
+        curve.x.append(curve.end);
+        curve.y.append(best);
+    }
+    return curve;
+}
+
+SeedBand PlotData::band(const QList<StepCurve> &curves, SeedBand::Kind kind)
+{
+    SeedBand band;
+    band.runs = int(curves.size());
+    if (curves.isEmpty())
+        return band;
+    double end = curves.first().end;
+    for (const StepCurve &c : curves)
+        end = std::min(end, c.end);
+    QVector<double> grid{0.0, end};
+    for (const StepCurve &c : curves)
+        for (double x : c.x)
+            if (x <= end)
+                grid.append(x);
+    std::sort(grid.begin(), grid.end());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    for (double x : grid) {
+        QVector<double> values;
+        for (const StepCurve &c : curves)
+            values.append(c.valueAt(x));
+        std::sort(values.begin(), values.end());
+        band.x.append(x);
+        band.median.append(median(values));
+        const bool minMax = kind == SeedBand::Kind::MinMax;
+        band.low.append(minMax ? values.first() : quantile(values, 0.25));
+        band.high.append(minMax ? values.last() : quantile(values, 0.75));
+    }
+    return band;
+}
+
+QList<QList<int>> PlotData::seedGroups(const QList<PlotRun> &runs)
+{
+    QList<QList<int>> groups;
+    QHash<QString, int> groupOf;
+    for (int i = 0; i < runs.size(); ++i) {
+        const QString key = runs[i].settingsKey();
+        auto it = groupOf.find(key);
+        if (it == groupOf.end()) {
+            it = groupOf.insert(key, int(groups.size()));
+            groups.append(QList<int>());
+        }
+        groups[*it].append(i);
+    }
+    return groups;
+}
+
+CoverageSeries PlotData::coverage(const PlotRun &run)
+{
+    CoverageSeries series;
+    series.thresholds = {0.0, 1.0, 1.5, 2.0};
+    QList<bool> passed;
+    QList<double> speedups;
+    for (const CandidateSummary &c : run.candidates) {
+        if (c.placeholder || !c.evaluated || c.operation != Operation::Sample)
+            continue;
+        passed.append(c.verdict == Verdict::Pass);
+        speedups.append(c.speedup.value_or(0.0));
+    }
+    series.n = int(passed.size());
+    series.fastPAtK.resize(series.thresholds.size());
+    for (int k = 1; k <= series.n; ++k) {
+        series.k.append(k);
+        series.passAtK.append(CoverageMetrics::passAtK(passed, k));
+        for (int t = 0; t < series.thresholds.size(); ++t)
+            series.fastPAtK[t].append(
+                CoverageMetrics::fastPAtK(passed, speedups, series.thresholds[t], k));
+    }
+    return series;
+}
+
+ReasoningSeries PlotData::reasoning(const PlotRun &run)
+{
+    ReasoningSeries series;
+    bool anyReasoning = false;
+    for (const CandidateSummary &c : run.candidates)
+        anyReasoning = anyReasoning || (c.evaluated && c.reasoningTokens > 0);
+    series.xTitle = anyReasoning ? QStringLiteral("reasoning tokens")
+                                 : QStringLiteral("requested reasoning length (tokens)");
+    QList<double> sx, sy, cx, cy;
+    for (const CandidateSummary &c : run.candidates) {
+        if (c.placeholder || !c.evaluated)
+            continue;
+        const double x = double(anyReasoning ? c.reasoningTokens : c.reasoningLength);
+        const bool pass = c.verdict == Verdict::Pass;
+        series.correctness.append({x, pass ? 1.0 : 0.0, c.id});
+        cx.append(x);
+        cy.append(pass ? 1.0 : 0.0);
+        if (pass && c.speedup) {
+            series.speedups.append({x, *c.speedup, c.id});
+            sx.append(x);
+            sy.append(*c.speedup);
+        }
+    }
+    series.speedupR = CoverageMetrics::pearson(sx, sy);
+    series.correctR = CoverageMetrics::pearson(cx, cy);
+    const double n = double(sx.size());
+    if (n >= 2) {
+        double mx = 0, my = 0;
+        for (int i = 0; i < sx.size(); ++i) {
+            mx += sx[i] / n;
+            my += sy[i] / n;
+        }
+        double sxy = 0, sxx = 0;
+        for (int i = 0; i < sx.size(); ++i) {
+            sxy += (sx[i] - mx) * (sy[i] - my);
+            sxx += (sx[i] - mx) * (sx[i] - mx);
+        }
+        series.slope = sxx > 0 ? sxy / sxx : 0.0;
+        series.intercept = my - series.slope * mx;
+    }
+    return series;
+}
+
+TimingHistogram PlotData::timing(const TimingStats &candidate, const TimingStats &baseline,
+                                 int bins)
+{
+    TimingHistogram h;
+    h.candidateMedian = candidate.median;
+    h.baselineMedian = baseline.median;
+    h.candidateTrials = int(candidate.trials.size());
+    h.baselineTrials = int(baseline.trials.size());
+    QList<double> all = candidate.trials + baseline.trials;
+    if (all.isEmpty() || bins < 1)
+        return h;
+    const auto [lo, hi] = std::minmax_element(all.cbegin(), all.cend());
+    const double low = *lo;
+    const double span = *hi > *lo ? *hi - *lo : std::max(1e-9, std::abs(*lo) * 0.01);
+    h.binWidth = span / bins;
+    h.candidate.fill(0.0, bins);
+    h.baseline.fill(0.0, bins);
+    for (int b = 0; b < bins; ++b)
+        h.binCenters.append(low + (b + 0.5) * h.binWidth);
+    auto binOf = [&](double t) { return std::clamp(int((t - low) / h.binWidth), 0, bins - 1); };
+    for (double t : candidate.trials)
+        h.candidate[binOf(t)] += 1.0;
+    for (double t : baseline.trials)
+        h.baseline[binOf(t)] += 1.0;
+    return h;
+}
+
+RooflineSeries PlotData::roofline(const PlotRun &run)
+{
+    RooflineSeries series;
+    for (const CandidateSummary &c : run.candidates) {
+        const auto it = run.facts.constFind(c.id);
+        if (it == run.facts.cend())
+            continue;
+        series.bandwidthGbps = std::max(series.bandwidthGbps, it->bandwidthGbps);
+        series.peakGflops = std::max(series.peakGflops, it->peakTflops * 1e3);
+        if (!countsAsBest(c, false) || !c.candidateMs || *c.candidateMs <= 0 || it->flops <= 0 ||
+            it->bytes <= 0)
+            continue;
+        series.points.append(
+            {it->flops / it->bytes, it->flops / (*c.candidateMs * 1e-3) / 1e9, c.id});
+    }
+    return series;
+}
+
+double PlotData::quantile(const QVector<double> &sorted, double q)
+{
+    if (sorted.isEmpty())
+        return 0.0;
+    const double at = q * double(sorted.size() - 1);
+    const int below = int(std::floor(at));
+    const int above = std::min(int(sorted.size()) - 1, below + 1);
+    return sorted[below] + (at - below) * (sorted[above] - sorted[below]);
+}
+
+} // namespace kiln

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "computeaxis.h"
+#include "plotrun.h"
+#include "plotseries.h"
+
+#include "core/timingstats.h"
+
+namespace kiln {
+
+// Turns stored runs into the series the Plots panel draws (plots.md of the user guide says what
+// each one means). Pure functions of their arguments: unit-tested without widgets.
+class PlotData
+{
+public:
+    // Compute one candidate adds on an axis (wall seconds are a time, not a sum: 0 here).
+    static double spentBy(const CandidateSummary &candidate, const CandidatePlotFacts &facts,
+                          ComputeAxis axis);
+    // Best verified speedup against compute spent. With `leaky`, flagged candidates count as if
+    // they had passed: what a verifier without the cheat checks would have reported.
+    static StepCurve bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky = false);
+    // Median and band of seed runs' curves.
+    static SeedBand band(const QList<StepCurve> &curves, SeedBand::Kind kind);
+    // Indices into `runs`, grouped by settings key, groups in order of first appearance.
+    static QList<QList<int>> seedGroups(const QList<PlotRun> &runs);
+    static CoverageSeries coverage(const PlotRun &run);
+    static ReasoningSeries reasoning(const PlotRun &run);
+    static TimingHistogram timing(const TimingStats &candidate, const TimingStats &baseline,
+                                  int bins = 30);
+    static RooflineSeries roofline(const PlotRun &run);
+    // Quantile q of sorted values, linear between order statistics.
+    static double quantile(const QVector<double> &sorted, double q);
+};
+
+} // namespace kiln

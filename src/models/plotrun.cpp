@@ -1,0 +1,40 @@
+#include "plotrun.h"
+
+#include "store/runstore.h"
+
+#include <QJsonDocument>
+
+namespace kiln {
+
+PlotRun PlotRun::load(RunStore &store, qint64 runId)
+{
+    PlotRun plotted;
+    const std::optional<RunRecord> run = store.run(runId);
+    if (!run)
+        return plotted;
+    plotted.run = *run;
+    plotted.candidates = store.lineage(runId);
+    plotted.facts = store.plotFacts(runId);
+    return plotted;
+}
+
+QString PlotRun::settingsKey() const
+{
+    QJsonObject config = run.config;
+    // What differs between seeds of one experiment, or does not change what it computes.
+    for (const char *key : {"seed", "verifier_seed", "generation_threads"})
+        config.remove(QLatin1String(key));
+    return QStringList{run.tasks.join(QLatin1Char(',')), run.strategy, run.policy, run.backend,
+                       QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact))}
+        .join(QLatin1Char('|'));
+}
+
+QString PlotRun::label() const
+{
+    return QStringLiteral("%1 on %2, seed %3 (run %4)")
+        .arg(run.strategy, run.tasks.join(QLatin1Char(',')))
+        .arg(run.seed)
+        .arg(run.id);
+}
+
+} // namespace kiln

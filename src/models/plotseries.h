@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QVector>
+
+namespace kiln {
+
+// The value types the plot-data builders (PlotData) hand to the Plots panel: numbers only, no
+// widget and no store, so that tests compare them with curves computed by hand.
+
+// A point that stands for one candidate (hover and click find it by id).
+struct CandidatePoint
+{
+    double x = 0.0;
+    double y = 0.0;
+    qint64 candidateId = 0;
+};
+
+// Best verified speedup so far against compute spent: a step function, held from each vertex to
+// the next (0 until a candidate passes), with a marker where the best improved.
+struct StepCurve
+{
+    QString label;
+    QVector<double> x;
+    QVector<double> y;
+    QList<CandidatePoint> records; // each new best, in order
+    double end = 0.0;              // the compute the run spent in all
+    double valueAt(double at) const;
+};
+
+// Several runs that differ only in their seed: the median curve and a band around it, on the
+// union of their vertices, over the range every one of them covers.
+struct SeedBand
+{
+    enum class Kind
+    {
+        MinMax,
+        Interquartile
+    };
+    QString label;
+    int runs = 0;
+    QVector<double> x;
+    QVector<double> median;
+    QVector<double> low;
+    QVector<double> high;
+};
+
+// Coverage over n independent samples (operation "sample"), the unbiased estimator, k = 1..n.
+struct CoverageSeries
+{
+    int n = 0;
+    QVector<double> k;
+    QVector<double> passAtK;
+    QList<double> thresholds;        // p of fast_p@k: 0, 1, 1.5, 2
+    QList<QVector<double>> fastPAtK; // one curve per threshold
+};
+
+// Speedup (passing candidates) and correctness (every evaluated one) against reasoning tokens.
+struct ReasoningSeries
+{
+    QString xTitle; // what the x-axis counts
+    QList<CandidatePoint> speedups;
+    QList<CandidatePoint> correctness; // y is 0 or 1
+    double slope = 0.0;                // least-squares line through the speedups
+    double intercept = 0.0;
+    double speedupR = 0.0; // Pearson r, speedup against tokens
+    double correctR = 0.0; // Pearson r, correctness against tokens
+};
+
+// Histograms of one candidate's timed trials and of its baseline's, on shared bins (ms).
+struct TimingHistogram
+{
+    QVector<double> binCenters;
+    double binWidth = 0.0;
+    QVector<double> candidate;
+    QVector<double> baseline;
+    double candidateMedian = 0.0;
+    double baselineMedian = 0.0;
+    int candidateTrials = 0;
+    int baselineTrials = 0;
+};
+
+// Passing candidates by arithmetic intensity (FLOP per byte) and achieved rate (GFLOP/s),
+// under the measured roofs.
+struct RooflineSeries
+{
+    QList<CandidatePoint> points;
+    double bandwidthGbps = 0.0; // memory roof: GFLOP/s = bandwidth x intensity
+    double peakGflops = 0.0;    // compute roof
+    double ridge() const { return bandwidthGbps > 0 ? peakGflops / bandwidthGbps : 0.0; }
+    double roofAt(double intensity) const;
+};
+
+} // namespace kiln

@@ -1,0 +1,228 @@
+// The Plots panel on runs made by the real engine: every plot exported in every format by
+// `kiln --plot`, hover and click on a drawn candidate, and bad plot arguments.
+#include "app/plotspanel.h"
+#include "models/candidateselection.h"
+#include "models/plotdata.h"
+#include "models/rundocument.h"
+#include "store/runstore.h"
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolTip>
+#include <QXmlStreamReader>
+
+using namespace kiln;
+
+namespace {
+
+QString binary(const char *name)
+{
+    return QStringLiteral(KILN_BINARY_DIR "/bin/") + QString::fromLatin1(name);
+}
+
+int runKiln(const QStringList &args, QString *stderrText = nullptr)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM")); // --plot must need no display of its own
+    env.remove(QStringLiteral("DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(binary("kiln"), args);
+    if (!p.waitForFinished(120000))
+        return -1;
+    if (stderrText)
+        *stderrText = QString::fromUtf8(p.readAllStandardError());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+// The largest number of points of one <polyline> in an SVG file; -1 when it is no valid XML.
+int longestPolyline(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    QXmlStreamReader xml(&file);
+    int longest = 0;
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"polyline") {
+            const QString points = xml.attributes().value(QStringLiteral("points")).toString();
+            longest =
+                std::max(longest, int(points.split(QLatin1Char(' '), Qt::SkipEmptyParts).size()));
+        }
+    }
+    return xml.hasError() ? -1 : longest;
+}
+
+} // namespace
+
+class TestPlotsPanel : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+
+    bool makeRun(const QString &strategy, int seed)
+    {
+        QProcess cli;
+        cli.start(binary("kiln-cli"),
+                  {QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                   QStringLiteral("--strategy"), strategy, QStringLiteral("--backend"),
+                   QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("12"),
+                   QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--db"), m_db});
+        return cli.waitForFinished(300000) && cli.exitCode() == 0;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        if (!QFileInfo::exists(binary("kiln-cli")) || !QFileInfo::exists(binary("kiln")))
+            QSKIP("kiln and kiln-cli are not built: the plots are tested on real runs");
+        m_db = m_dir.filePath(QStringLiteral("plots.db"));
+        // Runs 1 and 2 are seeds of one setting (a band), run 3 another strategy.
+        QVERIFY(makeRun(QStringLiteral("best-of-n"), 1));
+        QVERIFY(makeRun(QStringLiteral("best-of-n"), 2));
+        QVERIFY(makeRun(QStringLiteral("beam"), 1));
+    }
+
+    void exportsEveryPlot_data()
+    {
+        QTest::addColumn<QString>("plot");
+        QTest::addColumn<QString>("format");
+        for (PlotKind kind : allPlotKinds())
+            for (const char *format : {"png", "pdf", "svg"})
+                QTest::newRow(
+                    qPrintable(plotKindName(kind) + QLatin1Char('.') + QLatin1String(format)))
+                    << plotKindName(kind) << QString::fromLatin1(format);
+    }
+
+    void exportsEveryPlot()
+    {
+        QFETCH(QString, plot);
+        QFETCH(QString, format);
+        const QString out = m_dir.filePath(plot + QLatin1Char('.') + format);
+        QString err;
+        QCOMPARE(runKiln({QStringLiteral("--db"), m_db, QStringLiteral("--runs"),
+                          QStringLiteral("1,2,3"), QStringLiteral("--plot"), plot,
+                          QStringLiteral("--export"), out},
+                         &err),
+                 0);
+        QVERIFY2(!err.contains(QStringLiteral("note:")), qPrintable(err)); // nothing left empty
+        if (format == QLatin1String("png")) {
+            const QImage image(out);
+            QCOMPARE(image.size(), QSize(1100, 680));
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 5)
+                for (int x = 0; x < image.width(); x += 5)
+                    colours.insert(image.pixel(x, y));
+            QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+        } else if (format == QLatin1String("pdf")) {
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            QVERIFY(bytes.startsWith("%PDF-"));
+            QVERIFY(bytes.contains("/Type /Page\n") || bytes.contains("/Type /Page "));
+            QVERIFY(bytes.contains("%%EOF"));
+        } else {
+            QVERIFY(longestPolyline(out) > 0);
+        }
+    }
+
+    void svgHoldsTheCurve()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("curve.svg"));
+        QCOMPARE(runKiln({QStringLiteral("--db"), m_db, QStringLiteral("--run"),
+                          QStringLiteral("3"), QStringLiteral("--plot"), QStringLiteral("speedup"),
+                          QStringLiteral("--x-axis"), QStringLiteral("tokens"),
+                          QStringLiteral("--export"), out}),
+                 0);
+        auto store = RunStore::open(m_db, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        const StepCurve curve =
+            PlotData::bestSpeedup(PlotRun::load(*store, 3), ComputeAxis::AllTokens);
+        QVERIFY(curve.records.size() >= 1);
+        // A step line through n vertices is drawn with at least n points.
+        QVERIFY2(
+            longestPolyline(out) >= curve.x.size(),
+            qPrintable(QStringLiteral("%1 < %2").arg(longestPolyline(out)).arg(curve.x.size())));
+    }
+
+    void hoverAndClickSelect()
+    {
+        RunDocument document;
+        QVERIFY(document.openDatabase(m_db));
+        QVERIFY(document.loadRun(3));
+        CandidateSelection selection;
+        PlotsPanel panel(&document, &selection);
+        panel.resize(1000, 640);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.refresh();
+        const StepCurve curve = PlotData::bestSpeedup(document.plotRun(3), ComputeAxis::Samples);
+        QVERIFY(!curve.records.isEmpty());
+        const CandidatePoint best = curve.records.last();
+        QCustomPlot *plot = panel.plot();
+        const QPoint at(int(plot->xAxis->coordToPixel(best.x)),
+                        int(plot->yAxis->coordToPixel(best.y)));
+        QCOMPARE(panel.renderer().candidateAt(at), best.candidateId);
+        QCOMPARE(panel.renderer().candidateAt(at + QPoint(40, 40)), 0);
+        QTest::mouseMove(plot, at);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("#%1 pass").arg(best.candidateId)),
+                 qPrintable(QToolTip::text()));
+        QTest::mouseClick(plot, Qt::LeftButton, {}, at);
+        QCOMPARE(selection.current(), best.candidateId);
+    }
+
+    void badPlotArguments_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("no export")
+            << QStringList{QStringLiteral("--plot"), QStringLiteral("speedup")}
+            << QStringLiteral("--plot and --export go together");
+        QTest::newRow("bad kind") << QStringList{QStringLiteral("--plot"), QStringLiteral("pie"),
+                                                 QStringLiteral("--export"),
+                                                 QStringLiteral("x.png")}
+                                  << QStringLiteral("--plot must be one of");
+        QTest::newRow("bad axis") << QStringList{QStringLiteral("--plot"),
+                                                 QStringLiteral("speedup"),
+                                                 QStringLiteral("--x-axis"),
+                                                 QStringLiteral("furlongs"),
+                                                 QStringLiteral("--export"),
+                                                 QStringLiteral("x.png")}
+                                  << QStringLiteral("--x-axis must be one of");
+        QTest::newRow("bad format")
+            << QStringList{QStringLiteral("--plot"), QStringLiteral("speedup"),
+                           QStringLiteral("--export"), QStringLiteral("x.gif")}
+            << QStringLiteral("--export needs a file ending in");
+        QTest::newRow("no such run")
+            << QStringList{QStringLiteral("--runs"),   QStringLiteral("1,99"),
+                           QStringLiteral("--plot"),   QStringLiteral("speedup"),
+                           QStringLiteral("--export"), QStringLiteral("x.png")}
+            << QStringLiteral("no run 99");
+    }
+
+    void badPlotArguments()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        QString err;
+        QCOMPARE(runKiln(QStringList{QStringLiteral("--db"), m_db} + args, &err), 2);
+        const QStringList lines = err.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.first().contains(reason), qPrintable(err));
+    }
+};
+
+QTEST_MAIN(TestPlotsPanel)
+#include "tst_plotspanel.moc"

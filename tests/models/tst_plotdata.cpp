@@ -1,0 +1,307 @@
+// PlotData against curves worked out by hand, and PlotRun read back from a real store.
+#include "models/plotdata.h"
+#include "store/runstore.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace kiln;
+
+namespace {
+
+CandidateSummary candidate(qint64 id, Verdict verdict, std::optional<double> speedup,
+                           Operation operation = Operation::Sample)
+{
+    CandidateSummary c;
+    c.id = id;
+    c.operation = operation;
+    c.evaluated = true;
+    c.verdict = verdict;
+    c.correct = verdict == Verdict::Pass || verdict == Verdict::Flagged;
+    c.speedup = speedup;
+    c.promptTokens = 100 * id;
+    c.completionTokens = 10;
+    c.reasoningTokens = 1;
+    c.evaluationMs = 500.0;
+    return c;
+}
+
+// Six requests: pass 1.5, wrong, pass 1.2, flagged 5.0, pass 2.0, and one not evaluated yet.
+PlotRun sixCandidates()
+{
+    PlotRun run;
+    run.run.id = 7;
+    run.run.strategy = QStringLiteral("beam");
+    run.run.tasks = {QStringLiteral("softmax")};
+    run.run.createdAt = QDateTime::fromMSecsSinceEpoch(1000000, Qt::UTC);
+    run.candidates = {candidate(1, Verdict::Pass, 1.5), candidate(2, Verdict::Wrong, std::nullopt),
+                      candidate(3, Verdict::Pass, 1.2), candidate(4, Verdict::Flagged, 5.0),
+                      candidate(5, Verdict::Pass, 2.0)};
+    CandidateSummary pending;
+    pending.id = 6;
+    pending.promptTokens = 600;
+    run.candidates.append(pending);
+    for (qint64 id = 1; id <= 6; ++id) {
+        CandidatePlotFacts f;
+        f.cost = 0.25 * double(id);
+        run.facts.insert(id, f);
+    }
+    return run;
+}
+
+void compareVectors(const QVector<double> &actual, const QVector<double> &expected)
+{
+    QCOMPARE(actual.size(), expected.size());
+    for (int i = 0; i < actual.size(); ++i)
+        QVERIFY2(
+            std::abs(actual[i] - expected[i]) < 1e-9,
+            qPrintable(QStringLiteral("at %1: %2 vs %3").arg(i).arg(actual[i]).arg(expected[i])));
+}
+
+StepCurve curve(QVector<double> x, QVector<double> y, double end)
+{
+    StepCurve c;
+    c.x = std::move(x);
+    c.y = std::move(y);
+    c.end = end;
+    return c;
+}
+
+} // namespace
+
+class TestPlotData : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void samplesAxisSteps()
+    {
+        const StepCurve c = PlotData::bestSpeedup(sixCandidates(), ComputeAxis::Samples);
+        compareVectors(c.x, {0, 1, 5, 6});
+        compareVectors(c.y, {0, 1.5, 2.0, 2.0});
+        QCOMPARE(c.end, 6.0);
+        QCOMPARE(c.records.size(), 2);
+        QCOMPARE(c.records[0].candidateId, 1);
+        QCOMPARE(c.records[1].candidateId, 5);
+        QCOMPARE(c.valueAt(0.5), 0.0);
+        QCOMPARE(c.valueAt(4.99), 1.5);
+        QCOMPARE(c.valueAt(5.0), 2.0);
+    }
+
+    void leakyOverlayCountsFlagged()
+    {
+        const StepCurve c = PlotData::bestSpeedup(sixCandidates(), ComputeAxis::Samples, true);
+        compareVectors(c.x, {0, 1, 4, 6});
+        compareVectors(c.y, {0, 1.5, 5.0, 5.0});
+        QCOMPARE(c.records.last().candidateId, 4);
+    }
+
+    void otherAxes()
+    {
+        const PlotRun run = sixCandidates();
+        // Prompt tokens 100·id: cumulative 100, 300, 600, 1000, 1500, 2100.
+        StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::PromptTokens);
+        compareVectors(c.x, {0, 100, 1500, 2100});
+        // All tokens add 11 per evaluated candidate; the pending one spent its prompt only.
+        c = PlotData::bestSpeedup(run, ComputeAxis::AllTokens);
+        compareVectors(c.x, {0, 111, 1555, 2155});
+        // The pending candidate is no evaluation and no device time.
+        c = PlotData::bestSpeedup(run, ComputeAxis::Evaluations);
+        compareVectors(c.x, {0, 1, 5});
+        QCOMPARE(c.end, 5.0);
+        c = PlotData::bestSpeedup(run, ComputeAxis::DeviceSeconds);
+        compareVectors(c.x, {0, 0.5, 2.5});
+        // Cost 0.25·id: cumulative 0.25, 0.75, 1.5, 2.5, 3.75, 5.25.
+        c = PlotData::bestSpeedup(run, ComputeAxis::Cost);
+        compareVectors(c.x, {0, 0.25, 3.75, 5.25});
+    }
+
+    void wallSecondsFollowTheVerdicts()
+    {
+        PlotRun run = sixCandidates();
+        const QDateTime start = run.run.createdAt;
+        // Verdicts arrive out of request order: 5 first (at 2 s), then 1 (at 3 s).
+        const QList<int> seconds{3, 4, 5, 6, 2, 9};
+        for (qint64 id = 1; id <= 6; ++id)
+            run.facts[id].evaluatedAt = start.addSecs(seconds[int(id) - 1]);
+        const StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::WallSeconds);
+        compareVectors(c.x, {0, 2, 9});
+        compareVectors(c.y, {0, 2.0, 2.0});
+        QCOMPARE(c.records.size(), 1); // 1.5 at 3 s is no new best after 2.0
+    }
+
+    void bandOverSeeds()
+    {
+        const StepCurve a = curve({0, 2, 4}, {0, 1, 3}, 4);
+        const StepCurve b = curve({0, 1, 6}, {0, 2, 2}, 6);
+        const SeedBand minMax = PlotData::band({a, b}, SeedBand::Kind::MinMax);
+        // The common range ends at 4; the grid is every vertex up to there.
+        compareVectors(minMax.x, {0, 1, 2, 4});
+        compareVectors(minMax.median, {0, 1, 1.5, 2.5});
+        compareVectors(minMax.low, {0, 0, 1, 2});
+        compareVectors(minMax.high, {0, 2, 2, 3});
+        QCOMPARE(minMax.runs, 2);
+        const StepCurve c = curve({0, 3}, {0, 4}, 5);
+        const SeedBand iqr = PlotData::band({a, b, c}, SeedBand::Kind::Interquartile);
+        compareVectors(iqr.x, {0, 1, 2, 3, 4});
+        // At x = 3 the values are 1, 2, 4: median 2, quartiles 1.5 and 3.
+        QCOMPARE(iqr.median[3], 2.0);
+        QCOMPARE(iqr.low[3], 1.5);
+        QCOMPARE(iqr.high[3], 3.0);
+    }
+
+    void seedGroupsIgnoreTheSeed()
+    {
+        PlotRun a = sixCandidates(), b = a, c = a;
+        a.run.config = {{QStringLiteral("strategy"), QStringLiteral("beam")},
+                        {QStringLiteral("seed"), QStringLiteral("1")}};
+        b.run.config = {{QStringLiteral("strategy"), QStringLiteral("beam")},
+                        {QStringLiteral("seed"), QStringLiteral("2")}};
+        c.run.config = {{QStringLiteral("strategy"), QStringLiteral("beam")},
+                        {QStringLiteral("budget"), 64}};
+        const QList<QList<int>> groups = PlotData::seedGroups({a, c, b});
+        QCOMPARE(groups.size(), 2);
+        QCOMPARE(groups[0], (QList<int>{0, 2}));
+        QCOMPARE(groups[1], (QList<int>{1}));
+    }
+
+    void coverageClosedForm()
+    {
+        PlotRun run;
+        run.candidates = {candidate(1, Verdict::Pass, 1.2), candidate(2, Verdict::Wrong, {}),
+                          candidate(3, Verdict::Pass, 2.5), candidate(4, Verdict::Flagged, 9.0),
+                          // Not an independent sample: left out of the estimator.
+                          candidate(5, Verdict::Pass, 3.0, Operation::Refine)};
+        const CoverageSeries s = PlotData::coverage(run);
+        QCOMPARE(s.n, 4);
+        compareVectors(s.k, {1, 2, 3, 4});
+        // pass@k = 1 - C(n-c, k) / C(n, k) with n = 4, c = 2.
+        compareVectors(s.passAtK, {0.5, 1.0 - 1.0 / 6.0, 1.0, 1.0});
+        QCOMPARE(s.thresholds, (QList<double>{0.0, 1.0, 1.5, 2.0}));
+        // fast_2: one success (2.5): 1 - C(3, k) / C(4, k).
+        compareVectors(s.fastPAtK[3], {0.25, 0.5, 0.75, 1.0});
+        compareVectors(s.fastPAtK[0], s.passAtK);
+    }
+
+    void reasoningFit()
+    {
+        PlotRun run;
+        for (int i = 1; i <= 3; ++i) {
+            CandidateSummary c = candidate(i, Verdict::Pass, double(i));
+            c.reasoningTokens = 100 * i;
+            run.candidates.append(c);
+        }
+        CandidateSummary wrong = candidate(4, Verdict::Wrong, {});
+        wrong.reasoningTokens = 50;
+        run.candidates.append(wrong);
+        const ReasoningSeries s = PlotData::reasoning(run);
+        QCOMPARE(s.xTitle, QStringLiteral("reasoning tokens"));
+        QCOMPARE(s.speedups.size(), 3);
+        QCOMPARE(s.correctness.size(), 4);
+        QVERIFY(std::abs(s.slope - 0.01) < 1e-12);
+        QVERIFY(std::abs(s.intercept) < 1e-12);
+        QVERIFY(std::abs(s.speedupR - 1.0) < 1e-12);
+        QVERIFY(s.correctR > 0.5); // the only failure has the shortest reasoning
+    }
+
+    void timingHistogram()
+    {
+        TimingStats candidate = TimingStats::fromSamples({1.0, 1.0, 2.0});
+        TimingStats baseline = TimingStats::fromSamples({3.0, 4.0});
+        const TimingHistogram h = PlotData::timing(candidate, baseline, 3);
+        compareVectors(h.binCenters, {1.5, 2.5, 3.5});
+        QCOMPARE(h.binWidth, 1.0);
+        compareVectors(h.candidate, {2, 1, 0});
+        compareVectors(h.baseline, {0, 0, 2});
+        QCOMPARE(h.candidateMedian, 1.0);
+        QCOMPARE(h.baselineMedian, 3.5);
+    }
+
+    void trialsSurviveJson()
+    {
+        const TimingStats stats = TimingStats::fromSamples({0.123456, 2.0, 1.5});
+        QCOMPARE(stats.trials, (QList<double>{0.1235, 2.0, 1.5})); // call order, 4 digits
+        QVERIFY(!stats.toJson().contains(QStringLiteral("trials")));
+        QCOMPARE(TimingStats::fromJson(stats.toJsonWithTrials()).trials, stats.trials);
+        std::vector<double> many(TimingStats::kMaxTrials + 50, 1.0);
+        QCOMPARE(TimingStats::fromSamples(many).trials.size(), TimingStats::kMaxTrials);
+    }
+
+    void rooflinePlacement()
+    {
+        PlotRun run;
+        CandidateSummary c = candidate(1, Verdict::Pass, 2.0);
+        c.candidateMs = 1.0;
+        run.candidates = {c, candidate(2, Verdict::Wrong, {})};
+        CandidatePlotFacts f;
+        f.flops = 2e9;
+        f.bytes = 1e9;
+        f.bandwidthGbps = 100;
+        f.peakTflops = 1.0;
+        run.facts.insert(1, f);
+        run.facts.insert(2, f);
+        const RooflineSeries s = PlotData::roofline(run);
+        QCOMPARE(s.points.size(), 1);
+        QCOMPARE(s.points[0].x, 2.0);
+        QCOMPARE(s.points[0].y, 2000.0);
+        QCOMPARE(s.roofAt(2.0), 200.0);
+        QCOMPARE(s.roofAt(100.0), 1000.0);
+        QCOMPARE(s.ridge(), 10.0);
+    }
+
+    void readFromAStore()
+    {
+        QTemporaryDir dir;
+        auto store =
+            RunStore::open(dir.filePath(QStringLiteral("w.db")), RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        RunRecord run;
+        run.tasks = {QStringLiteral("softmax")};
+        run.strategy = QStringLiteral("best_of_n");
+        QVERIFY(store->createRun(run) > 0);
+        CandidateRecord a;
+        a.runId = run.id;
+        a.task = QStringLiteral("softmax");
+        a.source = QStringLiteral("// a");
+        a.policyMeta = {{QStringLiteral("cost"), 0.125}};
+        CandidateRecord b = a;
+        b.policyMeta = {};
+        QVERIFY(store->addCandidate(a) > 0);
+        QVERIFY(store->addCandidate(b) > 0);
+        EvaluationResult result;
+        result.verdict = Verdict::Pass;
+        result.correct = true;
+        result.speedup = 1.5;
+        result.candidateMs = 2.0;
+        result.candidateTiming = TimingStats::fromSamples({2.0, 2.5, 1.9});
+        StageResult timing;
+        timing.name = QStringLiteral("timing");
+        timing.ok = true;
+        timing.data = {{QStringLiteral("bytes"), 4e6},
+                       {QStringLiteral("flops"), 1e6},
+                       {QStringLiteral("bandwidth_gbps"), 50.0},
+                       {QStringLiteral("peak_tflops"), 0.5}};
+        result.stages.append(timing);
+        QVERIFY(store->addEvaluation(a.id, result) > 0);
+
+        const PlotRun plotted = PlotRun::load(*store, run.id);
+        QCOMPARE(plotted.candidates.size(), 2);
+        QCOMPARE(plotted.facts.size(), 2);
+        const CandidatePlotFacts fa = plotted.facts.value(a.id);
+        QCOMPARE(fa.cost, 0.125);
+        QVERIFY(fa.evaluatedAt.has_value());
+        QCOMPARE(fa.bytes, 4e6);
+        QCOMPARE(fa.flops, 1e6);
+        QCOMPARE(fa.bandwidthGbps, 50.0);
+        QCOMPARE(fa.peakTflops, 0.5);
+        QVERIFY(!plotted.facts.value(b.id).evaluatedAt);
+        QCOMPARE(store->evaluation(a.id)->candidateTiming.trials, (QList<double>{2.0, 2.5, 1.9}));
+        QCOMPARE(PlotData::bestSpeedup(plotted, ComputeAxis::Cost).records.size(), 1);
+        QVERIFY(!PlotRun::load(*store, 999).run.id);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlotData)
+#include "tst_plotdata.moc"
