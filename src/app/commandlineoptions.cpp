@@ -58,10 +58,18 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             options = *mine;
             break;
         }
+        if (name == QStringLiteral("--compare") && !inlineValue) {
+            options.compare = true;
+            continue;
+        }
         static const QStringList known{
-            QStringLiteral("--db"),   QStringLiteral("--run"),        QStringLiteral("--select"),
-            QStringLiteral("--view"), QStringLiteral("--screenshot"), QStringLiteral("--runs"),
-            QStringLiteral("--plot"), QStringLiteral("--x-axis"),     QStringLiteral("--export")};
+            QStringLiteral("--task"),       QStringLiteral("--strategies"),
+            QStringLiteral("--budget"),     QStringLiteral("--seeds"),
+            QStringLiteral("--db"),         QStringLiteral("--run"),
+            QStringLiteral("--select"),     QStringLiteral("--view"),
+            QStringLiteral("--screenshot"), QStringLiteral("--runs"),
+            QStringLiteral("--plot"),       QStringLiteral("--x-axis"),
+            QStringLiteral("--export")};
         if (!known.contains(name))
             return fail(QStringLiteral("unknown argument '%1' (see kiln --help)").arg(name));
         if (!inlineValue) {
@@ -79,6 +87,20 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             if (!ok || id <= 0)
                 return fail(QStringLiteral("%1 expects a positive id, got '%2'").arg(name, value));
             (name == QStringLiteral("--run") ? options.run : options.select) = id;
+        } else if (name == QStringLiteral("--task")) {
+            options.task = value;
+        } else if (name == QStringLiteral("--strategies")) {
+            options.strategies = value.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        } else if (name == QStringLiteral("--budget") || name == QStringLiteral("--seeds")) {
+            bool ok = false;
+            const double number = value.toDouble(&ok);
+            if (!ok || number <= 0 || (name == QStringLiteral("--seeds") && number != int(number)))
+                return fail(
+                    QStringLiteral("%1 expects a positive number, got '%2'").arg(name, value));
+            if (name == QStringLiteral("--budget"))
+                options.budget = number;
+            else
+                options.seeds = int(number);
         } else if (name == QStringLiteral("--runs")) {
             for (const QString &word : value.split(QLatin1Char(','))) {
                 bool ok = false;
@@ -131,6 +153,15 @@ std::optional<CommandLineOptions>
 CommandLineOptions::checkCombination(CommandLineOptions options,
                                      const std::function<std::nullopt_t(const QString &)> &fail)
 {
+    const bool compareWords = !options.task.isEmpty() || !options.strategies.isEmpty();
+    if (compareWords && !options.compare)
+        return fail(QStringLiteral("--task and --strategies belong to --compare"));
+    if (options.compare && (options.task.isEmpty() || options.strategies.size() < 2))
+        return fail(
+            QStringLiteral("--compare needs --task T and --strategies S1,S2 (two or more)"));
+    if (options.compare && (options.newRun || !options.plot.isEmpty() || options.run))
+        return fail(
+            QStringLiteral("--compare starts runs of its own: drop --new-run, --plot and --run"));
     if (options.run && !options.runs.isEmpty())
         return fail(QStringLiteral("--run and --runs exclude each other"));
     if (!options.runs.isEmpty() && options.database.isEmpty())

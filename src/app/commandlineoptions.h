@@ -11,7 +11,8 @@ namespace kiln {
 // The `kiln` arguments of cli.md: [--db FILE] [--run ID] [--select CANDIDATE_ID]
 // [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]
 // [--new-run RUN-OPTIONS...] (every word after --new-run is an option of `kiln-cli run`);
-// [--runs ID,ID,...] --plot KIND [--x-axis AXIS] --export OUT.png|.pdf|.svg renders one plot.
+// [--runs ID,ID,...] --plot KIND [--x-axis AXIS] --export OUT.png|.pdf|.svg renders one plot;
+// --compare --task T --strategies S1,S2 [--budget N] [--seeds K] starts the comparison.
 struct CommandLineOptions
 {
     QString database;
@@ -25,6 +26,12 @@ struct CommandLineOptions
     QString plot;             // --plot: speedup, coverage, reasoning, timing, roofline
     QString xAxis;            // --x-axis: a ComputeAxis name
     QString exportPath;       // --export
+    // --compare --task T --strategies S1,S2 --budget N --seeds K
+    bool compare = false;
+    QString task;
+    QStringList strategies;
+    double budget = 24;
+    int seeds = 3;
 
     static const QStringList &views();
     // Parses arguments (argv without the program name); on failure returns nullopt and a one-line

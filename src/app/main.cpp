@@ -22,6 +22,7 @@ const char usage[] =
     "Usage: kiln [--db FILE] [--run ID] [--select CANDIDATE_ID]\n"
     "            [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]\n"
     "            [--new-run RUN-OPTIONS...]\n"
+    "       kiln [--db FILE] --compare --task T --strategies S1,S2,... [--budget N] [--seeds K]\n"
     "       kiln --db FILE [--run ID | --runs ID,ID,...] [--select ID]\n"
     "            --plot speedup|coverage|reasoning|timing|roofline [--x-axis AXIS]\n"
     "            --export OUT.png|OUT.pdf|OUT.svg\n"
@@ -35,6 +36,8 @@ const char usage[] =
     "                     (with --new-run: once the run has finished)\n"
     "  --new-run ...      start a run in the window; every word after it is an option of\n"
     "                     `kiln-cli run` (--task, --strategy, --budget, --seed, --param, ...)\n"
+    "  --compare          run each strategy over K seeds (1..K) at an equal budget of N\n"
+    "                     evaluations (default 24, 3 seeds) and overlay their curves live\n"
     "  --plot KIND        render one plot of the run (or of --runs) without a window, save it\n"
     "                     to --export and exit; timing and roofline show the --select candidate\n"
     "  --x-axis AXIS      samples, prompt_tokens, completion_tokens, reasoning_tokens, tokens,\n"
@@ -44,6 +47,8 @@ const char usage[] =
 // input ends with exactly one line on stderr. Reads only the run list and one candidate.
 bool validate(const CommandLineOptions &options, QString *error)
 {
+    if (options.compare)
+        return true; // the comparison may create the database
     if (options.newRun) {
         // The run's options, except which backend "auto" means: that needs the application.
         if (!RunArguments::parse(options.runArguments, error, RunArguments::Backends::NameOnly)) {
@@ -120,6 +125,38 @@ int startNewRun(MainWindow &window, const CommandLineOptions &options)
     // Let the last queued results reach the document before the picture is taken.
     QApplication::processEvents();
     window.selectBestCandidate();
+    return -1;
+}
+
+// --compare: starts the comparison. With --screenshot it waits until every run has ended.
+// Returns an exit status to end with, or -1 to go on.
+int startComparison(MainWindow &window, const CommandLineOptions &options)
+{
+    MainWindow::Comparison comparison;
+    comparison.task = options.task;
+    comparison.strategies = options.strategies;
+    comparison.budget = options.budget;
+    comparison.seeds = options.seeds;
+    comparison.database = options.database;
+    QString error;
+    const QList<RunController *> controllers = window.startComparison(comparison, &error);
+    if (controllers.size() != options.strategies.size() * options.seeds) {
+        std::fprintf(stderr, "kiln: --compare: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (options.screenshot.isEmpty())
+        return -1;
+    for (RunController *controller : controllers) {
+        if (!controller->isLive() && controller->state() != RunController::State::Queued)
+            continue;
+        QEventLoop loop;
+        QObject::connect(controller, &RunController::finished, &loop, &QEventLoop::quit);
+        QObject::connect(controller, &RunController::failed, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    QApplication::processEvents();
+    window.plotsPanel()->refresh();
+    window.showView(QStringLiteral("plots"));
     return -1;
 }
 
@@ -206,8 +243,9 @@ int main(int argc, char *argv[])
         window.show();
         QApplication::processEvents();
     }
-    if (options->newRun) {
-        const int status = startNewRun(window, *options);
+    if (options->newRun || options->compare) {
+        const int status =
+            options->compare ? startComparison(window, *options) : startNewRun(window, *options);
         if (status >= 0)
             return status;
     } else if (!window.applyOptions(*options, &error, !options->screenshot.isEmpty())) {

@@ -7,6 +7,7 @@
 #include "lineageview.h"
 #include "manualeditorpanel.h"
 #include "plotspanel.h"
+#include "replaybar.h"
 #include "reportpanel.h"
 #include "runprogresswidget.h"
 #include "steadylabel.h"
@@ -32,6 +33,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -151,6 +153,11 @@ void MainWindow::setupDocks()
     m_editorDock = makeDock(tr("Editor"), QStringLiteral("editorDock"), m_editor);
 
     m_plots = new PlotsPanel(m_document, m_selection);
+    m_replay = new ReplayBar(m_document);
+    auto *replayBar = new QToolBar(tr("Growth replay"), this);
+    replayBar->setObjectName(QStringLiteral("replayToolBar"));
+    replayBar->addWidget(m_replay);
+    addToolBar(Qt::BottomToolBarArea, replayBar);
     m_plotsDock = makeDock(tr("Plots"), QStringLiteral("plotsDock"), m_plots);
 
     // The table spans the full width at the bottom, where all its columns fit; the right area
@@ -160,6 +167,7 @@ void MainWindow::setupDocks()
     for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
                               m_plotsDock, m_candidatesDock})
         m_ui->menuView->insertAction(m_ui->actionResetLayout, dock->toggleViewAction());
+    m_ui->menuView->insertAction(m_ui->actionResetLayout, replayBar->toggleViewAction());
     m_ui->menuView->insertSeparator(m_ui->actionResetLayout);
 }
 

@@ -29,6 +29,7 @@ class LineageView;
 class ManualEditorPanel;
 class ManualEditTab;
 class PlotsPanel;
+class ReplayBar;
 class ReportPanel;
 class RunController;
 class RunDocument;
@@ -75,8 +76,27 @@ public:
     // Starts the runs the launcher settings describe (one per seed) and shows the first.
     bool startRuns(const LaunchSettings &settings, QString *error = nullptr);
     // `kiln --new-run ARGS…`: the words of `kiln-cli run`, with `database` unless they name one.
+    // With `show` false the run is not brought into view when it starts.
     RunController *startRunFromArguments(const QStringList &arguments, const QString &database,
-                                         QString *error = nullptr);
+                                         QString *error = nullptr, bool show = true);
+    // The equal-budget comparison (`kiln --compare`): one run per strategy and seed, queued
+    // through the workspace, overlaid live in the Plots panel (median and band per strategy)
+    // with the table of each one's best at ¼, ½ and all of the budget.
+    struct Comparison
+    {
+        QString task;
+        QStringList strategies;
+        double budget = 24;
+        QString budgetAxis = QStringLiteral("evals");
+        int seeds = 3;
+        QString database; // empty: the open workspace, else kiln.db
+    };
+    QList<RunController *> startComparison(const Comparison &comparison, QString *error = nullptr);
+    bool openCompareDialog();
+    // Presentation mode for workshops: large fonts, a high-contrast palette, the plots (the
+    // compare view) full screen. One key (F11) toggles it.
+    void setPresentation(bool on);
+    bool isPresenting() const { return m_presenting; }
     bool resumeShownRun(QString *error = nullptr);
     // The launcher, modal; true when it started something.
     bool openLauncher();
@@ -95,6 +115,7 @@ public:
     CandidateSelection *selection() const { return m_selection; }
     LineageView *lineageView() const { return m_lineage; }
     PlotsPanel *plotsPanel() const { return m_plots; }
+    ReplayBar *replayBar() const { return m_replay; }
     CandidatesPanel *candidatesPanel() const { return m_candidates; }
     CodePanel *codePanel() const { return m_code; }
     DiffPanel *diffPanel() const { return m_diff; }
@@ -148,6 +169,9 @@ private:
                           const EvaluationResult &result, const QString &error);
 
     std::unique_ptr<Ui::MainWindow> m_ui;
+    QList<qint64> m_compareRuns;
+    bool m_presenting = false;
+    QByteArray m_stateBeforePresenting;
     Settings m_settings;
     RunDocument *m_document;
     CandidateSelection *m_selection;
@@ -171,6 +195,7 @@ private:
     QDockWidget *m_transcriptDock = nullptr;
     QDockWidget *m_plotsDock = nullptr;
     PlotsPanel *m_plots = nullptr;
+    ReplayBar *m_replay = nullptr;
     QComboBox *m_runCombo = nullptr;
     QLineEdit *m_findEdit = nullptr;
     SteadyLabel *m_statusLabel = nullptr;

@@ -104,6 +104,8 @@ void MainWindow::setupRunActions()
     ui.actionContinueRun->setIcon(SvgIconEngine::icon(QStringLiteral("continue")));
     ui.actionEditCopy->setIcon(SvgIconEngine::icon(QStringLiteral("edit")));
     connect(ui.actionNewRun, &QAction::triggered, this, [this] { openLauncher(); });
+    connect(ui.actionCompare, &QAction::triggered, this, [this] { openCompareDialog(); });
+    connect(ui.actionPresentation, &QAction::toggled, this, &MainWindow::setPresentation);
     connect(ui.actionPauseRun, &QAction::triggered, this, [this] {
         if (m_live)
             m_live->pause();
@@ -245,7 +247,7 @@ bool MainWindow::startRuns(const LaunchSettings &settings, QString *error)
 }
 
 RunController *MainWindow::startRunFromArguments(const QStringList &arguments,
-                                                 const QString &database, QString *error)
+                                                 const QString &database, QString *error, bool show)
 {
     QString why;
     std::optional<RunArguments::Parsed> parsed = RunArguments::parse(arguments, &why);
@@ -265,7 +267,8 @@ RunController *MainWindow::startRunFromArguments(const QStringList &arguments,
             *error = why;
         return nullptr;
     }
-    showRunWhenStarted(controller);
+    if (show)
+        showRunWhenStarted(controller);
     return controller;
 }
 

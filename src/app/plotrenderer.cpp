@@ -53,8 +53,34 @@ PlotRenderer::PlotRenderer(QCustomPlot *plot) : m_plot(plot)
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
 }
 
-QColor PlotRenderer::seriesColor(int index)
+void PlotRenderer::setPresentation(bool on)
 {
+    m_presenting = on;
+    const double scale = on ? 1.8 : 1.0;
+    QFont base = m_plot->font();
+    base.setPointSizeF(QFont().pointSizeF() * scale);
+    QFont bold = base;
+    bold.setBold(true);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
+        axis->setLabelFont(bold);
+        axis->setTickLabelFont(base);
+        axis->setBasePen(QPen(Qt::black, on ? 2.5 : 1));
+        axis->setTickPen(QPen(Qt::black, on ? 2.5 : 1));
+    }
+    m_plot->legend->setFont(base);
+    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+        title->setFont(bold);
+}
+
+QColor PlotRenderer::seriesColor(int index) const
+{
+    if (m_presenting) { // Okabe–Ito, strongest first
+        static const QColor strong[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                        QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                        QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
+                                        QColor(0x00, 0x00, 0x00), QColor(0xf0, 0xe4, 0x42)};
+        return strong[index % 8];
+    }
     static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
                                     QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
@@ -115,6 +141,7 @@ void PlotRenderer::reset(const QString &title)
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     setLogX(false);
     m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_padX = true;
 }
 
@@ -129,7 +156,7 @@ QCPGraph *PlotRenderer::addGraph(const QString &name, const QColor &color, QCPAx
 {
     QCPGraph *graph = m_plot->addGraph(m_plot->xAxis, valueAxis ? valueAxis : m_plot->yAxis);
     graph->setName(name);
-    graph->setPen(QPen(color, 2));
+    graph->setPen(QPen(color, m_presenting ? 4.5 : 2));
     return graph;
 }
 
@@ -167,6 +194,8 @@ void PlotRenderer::drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &op
 {
     reset(QStringLiteral("Best verified speedup against compute spent"));
     m_padX = false;
+    // The curves rise to the right: the top left is where they are not.
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     m_plot->xAxis->setLabel(computeAxisTitle(options.axis));
     m_plot->yAxis->setLabel(QStringLiteral("best verified speedup (×)"));
     setLogX(options.logX);
@@ -195,9 +224,12 @@ void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &g
     } else {
         const SeedBand band = PlotData::band(curves, options.band);
         const PlotRun &run = runs[group.first()];
-        const QString name = QStringLiteral("%1 on %2: median of %3 seeds")
-                                 .arg(run.run.strategy, run.run.tasks.join(QLatin1Char(',')))
-                                 .arg(curves.size());
+        const QString name =
+            QStringLiteral("%1 on %2: median of %3 seeds, band %4")
+                .arg(run.run.strategy, run.run.tasks.join(QLatin1Char(',')))
+                .arg(curves.size())
+                .arg(options.band == SeedBand::Kind::MinMax ? QStringLiteral("min–max")
+                                                            : QStringLiteral("interquartile"));
         QVector<double> y, low, high;
         const QVector<double> x = options.logX ? positive(band.x, band.median, &y) : band.x;
         if (options.logX) {
@@ -214,10 +246,8 @@ void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &g
         lower->setData(x, low, true);
         lower->setLineStyle(QCPGraph::lsStepLeft);
         lower->removeFromLegend();
-        QCPGraph *upper = addGraph(options.band == SeedBand::Kind::MinMax
-                                       ? QStringLiteral("min–max over seeds")
-                                       : QStringLiteral("interquartile range over seeds"),
-                                   fill);
+        QCPGraph *upper = addGraph(QString(), fill);
+        upper->removeFromLegend();
         upper->setData(x, high, true);
         upper->setLineStyle(QCPGraph::lsStepLeft);
         upper->setBrush(fill);
@@ -251,7 +281,8 @@ void PlotRenderer::drawCurve(const StepCurve &curve, const PlotOptions &options,
     QCPGraph *markers = addGraph(QString(), color);
     markers->removeFromLegend();
     markers->setLineStyle(QCPGraph::lsNone);
-    markers->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 7));
+    markers->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, m_presenting ? 14 : 7));
     for (const CandidatePoint &p : curve.records)
         if (!options.logX || p.x > 0)
             markers->addData(p.x, p.y);
@@ -264,6 +295,10 @@ void PlotRenderer::drawCoverage(const PlotRun &run)
     const CoverageSeries s = PlotData::coverage(run);
     m_plot->xAxis->setLabel(QStringLiteral("k (samples drawn from the n = %1 taken)").arg(s.n));
     m_plot->yAxis->setLabel(QStringLiteral("probability"));
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples); // whole numbers of samples
+    m_plot->xAxis->setTicker(ticker);
     if (s.n == 0) {
         m_emptyReason = QStringLiteral("No evaluated sample (operation \"sample\") in this run.");
         return;

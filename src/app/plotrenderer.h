@@ -44,7 +44,10 @@ public:
     // Why the plot is empty, when it is ("no candidate has passed yet"); else empty.
     QString emptyReason() const { return m_emptyReason; }
 
-    static QColor seriesColor(int index);
+    // High contrast for a projector: colour-blind-safe strong colours, thick lines, large type.
+    void setPresentation(bool on);
+    bool presenting() const { return m_presenting; }
+    QColor seriesColor(int index) const;
 
 private:
     void reset(const QString &title);
@@ -74,6 +77,7 @@ private:
     QList<Hover> m_hover;
     QString m_emptyReason;
     bool m_padX = true;
+    bool m_presenting = false;
 };
 
 } // namespace kiln

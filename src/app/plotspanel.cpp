@@ -2,19 +2,23 @@
 
 #include "models/candidateselection.h"
 #include "models/rundocument.h"
+#include "models/strategycomparison.h"
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QSvgGenerator>
+#include <QTableWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -97,8 +101,21 @@ void PlotsPanel::buildControls()
         controls->addWidget(w);
     controls->addStretch();
     controls->addWidget(m_export);
+    m_compareTable = new QTableWidget(0, 5);
+    m_compareTable->setObjectName(QStringLiteral("compareTable"));
+    m_compareTable->setHorizontalHeaderLabels({tr("Strategy"), tr("Seeds"), tr("Best at ¼ budget"),
+                                               tr("Best at ½ budget"), tr("Best at full budget")});
+    m_compareTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_compareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_compareTable->setToolTip(tr("Median best verified speedup over the seeds [min–max]"));
+    m_compareTable->hide();
+    auto *plotAndTable = new QSplitter(Qt::Vertical);
+    plotAndTable->addWidget(m_plot);
+    plotAndTable->addWidget(m_compareTable);
+    plotAndTable->setStretchFactor(0, 4);
+    plotAndTable->setStretchFactor(1, 1);
     auto *split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_plot);
+    split->addWidget(plotAndTable);
     split->addWidget(m_runList);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -150,6 +167,46 @@ void PlotsPanel::setRunIds(const QList<qint64> &runIds)
     m_fixedRuns = runIds;
     m_runList->setVisible(runIds.isEmpty());
     scheduleRefresh();
+}
+
+void PlotsPanel::setComparison(const QList<qint64> &runIds, ComputeAxis axis, double budget)
+{
+    m_compareBudget = budget;
+    m_compareTable->setVisible(budget > 0);
+    PlotOptions o = m_options;
+    o.kind = PlotKind::Speedup;
+    o.axis = axis;
+    setOptions(o);
+    setRunIds(runIds);
+}
+
+void PlotsPanel::setPresentation(bool on)
+{
+    m_renderer.setPresentation(on);
+    QFont f = font();
+    f.setPointSizeF(QApplication::font().pointSizeF() * (on ? 1.6 : 1.0));
+    m_compareTable->setFont(f);
+    refresh();
+}
+
+void PlotsPanel::fillComparisonTable()
+{
+    if (!isComparing())
+        return;
+    const QList<StrategyComparison::Row> rows =
+        StrategyComparison::rows(m_runs, m_options.axis, m_compareBudget);
+    m_compareTable->setRowCount(int(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        const StrategyComparison::Row &row = rows[r];
+        m_compareTable->setItem(r, 0, new QTableWidgetItem(row.strategy));
+        m_compareTable->setItem(r, 1, new QTableWidgetItem(QString::number(row.seeds)));
+        for (int f = 0; f < 3; ++f)
+            m_compareTable->setItem(r, 2 + f,
+                                    new QTableWidgetItem(QStringLiteral("%1× [%2–%3]")
+                                                             .arg(row.median[f], 0, 'f', 2)
+                                                             .arg(row.low[f], 0, 'f', 2)
+                                                             .arg(row.high[f], 0, 'f', 2)));
+    }
 }
 
 void PlotsPanel::refillRunList()
@@ -206,6 +263,7 @@ void PlotsPanel::refresh()
     if (m_options.kind == PlotKind::Timing && selected)
         evaluation = m_document->evaluation(selected);
     m_renderer.draw(m_runs, m_options, selected, evaluation);
+    fillComparisonTable();
 }
 
 QString PlotsPanel::describe(qint64 candidateId) const

@@ -11,6 +11,7 @@ class QCustomPlot;
 class QListWidget;
 class QMouseEvent;
 class QPushButton;
+class QTableWidget;
 
 namespace kiln {
 
@@ -32,8 +33,16 @@ public:
     // Draws exactly these runs (kiln --runs); empty: the shown run and the ticked ones.
     void setRunIds(const QList<qint64> &runIds);
     QList<qint64> plottedRunIds() const;
-    // Redraws now (otherwise a change is drawn within 300 ms).
+    // The compare view: these runs (strategies × seeds at one budget), the x-axis that measures
+    // the budget, and the table of each strategy's best at ¼, ½ and all of it under the plot.
+    void setComparison(const QList<qint64> &runIds, ComputeAxis axis, double budget);
+    bool isComparing() const { return m_compareBudget > 0; }
+    // Redraws now (otherwise a change is drawn within 300 ms); requestRefresh() coalesces.
     void refresh();
+    void requestRefresh() { scheduleRefresh(); }
+    QTableWidget *comparisonTable() const { return m_compareTable; }
+    // Workshop mode: thick lines, large type, a high-contrast palette.
+    void setPresentation(bool on);
     // PNG, PDF or SVG by the file's suffix; width and height in pixels (0: the widget's size).
     bool exportTo(const QString &path, int width, int height, QString *error);
     QCustomPlot *plot() const { return m_plot; }
@@ -50,6 +59,7 @@ private:
     void onMousePress(QMouseEvent *event);
     void onExportClicked();
     bool exportSvg(const QString &path, int width, int height);
+    void fillComparisonTable();
 
     RunDocument *m_document;
     CandidateSelection *m_selection;
@@ -66,6 +76,8 @@ private:
     QCheckBox *m_leaky = nullptr;
     QPushButton *m_export = nullptr;
     QListWidget *m_runList = nullptr;
+    QTableWidget *m_compareTable = nullptr;
+    double m_compareBudget = 0.0;
     bool m_updatingControls = false;
 };
 

@@ -63,6 +63,8 @@ void RunDocument::close()
 {
     ++m_loadGeneration; // drop a load in flight
     m_loading = false;
+    m_replayStep = -1;
+    m_timeline.reset();
     m_pushTimer.stop();
     m_pushed = RunDelta();
     m_pushedRows.clear();
@@ -128,12 +130,16 @@ bool RunDocument::loadRun(qint64 runId, QString *error)
     }
     ++m_loadGeneration; // a synchronous load supersedes one in flight
     m_loading = false;
+    m_replayStep = -1;
+    m_timeline.reset();
     return apply(readRun(*m_store, runId), runId, error);
 }
 
 void RunDocument::loadRunAsync(qint64 runId)
 {
     const int generation = ++m_loadGeneration;
+    m_replayStep = -1;
+    m_timeline.reset();
     if (!m_store) {
         emit loadFinished(false, QStringLiteral("no database is open"));
         return;
@@ -240,6 +246,61 @@ void RunDocument::updateBest(int row)
         m_bestRow = row;
         emit bestChanged(row);
     }
+}
+
+int RunDocument::replaySteps()
+{
+    if (!m_store || !hasRun())
+        return 0;
+    if (!m_timeline || isLive())
+        m_timeline = std::make_unique<GrowthTimeline>(GrowthTimeline::read(*m_store, m_run.id));
+    return m_timeline->count();
+}
+
+int RunDocument::growthSteps()
+{
+    return m_store && hasRun() ? GrowthTimeline::countSteps(*m_store, m_run.id) : 0;
+}
+
+bool RunDocument::setReplayStep(int step)
+{
+    if (!m_store || !hasRun() || m_loading)
+        return false;
+    if (!m_timeline)
+        replaySteps();
+    step = std::clamp(step, 0, m_timeline->count());
+    const bool forward = isReplaying() && step >= m_replayStep;
+    const QList<CandidateSummary> rows = m_timeline->rowsAt(step);
+    m_replayStep = step;
+    if (forward) {
+        RunDelta delta;
+        delta.runId = m_run.id;
+        delta.candidates = rows;
+        m_applyingReplay = true;
+        applyDelta(delta);
+        m_applyingReplay = false;
+        return true;
+    }
+    LoadedRun state;
+    state.run = m_run;
+    state.rows = rows;
+    state.lastEvent = m_lastEventId;
+    for (const CandidateSummary &c : rows)
+        if (c.ghost)
+            state.evicted.append(c.id);
+    return apply(std::move(state), m_run.id, nullptr);
+}
+
+void RunDocument::endReplay()
+{
+    if (!isReplaying())
+        return;
+    loadRun(m_run.id); // also clears the replay state
+}
+
+QDateTime RunDocument::replayTime() const
+{
+    return m_timeline && isReplaying() ? m_timeline->timeAt(m_replayStep) : QDateTime();
 }
 
 PlotRun RunDocument::plotRun(qint64 runId)
@@ -380,6 +441,9 @@ int RunDocument::updateRow(int row, const CandidateSummary &summary)
 
 int RunDocument::applyDelta(const RunDelta &delta)
 {
+    if (isReplaying() && !m_applyingReplay)
+        return 0; // the replay shows the past; endReplay() catches up
+
     if (m_loading) {
         if (delta.runId == m_loadingRunId)
             m_deltasDuringLoad.append(delta); // applied once the load is in

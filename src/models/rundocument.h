@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/candidatesummary.h"
+#include "growthtimeline.h"
 #include "plotrun.h"
 #include "rundelta.h"
 
@@ -62,6 +63,18 @@ public:
     // A run as the plots see it: for the shown run, this document's rows (live as they are);
     // for another run of the database, the store's. Empty when there is no such run.
     PlotRun plotRun(qint64 runId);
+
+    // Growth replay: the run as it stood after `step` of its timeline's steps (GrowthTimeline).
+    // Stepping forward updates the views as a live run does; a step back reloads them. While
+    // replaying, live news is not applied; endReplay() reloads the run as it is now, so a live
+    // run is caught up with. replaySteps() reads the timeline (again, while the run is live).
+    int replaySteps();
+    int growthSteps(); // the same count, from the log's index, without reading the timeline
+    bool setReplayStep(int step);
+    void endReplay();
+    bool isReplaying() const { return m_replayStep >= 0; }
+    int replayStep() const { return m_replayStep; }
+    QDateTime replayTime() const;
 
     // Full record and evaluation, read from the store (the last few are cached).
     std::optional<CandidateRecord> candidate(qint64 candidateId);
@@ -136,6 +149,9 @@ private:
     RunDelta m_pushed;                     // pushes not applied yet
     QHash<qint64, qsizetype> m_pushedRows; // candidate id -> its entry in m_pushed
     QTimer m_pushTimer;
+    std::unique_ptr<GrowthTimeline> m_timeline;
+    int m_replayStep = -1;
+    bool m_applyingReplay = false;
     QList<CandidateRecord> m_recordCache;
     QList<QPair<qint64, EvaluationResult>> m_evaluationCache;
 };

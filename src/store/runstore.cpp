@@ -981,6 +981,24 @@ QHash<qint64, CandidatePlotFacts> RunStore::plotFacts(qint64 runId)
     return facts;
 }
 
+qint64 RunStore::eventCount(qint64 runId, const QStringList &kinds)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_depth == 0)
+        m_lastError.clear();
+    qint64 total = 0;
+    for (const QString &kind : kinds) {
+        SqliteStatement s(m_db, "SELECT count(*) FROM events WHERE run_id = ?1 AND kind = ?2");
+        s.bind(1, runId);
+        s.bind(2, kind);
+        if (s.next())
+            total += s.int64(0);
+        else if (!s.ok())
+            setError(QStringLiteral("eventCount"), s.error());
+    }
+    return total;
+}
+
 qint64 RunStore::lastEventId(qint64 runId)
 {
     QMutexLocker lock(&m_mutex);

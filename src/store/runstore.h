@@ -115,6 +115,8 @@ public:
     QList<StoredEvent> events(qint64 runId, qint64 afterId = 0);
     // Only the events of one kind (indexed: a run's evictions without its whole log).
     QList<StoredEvent> events(qint64 runId, qint64 afterId, const QString &kind);
+    // How many events of these kinds a run has logged (an index count, no rows read).
+    qint64 eventCount(qint64 runId, const QStringList &kinds);
     qint64 lastEventId(qint64 runId); // 0 when the run has none
 
     // The LLM response cache (shared by all runs of the workspace).

@@ -6,9 +6,8 @@ namespace kiln {
 
 namespace {
 
-constexpr int kKept = 4;           // evaluations at once, at most, that find one ready
-constexpr int kEvaluations = 200;  // before a fresh process
-constexpr double kCpuPerUse = 5.0; // seconds of its CPU allowance one evaluation may need
+constexpr int kKept = 4;          // evaluations at once, at most, that find one ready
+constexpr int kEvaluations = 200; // before a fresh process
 
 void stop(SandboxProcess &process)
 {
@@ -50,7 +49,12 @@ BaselineSandboxes::start(const QString &referenceObject, const std::atomic<bool>
     baseline->referenceObject = referenceObject;
     baseline->work = std::make_unique<QTemporaryDir>(m_options.workRoot +
                                                      QStringLiteral("/kiln-baseline-XXXXXX"));
-    baseline->process = std::make_unique<SandboxProcess>(m_options.sandbox);
+    // Its CPU limit is a lifetime allowance: one evaluation's limit for each evaluation it may
+    // serve (a limit sized for one evaluation killed busy baselines in the middle of a timed
+    // call once they had served a few dozen).
+    SandboxSettings settings = m_options.sandbox;
+    settings.cpuSeconds = m_options.sandbox.cpuSeconds * kEvaluations;
+    baseline->process = std::make_unique<SandboxProcess>(settings);
     if (!baseline->work->isValid() ||
         !baseline->process->start(baseline->work->path(), 1 << 20, m_options.startTimeoutMs, error))
         return nullptr;
@@ -86,7 +90,7 @@ bool BaselineSandboxes::worn(const Baseline &baseline) const
 {
     const SandboxProcess &process = *baseline.process;
     return baseline.evaluations >= kEvaluations ||
-           process.cpuSecondsUsed() + kCpuPerUse > process.settings().cpuSeconds;
+           process.cpuSecondsUsed() + m_options.sandbox.cpuSeconds > process.settings().cpuSeconds;
 }
 
 void BaselineSandboxes::give(std::unique_ptr<Baseline> baseline, bool healthy)

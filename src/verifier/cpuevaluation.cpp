@@ -408,7 +408,23 @@ bool CpuEvaluation::checkCorrectness()
 }
 
 // Why the loop stopped, as the evaluation's failure or wrong answer.
-void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool cancelled)
+QString CpuEvaluation::describeBaselineFailure(const SandboxProcess::Reply &reply,
+                                               const SandboxProcess &baseline)
+{
+    switch (reply.status) {
+    case SandboxProcess::Status::TimedOut:
+        return QStringLiteral("no answer within the time limit");
+    case SandboxProcess::Status::Error:
+        return QString::fromUtf8(reply.line);
+    case SandboxProcess::Status::Died:
+        return baseline.describeEnd();
+    default:
+        return QString::fromUtf8(reply.line);
+    }
+}
+
+void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool cancelled,
+                                        const SandboxProcess &baseline)
 {
     for (const auto &[id, detail] : session.flags())
         addFlag(id, detail);
@@ -416,9 +432,10 @@ void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool ca
         m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")};
     } else if (const auto &failed = session.failure()) {
         if (failed->reference)
-            m_failure = Failure{Verdict::Crash,
-                                QStringLiteral("the baseline's sandbox failed during %1: %2")
-                                    .arg(failed->during, QString::fromUtf8(failed->reply.line))};
+            m_failure = Failure{
+                Verdict::Crash,
+                QStringLiteral("the baseline's sandbox (reference code only) failed during %1: %2")
+                    .arg(failed->during, describeBaselineFailure(failed->reply, baseline))};
         else
             recordRequestFailure(failed->reply, failed->during);
     } else {
@@ -450,8 +467,8 @@ void CpuEvaluation::measureTiming()
                              m_cancel);
     auto baselineHealthy = [&] { return !session.failure() || !session.failure()->reference; };
     if (!session.setUp()) {
+        recordTimingFailure(session, false, *baseline->process);
         m_baselines.give(std::move(baseline), baselineHealthy());
-        recordTimingFailure(session, false);
         failStage(m_failure ? m_failure->message : m_wrongDetail);
         return;
     }
@@ -463,9 +480,10 @@ void CpuEvaluation::measureTiming()
     rules.budgetMs = m_options.timingBudgetMs;
     const double setupMs = timer.nsecsElapsed() / 1e6;
     const TimingLoop::Outcome outcome = TimingLoop::run(session, rules, 0, m_cancel);
+    if (!outcome.ok)
+        recordTimingFailure(session, outcome.cancelled, *baseline->process);
     m_baselines.give(std::move(baseline), baselineHealthy() && !outcome.cancelled);
     if (!outcome.ok) {
-        recordTimingFailure(session, outcome.cancelled);
         failStage(m_failure ? m_failure->message : m_wrongDetail);
         return;
     }
@@ -496,11 +514,16 @@ void CpuEvaluation::reportTiming(const CpuTimingSession &session,
                 QStringLiteral("%1 ms unaccounted for").arg(unexplainedMs, 0, 'f', 0));
     // Threads of the candidate working while it waited for the next call: work hidden from the
     // timer, or a helper slowing the baseline down. An idle OpenMP pool uses next to nothing.
-    if (session.idleCpuMs() > std::max(kIdleCpuFloorMs, 0.5 * session.idleWallMs()))
+    // Measured against the baseline's process, which runs the same requests without candidate
+    // code: the sandbox's own share between calls is not the candidate's.
+    const double excessIdleMs = session.idleCpuMs() - session.baselineIdleCpuMs();
+    if (excessIdleMs > std::max(kIdleCpuFloorMs, 0.5 * session.idleWallMs()))
         addFlag(QStringLiteral("threads_left_running"),
-                QStringLiteral("%1 ms of CPU used between calls, in %2 ms of waiting")
+                QStringLiteral("%1 ms of CPU used between calls, in %2 ms of waiting (the "
+                               "baseline's process: %3 ms)")
                     .arg(session.idleCpuMs(), 0, 'f', 1)
-                    .arg(session.idleWallMs(), 0, 'f', 1));
+                    .arg(session.idleWallMs(), 0, 'f', 1)
+                    .arg(session.baselineIdleCpuMs(), 0, 'f', 1));
     const QJsonObject data{
         {QStringLiteral("shape"), task.shapeLabel(shape)},
         {QStringLiteral("candidate"), candidateStats.toJson()},
@@ -520,6 +543,7 @@ void CpuEvaluation::reportTiming(const CpuTimingSession &session,
         {QStringLiteral("scale_calls"), session.scaleCalls()},
         {QStringLiteral("idle_cpu_ms"), session.idleCpuMs()},
         {QStringLiteral("idle_wall_ms"), session.idleWallMs()},
+        {QStringLiteral("baseline_idle_cpu_ms"), session.baselineIdleCpuMs()},
         {QStringLiteral("setup_ms"), setupMs},
         {QStringLiteral("loop_ms"), outcome.loopMs}};
     addStage(stageName("timing"), true, stageMs,

@@ -34,7 +34,10 @@ private:
     bool loadCandidate();
     bool checkCorrectness();
     void measureTiming();
-    void recordTimingFailure(const CpuTimingSession &session, bool cancelled);
+    void recordTimingFailure(const CpuTimingSession &session, bool cancelled,
+                             const SandboxProcess &baseline);
+    static QString describeBaselineFailure(const SandboxProcess::Reply &reply,
+                                           const SandboxProcess &baseline);
     void reportTiming(const CpuTimingSession &session, const TimingLoop::Outcome &outcome,
                       const ShapeConfig &shape, double stageMs, double setupMs);
     EvaluationResult finish();

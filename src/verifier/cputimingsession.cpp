@@ -169,12 +169,15 @@ bool CpuTimingSession::call(int call, Sample &sample)
     }
     mine += " cpu";
     // The scale rides along after the timed call while recent calls needed it.
-    QByteArray theirs = "batch flush call:r:" + number(kReferenceArgs + s);
+    // The baseline's CPU around its calls too: what a process that runs no candidate code uses
+    // between requests is the yardstick for the candidate's.
+    QByteArray theirs = "batch cpu flush call:r:" + number(kReferenceArgs + s);
     m_scaleReady = m_scale && m_scaleLikely;
     if (m_scaleReady) {
         prepareScale(call);
         theirs += " call:r:" + number(kScaleArgs);
     }
+    theirs += " cpu";
     SandboxProcess::Reply reply;
     for (const bool candidateTurn :
          {TimingLoop::candidateFirst(call), !TimingLoop::candidateFirst(call)}) {
@@ -182,7 +185,8 @@ bool CpuTimingSession::call(int call, Sample &sample)
             if (!request(m_reference, theirs, QStringLiteral("the baseline's timed call"), &reply,
                          true))
                 return false;
-            const double baselineNs = reply.words.value(1).toDouble();
+            noteBaselineCpu(reply);
+            const double baselineNs = reply.words.value(2).toDouble();
             m_baselineReportedMs += baselineNs / 1e6;
             sample.baselineMs = std::max(0.0, baselineNs - m_referenceOverheadNs) / 1e6;
             continue;
@@ -262,6 +266,15 @@ TimedCheck::Outcome CpuTimingSession::check(int call, bool full, bool scaled) co
 // Without the scaled term first (stricter): the reference on |inputs| costs a second reference
 // call, which many calls do not need. Only where that fails is the scale used, computed with
 // the timed call already when recent calls needed it too.
+// A reply of the baseline's whose first and last times are its CPU clock.
+void CpuTimingSession::noteBaselineCpu(const SandboxProcess::Reply &reply)
+{
+    const double before = reply.words.value(1).toDouble();
+    if (m_lastBaselineCpuNs)
+        m_baselineIdleCpuNs += std::max(0.0, before - *m_lastBaselineCpuNs);
+    m_lastBaselineCpuNs = reply.words.value(reply.words.size() - 1).toDouble();
+}
+
 bool CpuTimingSession::judge(int call, bool full)
 {
     if (!inputsIntact(call, full))
@@ -273,9 +286,10 @@ bool CpuTimingSession::judge(int call, bool full)
         SandboxProcess::Reply reply;
         if (!m_scaleReady) {
             prepareScale(call);
-            if (!request(m_reference, "batch call:r:" + number(kScaleArgs),
+            if (!request(m_reference, "batch cpu call:r:" + number(kScaleArgs) + " cpu",
                          QStringLiteral("the tolerance scale"), &reply, true))
                 return false;
+            noteBaselineCpu(reply);
         }
         ++m_scaleCalls;
         outcome = check(call, full, true);

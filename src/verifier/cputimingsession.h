@@ -52,6 +52,8 @@ public:
     // Inside the timed calls, candidate's and baseline's together.
     double timedCallsMs() const { return m_reportedMs + m_baselineReportedMs; }
     double idleCpuMs() const { return m_idleCpuNs / 1e6; } // its threads' CPU between requests
+    // The same for the baseline's process, which runs no candidate code: the sandbox's own share.
+    double baselineIdleCpuMs() const { return m_baselineIdleCpuNs / 1e6; }
     double idleWallMs() const { return m_idleWallMs; }
     int scaleCalls() const { return m_scaleCalls; } // calls that needed the reference on |inputs|
 
@@ -70,6 +72,7 @@ private:
     bool inputsIntact(int call, bool full);
     TimedCheck::Outcome check(int call, bool full, bool scaled) const;
     bool judge(int call, bool full);
+    void noteBaselineCpu(const SandboxProcess::Reply &reply);
     double calibrateOverhead(SandboxProcess &box, bool reference);
 
     const VerifierOptions &m_options;
@@ -101,6 +104,8 @@ private:
     double m_idleCpuNs = 0.0;
     double m_idleWallMs = 0.0;
     std::optional<double> m_lastCpuNs; // at the end of the candidate's last request
+    double m_baselineIdleCpuNs = 0.0;
+    std::optional<double> m_lastBaselineCpuNs;
     QElapsedTimer m_sinceLastReply;
 };
 

@@ -149,11 +149,8 @@ bool SandboxProcess::running()
 {
     if (m_pid < 0)
         return false;
-    int status = 0;
-    if (::waitpid(m_pid, &status, WNOHANG) != m_pid)
+    if (!hasEnded(m_pid))
         return true;
-    m_collected = true;
-    m_collectedStatus = status;
     reap(true);
     return false;
 }
@@ -288,26 +285,28 @@ void SandboxProcess::drainStderr()
     }
 }
 
+// Whether the process has ended, without reaping it (its pid stays reserved until reap()).
+bool SandboxProcess::hasEnded(pid_t pid)
+{
+    siginfo_t info{};
+    return ::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0;
+}
+
 void SandboxProcess::reap(bool force)
 {
     if (m_pid < 0)
         return;
-    int status = m_collectedStatus;
-    pid_t done = m_collected ? m_pid : 0;
-    m_collected = false;
-    if (!force && done == 0) {
+    if (!force) {
         // It is ending by itself (exit, fatal signal): give it a moment to report its status.
-        for (int i = 0; i < 40 && done == 0; ++i) {
-            done = ::waitpid(m_pid, &status, WNOHANG);
-            if (done == 0)
-                ::usleep(5000);
-        }
+        for (int i = 0; i < 40 && !hasEnded(m_pid); ++i)
+            ::usleep(5000);
     }
-    // Whatever the candidate started in the process group goes too.
+    // Whatever the candidate started in the process group goes too. The sandbox is not reaped
+    // yet, so the group id is still its own: once reaped, the id may be a new sandbox's.
     ::kill(-m_pid, SIGKILL);
-    if (done == 0) {
-        while ((done = ::waitpid(m_pid, &status, 0)) < 0 && errno == EINTR) {
-        }
+    int status = 0;
+    pid_t done = 0;
+    while ((done = ::waitpid(m_pid, &status, 0)) < 0 && errno == EINTR) {
     }
     if (m_stderrFd >= 0 && m_stderrBytes <= m_settings.outputCapBytes)
         drainStderr();

@@ -81,12 +81,11 @@ private:
     Reply waitForReply(int timeoutMs, const std::atomic<bool> *cancel);
     void drainStderr();
     void reap(bool force);
+    static bool hasEnded(pid_t pid);
     bool mapBuffer(qint64 bytes);
 
     SandboxSettings m_settings;
     pid_t m_pid = -1;
-    bool m_collected = false; // running() has already waited for it
-    int m_collectedStatus = 0;
     int m_requestFd = -1;
     int m_replyFd = -1;
     int m_stderrFd = -1;

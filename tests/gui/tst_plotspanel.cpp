@@ -1,18 +1,29 @@
 // The Plots panel on runs made by the real engine: every plot exported in every format by
 // `kiln --plot`, hover and click on a drawn candidate, and bad plot arguments.
+#include "app/candidatespanel.h"
+#include "app/commandlineoptions.h"
+#include "app/mainwindow.h"
 #include "app/plotspanel.h"
+#include "app/replaybar.h"
+#include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
+#include "models/growthtimeline.h"
 #include "models/plotdata.h"
+#include "models/runcontroller.h"
 #include "models/rundocument.h"
 #include "store/runstore.h"
 
 #include <qcustomplot.h>
 
+#include <QDockWidget>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
+#include <QSlider>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
@@ -181,6 +192,101 @@ private slots:
                  qPrintable(QToolTip::text()));
         QTest::mouseClick(plot, Qt::LeftButton, {}, at);
         QCOMPARE(selection.current(), best.candidateId);
+    }
+
+    void replaySliderShowsTheRunAsItStood()
+    {
+        MainWindow window(MainWindow::Settings::Ignore);
+        CommandLineOptions options;
+        options.database = m_db;
+        options.run = 3;
+        QString error;
+        QVERIFY2(window.applyOptions(options, &error), qPrintable(error));
+        auto store = RunStore::open(m_db, RunStore::Mode::ReadOnly);
+        const GrowthTimeline timeline = GrowthTimeline::read(*store, 3);
+        ReplayBar *bar = window.replayBar();
+        QCOMPARE(bar->steps(), timeline.count());
+        QVERIFY(timeline.count() >= 24); // 12 added, 12 judged
+        auto tableRows = [&] { return window.candidatesPanel()->filterModel()->rowCount(); };
+        for (int step : {timeline.count() / 2, 3, timeline.count() - 1, 0}) {
+            bar->slider()->setValue(step); // as the user drags it
+            const QList<CandidateSummary> expected = timeline.rowsAt(step);
+            QCOMPARE(tableRows(), int(expected.size()));
+            int judged = 0;
+            for (const CandidateSummary &c : window.document()->candidates())
+                judged += c.evaluated;
+            int expectedJudged = 0;
+            for (const CandidateSummary &c : expected)
+                expectedJudged += c.evaluated;
+            QCOMPARE(judged, expectedJudged);
+        }
+        bar->slider()->setValue(timeline.count()); // the end: the run as it is now
+        QVERIFY(!window.document()->isReplaying());
+        QCOMPARE(tableRows(), 12);
+        // Playing goes from the start to the end by itself.
+        bar->play();
+        QVERIFY(window.document()->isReplaying());
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isPlaying(), 10000);
+        QVERIFY(!window.document()->isReplaying());
+        QCOMPARE(tableRows(), 12);
+    }
+
+    void compareStrategiesAtEqualBudget()
+    {
+        MainWindow window(MainWindow::Settings::Ignore);
+        MainWindow::Comparison comparison;
+        comparison.task = QStringLiteral("vector_add");
+        comparison.strategies = {QStringLiteral("best-of-n"), QStringLiteral("refine")};
+        comparison.budget = 4;
+        comparison.seeds = 2;
+        comparison.database = m_dir.filePath(QStringLiteral("compare.db"));
+        QString error;
+        const QList<RunController *> controllers = window.startComparison(comparison, &error);
+        QCOMPARE(controllers.size(), 4);
+        for (RunController *controller : controllers)
+            QTRY_VERIFY_WITH_TIMEOUT(controller->state() == RunController::State::Finished, 240000);
+        PlotsPanel *plots = window.plotsPanel();
+        QTRY_COMPARE(plots->plottedRunIds().size(), 4);
+        QVERIFY(plots->isComparing());
+        plots->refresh();
+        QTableWidget *table = plots->comparisonTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("best-of-n"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("refine"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("2"));
+        auto store = RunStore::open(comparison.database, RunStore::Mode::ReadOnly);
+        const QList<RunRecord> runs = store->runs();
+        QCOMPARE(runs.size(), 4);
+        for (const RunRecord &run : runs) {
+            QCOMPARE(run.config.value(QStringLiteral("budget")).toDouble(), 4.0);
+            QCOMPARE(run.tasks, QStringList{QStringLiteral("vector_add")});
+            QCOMPARE(store->candidateCount(run.id), 4);
+        }
+        // Two seed groups: a median and a band each.
+        QCOMPARE(plots->renderer().emptyReason(), QString());
+    }
+
+    void presentationMode()
+    {
+        MainWindow window(MainWindow::Settings::Ignore);
+        CommandLineOptions options;
+        options.database = m_db;
+        QString error;
+        QVERIFY(window.applyOptions(options, &error));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const int normalFont = window.font().pointSize();
+        window.setPresentation(true);
+        QVERIFY(window.isPresenting());
+        QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        QVERIFY(window.font().pointSize() > normalFont);
+        QVERIFY(window.dockFor(QStringLiteral("plots"))->isVisible());
+        QVERIFY(!window.dockFor(QStringLiteral("code"))->isVisible());
+        QVERIFY(window.plotsPanel()->renderer().presenting());
+        window.setPresentation(false);
+        QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        QCOMPARE(window.font().pointSize(), normalFont);
+        QVERIFY(window.dockFor(QStringLiteral("code"))->isVisible());
     }
 
     void badPlotArguments_data()

@@ -13,3 +13,5 @@ kiln_add_test(NAME tst_launchsettings SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_laun
               LIBS kiln_models LABEL unit)
 kiln_add_test(NAME tst_plotdata SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_plotdata.cpp
               LIBS kiln_models LABEL unit)
+kiln_add_test(NAME tst_growthtimeline SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_growthtimeline.cpp
+              LIBS kiln_models LABEL unit)

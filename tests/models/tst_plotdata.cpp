@@ -1,5 +1,6 @@
 // PlotData against curves worked out by hand, and PlotRun read back from a real store.
 #include "models/plotdata.h"
+#include "models/strategycomparison.h"
 #include "store/runstore.h"
 
 #include <QJsonArray>
@@ -165,6 +166,36 @@ private slots:
         QCOMPARE(groups.size(), 2);
         QCOMPARE(groups[0], (QList<int>{0, 2}));
         QCOMPARE(groups[1], (QList<int>{1}));
+    }
+
+    void comparisonAtFractionsOfTheBudget()
+    {
+        // Two seeds of beam and one of best-of-n, eight evaluations each.
+        auto run = [](const QString &strategy, int seed, const QList<double> &speedups) {
+            PlotRun r;
+            r.run.strategy = strategy;
+            r.run.seed = quint64(seed);
+            r.run.config = {{QStringLiteral("strategy"), strategy},
+                            {QStringLiteral("seed"), QString::number(seed)}};
+            for (int i = 0; i < speedups.size(); ++i)
+                r.candidates.append(speedups[i] > 0 ? candidate(i + 1, Verdict::Pass, speedups[i])
+                                                    : candidate(i + 1, Verdict::Wrong, {}));
+            return r;
+        };
+        const QList<PlotRun> runs{run(QStringLiteral("beam"), 1, {0, 1.2, 0, 0, 2.0, 0, 0, 3.0}),
+                                  run(QStringLiteral("best-of-n"), 1, {1.1, 0, 0, 0, 0, 0, 0, 0}),
+                                  run(QStringLiteral("beam"), 2, {0, 0, 0, 1.5, 0, 0, 0, 0})};
+        const QList<StrategyComparison::Row> rows =
+            StrategyComparison::rows(runs, ComputeAxis::Evaluations, 8);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].strategy, QStringLiteral("beam"));
+        QCOMPARE(rows[0].seeds, 2);
+        // After 2, 4 and 8 evaluations: seed 1 has 1.2, 1.2, 3.0; seed 2 has 0, 1.5, 1.5.
+        QCOMPARE(rows[0].median, (std::array<double, 3>{0.6, 1.35, 2.25}));
+        QCOMPARE(rows[0].low, (std::array<double, 3>{0.0, 1.2, 1.5}));
+        QCOMPARE(rows[0].high, (std::array<double, 3>{1.2, 1.5, 3.0}));
+        QCOMPARE(rows[1].median, (std::array<double, 3>{1.1, 1.1, 1.1}));
+        QCOMPARE(StrategyComparison::axisFor(BudgetAxis::Tokens), ComputeAxis::AllTokens);
     }
 
     void coverageClosedForm()
