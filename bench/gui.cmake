@@ -4,6 +4,7 @@
 add_executable(kiln_bench_gui ${CMAKE_CURRENT_LIST_DIR}/gui/bench_gui.cpp
                               ${CMAKE_CURRENT_LIST_DIR}/gui/largerunload.cpp
                               ${CMAKE_CURRENT_LIST_DIR}/gui/livearrivals.cpp
+                              ${CMAKE_CURRENT_LIST_DIR}/gui/plotdrawing.cpp
                               ${PROJECT_SOURCE_DIR}/tests/models/syntheticrun.cpp
                               ${PROJECT_SOURCE_DIR}/tests/models/syntheticrun.h)
 target_include_directories(kiln_bench_gui PRIVATE ${PROJECT_SOURCE_DIR}/tests/models)

@@ -108,6 +108,8 @@ int main(int argc, char *argv[])
         return runLoadBenchmark(args);
     if (args.value(0) == QStringLiteral("live"))
         return runLiveBenchmark(args);
+    if (args.value(0) == QStringLiteral("plots"))
+        return runPlotBenchmark(args);
     if (args.value(0) == QStringLiteral("generate")) {
         if (args.size() < 3) {
             std::fprintf(stderr,

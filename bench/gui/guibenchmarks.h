@@ -13,6 +13,10 @@ int runLoadBenchmark(const QStringList &arguments);
 // time of a pan frame while they arrive.
 int runLiveBenchmark(const QStringList &arguments);
 
+// kiln_bench_gui plots FILE [--repeat N]: the Plots panel's redraw of the last run of FILE for
+// every plot and axis, and growth-replay steps on it.
+int runPlotBenchmark(const QStringList &arguments);
+
 double statusKiB(const char *key); // from /proc/self/status
 
 } // namespace kiln

@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -244,17 +245,38 @@ QList<qint64> PlotsPanel::plottedRunIds() const
 
 void PlotsPanel::scheduleRefresh()
 {
+    if (!isVisible()) {
+        m_stale = true; // drawn when the panel is shown
+        return;
+    }
     if (!m_refreshTimer.isActive())
         m_refreshTimer.start();
+}
+
+void PlotsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (std::exchange(m_stale, false))
+        scheduleRefresh();
+}
+
+bool PlotsPanel::needsFacts() const
+{
+    return m_options.kind == PlotKind::Roofline ||
+           (m_options.kind == PlotKind::Speedup &&
+            (m_options.axis == ComputeAxis::Cost || m_options.axis == ComputeAxis::WallSeconds));
 }
 
 void PlotsPanel::refresh()
 {
     m_refreshTimer.stop();
+    m_stale = false;
+    QElapsedTimer took;
+    took.start();
     m_runs.clear();
     if (m_document->isOpen())
         for (qint64 id : plottedRunIds()) {
-            PlotRun run = m_document->plotRun(id);
+            PlotRun run = m_document->plotRun(id, needsFacts());
             if (run.run.id)
                 m_runs.append(std::move(run));
         }
@@ -264,6 +286,8 @@ void PlotsPanel::refresh()
         evaluation = m_document->evaluation(selected);
     m_renderer.draw(m_runs, m_options, selected, evaluation);
     fillComparisonTable();
+    // A large run takes a while to plot: redraw it less often, so the window stays responsive.
+    m_refreshTimer.setInterval(int(std::clamp<qint64>(4 * took.elapsed(), 300, 5000)));
 }
 
 QString PlotsPanel::describe(qint64 candidateId) const
@@ -310,7 +334,7 @@ void PlotsPanel::onExportClicked()
 
 bool PlotsPanel::exportTo(const QString &path, int width, int height, QString *error)
 {
-    if (m_refreshTimer.isActive())
+    if (m_refreshTimer.isActive() || m_stale)
         refresh();
     const int w = width > 0 ? width : m_plot->width();
     const int h = height > 0 ? height : m_plot->height();

@@ -50,8 +50,12 @@ public:
     // The tooltip text of a drawn candidate ("#12 pass 1.8× refine"), or empty.
     QString describe(qint64 candidateId) const;
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void buildControls();
+    bool needsFacts() const;
     void controlsChanged();
     void refillRunList();
     void scheduleRefresh();
@@ -79,6 +83,7 @@ private:
     QTableWidget *m_compareTable = nullptr;
     double m_compareBudget = 0.0;
     bool m_updatingControls = false;
+    bool m_stale = false;
 };
 
 } // namespace kiln

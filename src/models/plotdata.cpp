@@ -47,6 +47,21 @@ QList<Spent> spentAlong(const PlotRun &run, ComputeAxis axis)
     return spent;
 }
 
+QList<int> coverageKs(int n)
+{
+    constexpr int kPoints = 200;
+    QList<int> ks;
+    for (int i = 0; i < std::min(n, kPoints); ++i) {
+        const int k =
+            n <= kPoints ? i + 1 : int(std::lround(std::pow(double(n), double(i) / (kPoints - 1))));
+        if (ks.isEmpty() || k > ks.last())
+            ks.append(k);
+    }
+    if (n > 0 && ks.last() != n)
+        ks.append(n);
+    return ks;
+}
+
 double median(const QVector<double> &sorted)
 {
     return PlotData::quantile(sorted, 0.5);
@@ -183,12 +198,20 @@ CoverageSeries PlotData::coverage(const PlotRun &run)
     }
     series.n = int(passed.size());
     series.fastPAtK.resize(series.thresholds.size());
-    for (int k = 1; k <= series.n; ++k) {
-        series.k.append(k);
-        series.passAtK.append(CoverageMetrics::passAtK(passed, k));
+    // Successes counted once; every k up to 200 samples, then 200 k's spread evenly on a log
+    // scale (each estimate costs O(successes)).
+    int passes = 0;
+    QList<int> fast(series.thresholds.size(), 0);
+    for (int i = 0; i < series.n; ++i) {
+        passes += passed[i] ? 1 : 0;
         for (int t = 0; t < series.thresholds.size(); ++t)
-            series.fastPAtK[t].append(
-                CoverageMetrics::fastPAtK(passed, speedups, series.thresholds[t], k));
+            fast[t] += passed[i] && speedups[i] > series.thresholds[t] ? 1 : 0;
+    }
+    for (int k : coverageKs(series.n)) {
+        series.k.append(k);
+        series.passAtK.append(CoverageMetrics::atK(series.n, passes, k));
+        for (int t = 0; t < series.thresholds.size(); ++t)
+            series.fastPAtK[t].append(CoverageMetrics::atK(series.n, fast[t], k));
     }
     return series;
 }

@@ -6,7 +6,7 @@
 
 namespace kiln {
 
-PlotRun PlotRun::load(RunStore &store, qint64 runId)
+PlotRun PlotRun::load(RunStore &store, qint64 runId, bool withFacts)
 {
     PlotRun plotted;
     const std::optional<RunRecord> run = store.run(runId);
@@ -14,7 +14,8 @@ PlotRun PlotRun::load(RunStore &store, qint64 runId)
         return plotted;
     plotted.run = *run;
     plotted.candidates = store.lineage(runId);
-    plotted.facts = store.plotFacts(runId);
+    if (withFacts)
+        plotted.facts = store.plotFacts(runId);
     return plotted;
 }
 

@@ -19,8 +19,9 @@ struct PlotRun
     QList<CandidateSummary> candidates;
     QHash<qint64, CandidatePlotFacts> facts;
 
-    // Reads it from a store; an empty run (id 0) when there is no such run.
-    static PlotRun load(RunStore &store, qint64 runId);
+    // Reads it from a store; an empty run (id 0) when there is no such run. The facts are a
+    // second query, left out when the plot needs none (`withFacts`).
+    static PlotRun load(RunStore &store, qint64 runId, bool withFacts = true);
     // Task, strategy, policy, backend and every setting but the seed: runs with equal keys are
     // seeds of one experiment.
     QString settingsKey() const;

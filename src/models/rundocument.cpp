@@ -303,16 +303,17 @@ QDateTime RunDocument::replayTime() const
     return m_timeline && isReplaying() ? m_timeline->timeAt(m_replayStep) : QDateTime();
 }
 
-PlotRun RunDocument::plotRun(qint64 runId)
+PlotRun RunDocument::plotRun(qint64 runId, bool withFacts)
 {
     if (!m_store)
         return {};
     if (runId != m_run.id || m_loading)
-        return PlotRun::load(*m_store, runId);
+        return PlotRun::load(*m_store, runId, withFacts);
     PlotRun plotted;
     plotted.run = m_run;
     plotted.candidates = m_rows;
-    plotted.facts = m_store->plotFacts(runId);
+    if (withFacts)
+        plotted.facts = m_store->plotFacts(runId);
     return plotted;
 }
 

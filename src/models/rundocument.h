@@ -62,7 +62,7 @@ public:
 
     // A run as the plots see it: for the shown run, this document's rows (live as they are);
     // for another run of the database, the store's. Empty when there is no such run.
-    PlotRun plotRun(qint64 runId);
+    PlotRun plotRun(qint64 runId, bool withFacts = true);
 
     // Growth replay: the run as it stood after `step` of its timeline's steps (GrowthTimeline).
     // Stepping forward updates the views as a live run does; a step back reloads them. While

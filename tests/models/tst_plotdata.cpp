@@ -216,6 +216,24 @@ private slots:
         compareVectors(s.fastPAtK[0], s.passAtK);
     }
 
+    void coverageOfManySamples()
+    {
+        // 5,000 samples, every tenth passing at 2x: k spread on a log scale, ending at n.
+        PlotRun run;
+        for (int i = 0; i < 5000; ++i)
+            run.candidates.append(i % 10 == 0 ? candidate(i + 1, Verdict::Pass, 2.0)
+                                              : candidate(i + 1, Verdict::Wrong, {}));
+        const CoverageSeries s = PlotData::coverage(run);
+        QCOMPARE(s.n, 5000);
+        QVERIFY(s.k.size() <= 201);
+        QCOMPARE(s.k.first(), 1.0);
+        QCOMPARE(s.k.last(), 5000.0);
+        QVERIFY(std::is_sorted(s.k.cbegin(), s.k.cend()));
+        QVERIFY(std::abs(s.passAtK.first() - 0.1) < 1e-12);
+        QCOMPARE(s.fastPAtK[3].first(), 0.0); // nothing is faster than 2x
+        QVERIFY(std::abs(s.fastPAtK[2].first() - 0.1) < 1e-12);
+    }
+
     void reasoningFit()
     {
         PlotRun run;
