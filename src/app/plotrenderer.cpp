@@ -303,7 +303,7 @@ void PlotRenderer::drawCoverage(const PlotRun &run)
         m_emptyReason = QStringLiteral("No evaluated sample (operation \"sample\") in this run.");
         return;
     }
-    QCPGraph *pass = addGraph(QStringLiteral("pass@k"), seriesColor(0));
+    QCPGraph *pass = addGraph(QStringLiteral("pass@k (= fast_0@k)"), seriesColor(0));
     pass->setData(s.k, s.passAtK, true);
     pass->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
     for (int t = 1; t < s.thresholds.size(); ++t) { // fast_0 is pass@k
