@@ -7,6 +7,7 @@
 #include "app/mainwindow.h"
 #include "app/reportpanel.h"
 #include "app/transcriptpanel.h"
+#include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
 #include "models/candidatetablemodel.h"
@@ -33,30 +34,7 @@
 #include <QToolTip>
 
 using namespace kiln;
-
-namespace {
-
-QString binary(const char *name)
-{
-    return QStringLiteral(KILN_BINARY_DIR "/bin/") + QString::fromLatin1(name);
-}
-
-// Runs kiln with args; returns the exit code and the standard error.
-int runKiln(const QStringList &args, QString *stderrText = nullptr)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    p.setProcessEnvironment(env);
-    p.start(binary("kiln"), args);
-    if (!p.waitForFinished(120000))
-        return -1;
-    if (stderrText)
-        *stderrText = QString::fromUtf8(p.readAllStandardError());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
-
-} // namespace
+using namespace kiln::testing;
 
 class TstMainWindow : public QObject
 {
@@ -115,12 +93,12 @@ private slots:
         if (!QFileInfo::exists(cliPath))
             QSKIP("kiln-cli is not built: the view tests need a run made by the real engine");
         QProcess cli;
-        cli.start(cliPath, {QStringLiteral("run"), QStringLiteral("--task"),
-                            QStringLiteral("softmax"), QStringLiteral("--strategy"),
-                            QStringLiteral("evolve"), QStringLiteral("--backend"),
-                            QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("48"),
-                            QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--db"),
-                            m_engineDb, QStringLiteral("--json")});
+        cli.start(cliPath,
+                  {QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("softmax"),
+                   QStringLiteral("--strategy"), QStringLiteral("evolve"),
+                   QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--budget"),
+                   QStringLiteral("48"), QStringLiteral("--seed"), QStringLiteral("3"),
+                   QStringLiteral("--db"), m_engineDb, QStringLiteral("--json")});
         QVERIFY(cli.waitForFinished(400000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         m_fixture = m_engineDb;

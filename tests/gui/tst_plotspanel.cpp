@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "app/plotspanel.h"
 #include "app/replaybar.h"
+#include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
 #include "models/growthtimeline.h"
@@ -30,28 +31,9 @@
 #include <QXmlStreamReader>
 
 using namespace kiln;
+using namespace kiln::testing;
 
 namespace {
-
-QString binary(const char *name)
-{
-    return QStringLiteral(KILN_BINARY_DIR "/bin/") + QString::fromLatin1(name);
-}
-
-int runKiln(const QStringList &args, QString *stderrText = nullptr)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM")); // --plot must need no display of its own
-    env.remove(QStringLiteral("DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(binary("kiln"), args);
-    if (!p.waitForFinished(120000))
-        return -1;
-    if (stderrText)
-        *stderrText = QString::fromUtf8(p.readAllStandardError());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
 
 // The largest number of points of one <polyline> in an SVG file; -1 when it is no valid XML.
 int longestPolyline(const QString &path)
@@ -125,7 +107,7 @@ private slots:
         QCOMPARE(runKiln({QStringLiteral("--db"), m_db, QStringLiteral("--runs"),
                           QStringLiteral("1,2,3"), QStringLiteral("--plot"), plot,
                           QStringLiteral("--export"), out},
-                         &err),
+                         &err, KilnPlatform::None),
                  0);
         QVERIFY2(!err.contains(QStringLiteral("note:")), qPrintable(err)); // nothing left empty
         if (format == QLatin1String("png")) {
@@ -154,7 +136,8 @@ private slots:
         QCOMPARE(runKiln({QStringLiteral("--db"), m_db, QStringLiteral("--run"),
                           QStringLiteral("3"), QStringLiteral("--plot"), QStringLiteral("speedup"),
                           QStringLiteral("--x-axis"), QStringLiteral("tokens"),
-                          QStringLiteral("--export"), out}),
+                          QStringLiteral("--export"), out},
+                         nullptr, KilnPlatform::None),
                  0);
         auto store = RunStore::open(m_db, RunStore::Mode::ReadOnly);
         QVERIFY(store);
@@ -323,7 +306,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, reason);
         QString err;
-        QCOMPARE(runKiln(QStringList{QStringLiteral("--db"), m_db} + args, &err), 2);
+        QCOMPARE(
+            runKiln(QStringList{QStringLiteral("--db"), m_db} + args, &err, KilnPlatform::None), 2);
         const QStringList lines = err.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 1);
         QVERIFY2(lines.first().contains(reason), qPrintable(err));
