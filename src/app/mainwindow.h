@@ -169,7 +169,7 @@ private:
                           const EvaluationResult &result, const QString &error);
 
     std::unique_ptr<Ui::MainWindow> m_ui;
-    QList<qint64> m_compareRuns;
+    std::shared_ptr<QList<qint64>> m_compareRuns; // the shown comparison's runs, by slot
     bool m_presenting = false;
     QByteArray m_stateBeforePresenting;
     Settings m_settings;

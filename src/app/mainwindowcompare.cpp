@@ -16,6 +16,8 @@
 #include <QMessageBox>
 #include <QStatusBar>
 
+#include <memory>
+
 namespace kiln {
 
 QList<RunController *> MainWindow::startComparison(const Comparison &comparison, QString *error)
@@ -28,8 +30,11 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
         return controllers;
     }
     // One slot per run, in the comparison's order (strategy, then seed), whatever order the
-    // queued runs start in: the curves and the table keep the user's order.
-    m_compareRuns = QList<qint64>(comparison.strategies.size() * comparison.seeds, 0);
+    // queued runs start in: the curves and the table keep the user's order. Each comparison
+    // has slots of its own; a run of an earlier one that starts late changes nothing here.
+    auto runSlots =
+        std::make_shared<QList<qint64>>(comparison.strategies.size() * comparison.seeds, 0);
+    m_compareRuns = runSlots;
     for (const QString &strategy : comparison.strategies)
         for (int seed = 1; seed <= comparison.seeds; ++seed) {
             const QStringList arguments{
@@ -45,18 +50,20 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
                 return controllers;
             const int slot = int(controllers.size());
             controllers.append(controller);
-            connect(
-                controller, &RunController::started, this,
-                [this, controller, slot, axis = *axis, budget = comparison.budget](qint64 runId) {
-                    m_compareRuns[slot] = runId;
-                    QList<qint64> started;
-                    for (qint64 id : std::as_const(m_compareRuns))
-                        if (id)
-                            started.append(id);
-                    m_plots->setComparison(started, StrategyComparison::axisFor(axis), budget);
-                    connect(controller, &RunController::candidateEvaluated, m_plots,
-                            &PlotsPanel::requestRefresh);
-                });
+            connect(controller, &RunController::started, this,
+                    [this, controller, runSlots, slot, axis = *axis,
+                     budget = comparison.budget](qint64 runId) {
+                        (*runSlots)[slot] = runId;
+                        if (m_compareRuns != runSlots)
+                            return; // a later comparison is shown
+                        QList<qint64> started;
+                        for (qint64 id : std::as_const(*runSlots))
+                            if (id)
+                                started.append(id);
+                        m_plots->setComparison(started, StrategyComparison::axisFor(axis), budget);
+                        connect(controller, &RunController::candidateEvaluated, m_plots,
+                                &PlotsPanel::requestRefresh);
+                    });
         }
     m_plotsDock->show();
     m_plotsDock->raise();
@@ -85,8 +92,13 @@ bool MainWindow::openCompareDialog()
         return false;
     Comparison chosen = dialog.comparison();
     chosen.database = m_workspace->path();
-    if (startComparison(chosen, &error).isEmpty()) {
-        QMessageBox::warning(this, tr("Compare strategies"), error);
+    const qsizetype started = startComparison(chosen, &error).size();
+    if (started != chosen.strategies.size() * chosen.seeds) {
+        QMessageBox::warning(this, tr("Compare strategies"),
+                             tr("%1 of %2 runs started: %3")
+                                 .arg(started)
+                                 .arg(chosen.strategies.size() * chosen.seeds)
+                                 .arg(error));
         return false;
     }
     return true;

@@ -59,7 +59,12 @@ PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWi
     m_refreshTimer.setInterval(300); // a live run's results arrive in bursts: draw once per burst
     connect(&m_refreshTimer, &QTimer::timeout, this, &PlotsPanel::refresh);
     connect(m_document, &RunDocument::runLoaded, this, [this] {
-        refillRunList();
+        // A replay step or its end reloads the same run: the ticked runs stay as they are.
+        if (!m_document->isReplaying() && m_document->run().id != m_listedRun) {
+            if (isComparing() && !m_fixedRuns.contains(m_document->run().id))
+                setComparison({}, m_options.axis, 0); // another run: the compare view is over
+            refillRunList();
+        }
         scheduleRefresh();
     });
     connect(m_document, &RunDocument::candidatesAppended, this, &PlotsPanel::scheduleRefresh);
@@ -147,7 +152,10 @@ void PlotsPanel::setOptions(const PlotOptions &options)
     const bool speedup = options.kind == PlotKind::Speedup;
     for (QWidget *w : std::initializer_list<QWidget *>{m_axis, m_logX, m_band, m_leaky})
         w->setEnabled(speedup);
-    scheduleRefresh();
+    if (isVisible())
+        refresh(); // what the user chose is drawn now, however large the run
+    else
+        m_stale = true;
 }
 
 void PlotsPanel::controlsChanged()
@@ -172,12 +180,15 @@ void PlotsPanel::setRunIds(const QList<qint64> &runIds)
 
 void PlotsPanel::setComparison(const QList<qint64> &runIds, ComputeAxis axis, double budget)
 {
-    m_compareBudget = budget;
-    m_compareTable->setVisible(budget > 0);
-    PlotOptions o = m_options;
-    o.kind = PlotKind::Speedup;
-    o.axis = axis;
-    setOptions(o);
+    m_compareBudget = runIds.isEmpty() ? 0.0 : budget;
+    m_compareAxis = axis;
+    m_compareTable->setVisible(m_compareBudget > 0);
+    if (m_compareBudget > 0) {
+        PlotOptions o = m_options;
+        o.kind = PlotKind::Speedup;
+        o.axis = axis;
+        setOptions(o);
+    }
     setRunIds(runIds);
 }
 
@@ -195,7 +206,7 @@ void PlotsPanel::fillComparisonTable()
     if (!isComparing())
         return;
     const QList<StrategyComparison::Row> rows =
-        StrategyComparison::rows(m_runs, m_options.axis, m_compareBudget);
+        StrategyComparison::rows(m_runs, m_compareAxis, m_compareBudget);
     m_compareTable->setRowCount(int(rows.size()));
     for (int r = 0; r < rows.size(); ++r) {
         const StrategyComparison::Row &row = rows[r];
@@ -214,6 +225,7 @@ void PlotsPanel::refillRunList()
 {
     const QSignalBlocker block(m_runList);
     m_runList->clear();
+    m_listedRun = m_document->hasRun() ? m_document->run().id : 0;
     if (!m_document->hasRun())
         return;
     const RunRecord &shown = m_document->run();

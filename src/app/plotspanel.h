@@ -37,7 +37,8 @@ public:
     // the budget, and the table of each strategy's best at ¼, ½ and all of it under the plot.
     void setComparison(const QList<qint64> &runIds, ComputeAxis axis, double budget);
     bool isComparing() const { return m_compareBudget > 0; }
-    // Redraws now (otherwise a change is drawn within 300 ms); requestRefresh() coalesces.
+    // Redraws now. A growing run is redrawn 300 ms after a change, or at most every four times
+    // the last redraw took for a large one; requestRefresh() asks for that.
     void refresh();
     void requestRefresh() { scheduleRefresh(); }
     QTableWidget *comparisonTable() const { return m_compareTable; }
@@ -82,6 +83,8 @@ private:
     QListWidget *m_runList = nullptr;
     QTableWidget *m_compareTable = nullptr;
     double m_compareBudget = 0.0;
+    ComputeAxis m_compareAxis = ComputeAxis::Evaluations;
+    qint64 m_listedRun = 0; // the run the run list was made for
     bool m_updatingControls = false;
     bool m_stale = false;
 };

@@ -68,12 +68,16 @@ ReplayBar::ReplayBar(RunDocument *document, QWidget *parent)
             refreshRange();
         }
     });
+    connect(m_document, &RunDocument::loadStarted, this, &ReplayBar::pause);
     refreshRange();
 }
 
 void ReplayBar::refreshRange()
 {
-    const int count = m_document->hasRun() ? m_document->replaySteps() : 0;
+    // The count alone (an index count) until a replay needs the timeline itself.
+    const int count = !m_document->hasRun()       ? 0
+                      : m_document->isReplaying() ? m_document->replaySteps()
+                                                  : m_document->growthSteps();
     m_moving = true;
     m_slider->setRange(0, count);
     m_slider->setValue(m_document->isReplaying() ? m_document->replayStep() : count);

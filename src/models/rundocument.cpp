@@ -176,6 +176,10 @@ bool RunDocument::apply(LoadedRun loaded, qint64 runId, QString *error)
             *error = QStringLiteral("no run %1 in %2").arg(runId).arg(m_path);
         return false;
     }
+    if (!m_applyingReplay) { // a run read from the store: any replay of the one before is over
+        m_replayStep = -1;
+        m_timeline.reset();
+    }
     emit runAboutToLoad();
     m_run = *loaded.run;
     m_rows = std::move(loaded.rows);
@@ -250,9 +254,10 @@ void RunDocument::updateBest(int row)
 
 int RunDocument::replaySteps()
 {
-    if (!m_store || !hasRun())
+    if (!m_store || !hasRun() || m_loading)
         return 0;
-    if (!m_timeline || isLive())
+    // Read again when the log has grown since (a live run, or one that finished meanwhile).
+    if (!m_timeline || m_timeline->count() != growthSteps())
         m_timeline = std::make_unique<GrowthTimeline>(GrowthTimeline::read(*m_store, m_run.id));
     return m_timeline->count();
 }
@@ -288,7 +293,10 @@ bool RunDocument::setReplayStep(int step)
     for (const CandidateSummary &c : rows)
         if (c.ghost)
             state.evicted.append(c.id);
-    return apply(std::move(state), m_run.id, nullptr);
+    m_applyingReplay = true;
+    const bool ok = apply(std::move(state), m_run.id, nullptr);
+    m_applyingReplay = false;
+    return ok;
 }
 
 void RunDocument::endReplay()

@@ -75,9 +75,15 @@ BaselineSandboxes::take(const QString &referenceObject, const std::atomic<bool> 
 {
     {
         QMutexLocker lock(&m_mutex);
-        for (auto it = m_kept.begin(); it != m_kept.end(); ++it) {
-            if ((*it)->referenceObject != referenceObject || !(*it)->process->running())
+        for (auto it = m_kept.begin(); it != m_kept.end();) {
+            if (!(*it)->process->running()) { // died while idle: make room for a live one
+                it = m_kept.erase(it);
                 continue;
+            }
+            if ((*it)->referenceObject != referenceObject) {
+                ++it;
+                continue;
+            }
             std::unique_ptr<Baseline> baseline = std::move(*it);
             m_kept.erase(it);
             return baseline;

@@ -428,7 +428,9 @@ void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool ca
 {
     for (const auto &[id, detail] : session.flags())
         addFlag(id, detail);
-    if (cancelled) {
+    const auto &failure = session.failure();
+    if (cancelled || m_cancel.load() ||
+        (failure && failure->reply.status == SandboxProcess::Status::Cancelled)) {
         m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")};
     } else if (const auto &failed = session.failure()) {
         if (failed->reference)
@@ -458,7 +460,10 @@ void CpuEvaluation::measureTiming()
     std::unique_ptr<BaselineSandboxes::Baseline> baseline =
         m_baselines.take(m_reference->referenceObject, m_cancel, &error);
     if (!baseline) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the baseline: ") + error};
+        m_failure =
+            m_cancel.load()
+                ? Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")}
+                : Failure{Verdict::Crash, QStringLiteral("cannot start the baseline: ") + error};
         failStage(m_failure->message);
         return;
     }

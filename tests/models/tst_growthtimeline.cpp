@@ -108,6 +108,30 @@ private slots:
         QVERIFY(t.timeAt(1) <= t.timeAt(7));
     }
 
+    void timelineFollowsTheShownRun()
+    {
+        qint64 other = 0;
+        {
+            auto store = RunStore::open(m_path, RunStore::Mode::ReadWrite);
+            RunRecord run;
+            run.tasks = {QStringLiteral("softmax")};
+            QVERIFY(store->createRun(run) > 0);
+            other = run.id;
+            const qint64 keep = m_run;
+            m_run = other;
+            add(*store, std::nullopt);
+            m_run = keep;
+        }
+        RunDocument document;
+        QVERIFY(document.openDatabase(m_path));
+        QVERIFY(document.loadRun(m_run));
+        QVERIFY(document.setReplayStep(3));
+        QVERIFY(document.loadRun(other)); // a replay of the run before is over
+        QVERIFY(!document.isReplaying());
+        QCOMPARE(document.replaySteps(), 1);
+        QCOMPARE(document.growthSteps(), 1);
+    }
+
     void documentReplaysForwardAndBack()
     {
         RunDocument document;
