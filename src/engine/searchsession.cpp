@@ -2,6 +2,7 @@
 
 #include "engine/policyfactory.h"
 #include "store/runstore.h"
+#include "tasks/tasklibrary.h"
 #include "strategyregistry.h"
 
 namespace kiln {
@@ -16,6 +17,15 @@ std::unique_ptr<SearchSession> SearchSession::make(RunStore &store, const TaskLi
     session->m_policy = PolicyFactory::create(config, store, error);
     if (!session->m_policy)
         return nullptr;
+    for (const QString &name : config.tasks) {
+        const Task *task = tasks.task(name);
+        const QString refused =
+            task ? session->m_policy->refusal(*task, config.backend) : QString();
+        if (!refused.isEmpty()) {
+            *error = refused;
+            return nullptr;
+        }
+    }
     session->m_engine = std::make_unique<SearchEngine>(
         store, tasks, *session->m_policy, evaluator,
         [](const QString &name) { return StrategyRegistry::create(name); });

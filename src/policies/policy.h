@@ -44,6 +44,14 @@ public:
     virtual ~Policy() = default;
     virtual QString name() const = 0; // "offline", "llm", "replay", "manual"
     virtual bool isSimulated() const { return false; }
+    // Why this policy cannot write kernels for `task` on `backend`, or empty when it can. A run
+    // asks before it starts, so it fails at once with the reason instead of once per request.
+    virtual QString refusal(const Task &task, Backend backend) const
+    {
+        Q_UNUSED(task);
+        Q_UNUSED(backend);
+        return {};
+    }
     virtual GenerationResult generate(const GenerationRequest &request,
                                       const std::atomic<bool> &cancel) = 0;
 };

@@ -2,6 +2,8 @@
 #include "runlineage.h"
 #include "store/runstore.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -348,6 +350,35 @@ private slots:
         const QList<QByteArray> lines = o.err.trimmed().split('\n');
         QCOMPARE(lines.size(), 1);
         QVERIFY(!lines.first().isEmpty());
+    }
+
+    void taskWithoutVariantSpaceIsRefused()
+    {
+        // vector_add under another name and without its variants: the offline policy has no
+        // kernels to write for it, and says so before any run exists.
+        QTemporaryDir dir;
+        const QString task = dir.filePath(QStringLiteral("my_add"));
+        QVERIFY(QDir().mkpath(task));
+        for (const char *file : {"task.json", "reference.cpp", "reference.cu"}) {
+            QFile in(QStringLiteral(KILN_SOURCE_DIR "/tasks/vector_add/") + QLatin1String(file));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QFile out(task + QLatin1Char('/') + QLatin1String(file));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(in.readAll().replace("vector_add", "my_add"));
+        }
+        const QString db = dir.filePath(QStringLiteral("x.db"));
+        const Outcome o =
+            runCli({QStringLiteral("run"), QStringLiteral("--tasks-dir"), dir.path(),
+                    QStringLiteral("--task"), QStringLiteral("my_add"), QStringLiteral("--budget"),
+                    QStringLiteral("2"), QStringLiteral("--db"), db},
+                   30000);
+        QCOMPARE(o.status, 2);
+        const QList<QByteArray> lines = o.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.first().contains("my_add") && lines.first().contains("variant space"),
+                 lines.first().constData());
+        auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        QVERIFY(!store || store->runs().isEmpty());
     }
 
     void tasksJsonFollowsTheContract()

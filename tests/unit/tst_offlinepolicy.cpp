@@ -34,7 +34,7 @@ private slots:
     void reasoningLengthCorrelatesWithQuality();
     void gamingKindsRewriteTheEntry_data();
     void gamingKindsRewriteTheEntry();
-    void taskWithoutSpaceUsesReference();
+    void taskWithoutSpaceIsRefused();
 
 private:
     GenerationRequest request(const QString &task, Backend backend, qint64 index,
@@ -620,22 +620,24 @@ void TstOfflinePolicy::gamingKindsRewriteTheEntry()
     QVERIFY(outcome.line > 0);
 }
 
-void TstOfflinePolicy::taskWithoutSpaceUsesReference()
+void TstOfflinePolicy::taskWithoutSpaceIsRefused()
 {
     Task custom = *m_tasks.task(QStringLiteral("vector_add"));
     custom.name = QStringLiteral("my_custom_add");
     OfflinePolicyOptions options;
-    options.compileErrorRate = options.wrongRate = options.gamingRate = 0.0;
     OfflinePolicy policy(options);
     const std::atomic<bool> cancel{false};
     GenerationRequest r;
     r.task = &custom;
     r.backend = Backend::Cpu;
     const auto result = policy.generate(r, cancel);
-    QVERIFY2(result.ok, qPrintable(result.error));
-    QCOMPARE(result.candidate.source, custom.referenceSource.value(Backend::Cpu));
-    QCOMPARE(result.candidate.policyMeta.value(QStringLiteral("space")).toString(),
-             QStringLiteral("reference"));
+    QVERIFY(!result.ok);
+    QVERIFY(result.candidate.source.isEmpty()); // never the reference, submitted as a kernel
+    QVERIFY2(result.error.contains(QStringLiteral("my_custom_add")) &&
+                 result.error.contains(QStringLiteral("variant space")),
+             qPrintable(result.error));
+    QCOMPARE(policy.refusal(custom, Backend::Cpu), result.error);
+    QVERIFY(policy.refusal(*m_tasks.task(QStringLiteral("vector_add")), Backend::Cpu).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstOfflinePolicy)

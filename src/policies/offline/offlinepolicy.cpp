@@ -118,6 +118,16 @@ OfflinePolicy::OfflinePolicy(OfflinePolicyOptions options)
     m_options.skill = clamp01(m_options.skill);
 }
 
+QString OfflinePolicy::refusal(const Task &task, Backend backend) const
+{
+    if (space(task.name, backend))
+        return {};
+    return QStringLiteral("the offline policy writes kernels only for tasks with a variant space, "
+                          "and %1 has none for the %2 backend; use --policy llm (a model), "
+                          "--policy replay (a recorded run), or submit kernels by hand")
+        .arg(task.name, backendName(backend));
+}
+
 std::shared_ptr<const VariantSpace> OfflinePolicy::space(const QString &task, Backend backend) const
 {
     const QString key = task + QLatin1Char('/') + backendName(backend);
@@ -385,7 +395,8 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     }
     }
 
-    // Source: render the variant, or fall back to the task's reference for tasks without a space.
+    // Source: the variant rendered. A task without a space is refused (submitting its reference
+    // would be a "kernel" that no model wrote).
     QString source;
     if (space) {
         const TemplateEngine::Result rendered = space->render(plan.knobs);
@@ -398,15 +409,8 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         }
         source = rendered.text;
     } else {
-        source = task.referenceSource.value(request.backend);
-        if (source.isEmpty()) {
-            result.error =
-                QStringLiteral("offline policy: task %1 has no variant space and no %2 reference")
-                    .arg(task.name, backendName(request.backend));
-            return result;
-        }
-        plan.notes.append(
-            QStringLiteral("No variant space for this task: starting from the reference."));
+        result.error = refusal(task, request.backend);
+        return result;
     }
 
     // Fresh defects at the configured rates, unless a parent's defect was kept.

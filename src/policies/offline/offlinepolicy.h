@@ -39,6 +39,7 @@ public:
 
     QString name() const override { return QStringLiteral("offline"); }
     bool isSimulated() const override { return true; }
+    QString refusal(const Task &task, Backend backend) const override;
     GenerationResult generate(const GenerationRequest &request,
                               const std::atomic<bool> &cancel) override;
 
