@@ -35,6 +35,7 @@ private slots:
     void gamingKindsRewriteTheEntry_data();
     void gamingKindsRewriteTheEntry();
     void taskWithoutSpaceIsRefused();
+    void foreignParentIsRefused();
 
 private:
     GenerationRequest request(const QString &task, Backend backend, qint64 index,
@@ -638,6 +639,37 @@ void TstOfflinePolicy::taskWithoutSpaceIsRefused()
              qPrintable(result.error));
     QCOMPARE(policy.refusal(custom, Backend::Cpu), result.error);
     QVERIFY(policy.refusal(*m_tasks.task(QStringLiteral("vector_add")), Backend::Cpu).isEmpty());
+}
+
+void TstOfflinePolicy::foreignParentIsRefused()
+{
+    OfflinePolicy policy(OfflinePolicyOptions{});
+    const std::atomic<bool> cancel{false};
+    GenerationRequest sample;
+    sample.task = m_tasks.task(QStringLiteral("softmax"));
+    sample.backend = Backend::Cpu;
+    const GenerationResult own = policy.generate(sample, cancel);
+    QVERIFY(own.ok);
+    CandidateRecord written = own.candidate;
+    written.id = 7;
+    CandidateRecord manual;
+    manual.id = 8;
+    manual.policy = QStringLiteral("manual");
+    manual.source = written.source; // the same text, but no knobs: nothing says how it was made
+    for (const Operation operation : {Operation::Refine, Operation::Mutate, Operation::Crossover}) {
+        GenerationRequest edit = sample;
+        edit.operation = operation;
+        edit.sampleIndex = 1;
+        edit.parents = operation == Operation::Crossover ? QList<CandidateRecord>{written, manual}
+                                                         : QList<CandidateRecord>{manual};
+        const GenerationResult refused = policy.generate(edit, cancel);
+        QVERIFY(!refused.ok);
+        QVERIFY(refused.candidate.source.isEmpty());
+        QVERIFY2(refused.error.contains(QStringLiteral("#8 (manual)")), qPrintable(refused.error));
+        edit.parents = operation == Operation::Crossover ? QList<CandidateRecord>{written, written}
+                                                         : QList<CandidateRecord>{written};
+        QVERIFY(policy.generate(edit, cancel).ok); // its own kernels it edits
+    }
 }
 
 QTEST_GUILESS_MAIN(TstOfflinePolicy)

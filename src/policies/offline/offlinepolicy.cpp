@@ -332,6 +332,24 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         return space ? samplePrior(*space, skill, knobRng) : KnobConfig{};
     };
 
+    // An edit starts from its parents' code. This simulated model can edit only what it wrote
+    // (its kernels are points of the space); another author's kernel is refused, never replaced
+    // by a fresh sample recorded as an edit of it.
+    const int edited =
+        request.operation == Operation::Crossover                                          ? 2
+        : request.operation == Operation::Refine || request.operation == Operation::Mutate ? 1
+                                                                                           : 0;
+    for (int i = 0; space && i < std::min<int>(edited, int(parents.size())); ++i)
+        if (!parentKnobs(parents.at(i), space.get())) {
+            result.error =
+                QStringLiteral("the offline policy edits only kernels it wrote; candidate #%1 "
+                               "(%2) is not one of them: use an LLM policy or edit it by hand")
+                    .arg(parents.at(i).id)
+                    .arg(parents.at(i).policy.isEmpty() ? QStringLiteral("unknown author")
+                                                        : parents.at(i).policy);
+            return result;
+        }
+
     switch (request.operation) {
     case Operation::Sample:
     case Operation::Manual:
