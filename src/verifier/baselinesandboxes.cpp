@@ -17,7 +17,10 @@ void stop(SandboxProcess &process)
 
 } // namespace
 
-BaselineSandboxes::BaselineSandboxes(const VerifierOptions &options) : m_options(options) {}
+BaselineSandboxes::BaselineSandboxes(const VerifierOptions &options)
+    : m_options(options), m_spawner(std::make_unique<SpawnerThread>())
+{
+}
 
 BaselineSandboxes::~BaselineSandboxes()
 {
@@ -50,13 +53,21 @@ BaselineSandboxes::start(const QString &referenceObject, const std::atomic<bool>
     baseline->work = std::make_unique<QTemporaryDir>(m_options.workRoot +
                                                      QStringLiteral("/kiln-baseline-XXXXXX"));
     // Its CPU limit is a lifetime allowance: one evaluation's limit for each evaluation it may
-    // serve (a limit sized for one evaluation killed busy baselines in the middle of a timed
-    // call once they had served a few dozen).
+    // serve; worn() retires it before it runs out.
     SandboxSettings settings = m_options.sandbox;
     settings.cpuSeconds = m_options.sandbox.cpuSeconds * kEvaluations;
     baseline->process = std::make_unique<SandboxProcess>(settings);
-    if (!baseline->work->isValid() ||
-        !baseline->process->start(baseline->work->path(), 1 << 20, m_options.startTimeoutMs, error))
+    if (!baseline->work->isValid())
+        return nullptr;
+    // Started from the spawner thread, which outlives the evaluation threads that will use it:
+    // started from one of those, it was killed when that thread ended, in another
+    // evaluation's timed call.
+    bool started = false;
+    m_spawner->run([&] {
+        started = baseline->process->start(baseline->work->path(), 1 << 20,
+                                           m_options.startTimeoutMs, error);
+    });
+    if (!started)
         return nullptr;
     const SandboxProcess::Reply reply = baseline->process->request(
         "load r " + QByteArray(EntryShim::kSymbol) + ' ' + referenceObject.toLocal8Bit(),

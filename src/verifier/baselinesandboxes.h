@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandboxprocess.h"
+#include "spawnerthread.h"
 #include "verifieroptions.h"
 
 #include <QMutex>
@@ -45,6 +46,7 @@ private:
     bool worn(const Baseline &baseline) const;
 
     const VerifierOptions &m_options;
+    std::unique_ptr<SpawnerThread> m_spawner; // starts every baseline (see start())
     QMutex m_mutex;
     std::vector<std::unique_ptr<Baseline>> m_kept;
 };

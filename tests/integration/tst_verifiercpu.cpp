@@ -18,6 +18,7 @@
 #include <QTest>
 #include <QThread>
 #include <dirent.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace kiln;
@@ -25,8 +26,9 @@ using namespace kiln::testing;
 
 namespace {
 
-// Children of this process (sandboxes, or anything a candidate forked that escaped).
-int childProcesses()
+// Children of this process (sandboxes, or anything a candidate forked that escaped); with
+// `liveOnly`, not those that have ended and wait to be reaped.
+int childProcesses(bool liveOnly = false)
 {
     int count = 0;
     const QString self = QString::number(::getpid());
@@ -38,7 +40,7 @@ int childProcesses()
         const QString text = QString::fromLatin1(stat.readAll());
         const QStringList fields =
             text.mid(text.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
-        if (fields.value(1) == self)
+        if (fields.value(1) == self && (!liveOnly || fields.value(0) != QLatin1String("Z")))
             ++count;
     }
     return count;
@@ -244,6 +246,33 @@ private slots:
         const StageResult *compile = again.stage(QStringLiteral("compile"));
         QVERIFY(compile && compile->data.value(QStringLiteral("cached")).toBool());
         QVERIFY2(compile->ms < 200, qPrintable(QString::number(compile->ms)));
+        QCOMPARE(again.verdict, Verdict::Pass);
+    }
+
+    void baselineOutlivesTheThreadThatStartedIt()
+    {
+        // Evaluations run on threads that end with their round; the baseline sandbox kept for
+        // the next evaluation must not end with them.
+        Verifier verifier(m_options);
+        const int before = childProcesses(true);
+        EvaluationResult result;
+        std::thread round([&] {
+            result = verifier.evaluate(
+                task(QStringLiteral("vector_add")), Backend::Cpu,
+                readFile(QStringLiteral(KILN_SOURCE_DIR
+                                        "/tests/data/candidates/cpu/vector_add_naive.cpp")),
+                kSecret);
+        });
+        round.join();
+        QCOMPARE(result.verdict, Verdict::Pass);
+        QCOMPARE(verifier.idleBaselineSandboxes(), 1);
+        QTest::qWait(300); // a parent-death signal would have arrived by now
+        QCOMPARE(childProcesses(true), before + 1);
+        const EvaluationResult again = verifier.evaluate(
+            task(QStringLiteral("vector_add")), Backend::Cpu,
+            readFile(
+                QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/vector_add_naive.cpp")),
+            kSecret);
         QCOMPARE(again.verdict, Verdict::Pass);
     }
 
