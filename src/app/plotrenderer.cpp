@@ -11,15 +11,13 @@ namespace kiln {
 
 namespace {
 
-QVector<double> positive(const QVector<double> &x, const QVector<double> &y, QVector<double> *yOut)
+// Where a step curve starts on the x-axis: its vertices are in increasing x, and a log axis
+// cannot show those at 0 (nothing spent yet).
+int firstDrawn(const QVector<double> &x, bool logX)
 {
-    QVector<double> xOut;
-    for (int i = 0; i < x.size(); ++i)
-        if (x[i] > 0) {
-            xOut.append(x[i]);
-            yOut->append(y[i]);
-        }
-    return xOut;
+    if (!logX)
+        return 0;
+    return int(std::upper_bound(x.cbegin(), x.cend(), 0.0) - x.cbegin());
 }
 
 QCPItemText *note(QCustomPlot *plot, const QString &text, double rx, double ry, Qt::Alignment align)
@@ -222,7 +220,6 @@ void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &g
     if (curves.size() == 1) {
         drawCurve(curves.first(), options, color, false);
     } else {
-        const SeedBand band = PlotData::band(curves, options.band);
         const PlotRun &run = runs[group.first()];
         const QString name =
             QStringLiteral("%1 on %2: median of %3 seeds, band %4")
@@ -230,31 +227,7 @@ void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &g
                 .arg(curves.size())
                 .arg(options.band == SeedBand::Kind::MinMax ? QStringLiteral("min–max")
                                                             : QStringLiteral("interquartile"));
-        QVector<double> y, low, high;
-        const QVector<double> x = options.logX ? positive(band.x, band.median, &y) : band.x;
-        if (options.logX) {
-            positive(band.x, band.low, &low);
-            positive(band.x, band.high, &high);
-        } else {
-            y = band.median;
-            low = band.low;
-            high = band.high;
-        }
-        QColor fill = color;
-        fill.setAlpha(45);
-        QCPGraph *lower = addGraph(QString(), fill);
-        lower->setData(x, low, true);
-        lower->setLineStyle(QCPGraph::lsStepLeft);
-        lower->removeFromLegend();
-        QCPGraph *upper = addGraph(QString(), fill);
-        upper->removeFromLegend();
-        upper->setData(x, high, true);
-        upper->setLineStyle(QCPGraph::lsStepLeft);
-        upper->setBrush(fill);
-        upper->setChannelFillGraph(lower);
-        QCPGraph *median = addGraph(name, color);
-        median->setData(x, y, true);
-        median->setLineStyle(QCPGraph::lsStepLeft);
+        drawBand(PlotData::band(curves, options.band), name, options, color);
         for (const StepCurve &c : curves) // each seed's new bests stay clickable
             remember(c.records, m_plot->yAxis);
     }
@@ -263,16 +236,35 @@ void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &g
             drawCurve(PlotData::bestSpeedup(runs[index], options.axis, true), options, color, true);
 }
 
+void PlotRenderer::drawBand(const SeedBand &band, const QString &name, const PlotOptions &options,
+                            const QColor &color)
+{
+    const int from = firstDrawn(band.x, options.logX);
+    const QVector<double> x = band.x.mid(from);
+    QColor fill = color;
+    fill.setAlpha(45);
+    QCPGraph *lower = addGraph(QString(), fill);
+    lower->setData(x, band.low.mid(from), true);
+    lower->setLineStyle(QCPGraph::lsStepLeft);
+    lower->removeFromLegend();
+    QCPGraph *upper = addGraph(QString(), fill);
+    upper->removeFromLegend();
+    upper->setData(x, band.high.mid(from), true);
+    upper->setLineStyle(QCPGraph::lsStepLeft);
+    upper->setBrush(fill);
+    upper->setChannelFillGraph(lower);
+    QCPGraph *median = addGraph(name, color);
+    median->setData(x, band.median.mid(from), true);
+    median->setLineStyle(QCPGraph::lsStepLeft);
+}
+
 void PlotRenderer::drawCurve(const StepCurve &curve, const PlotOptions &options,
                              const QColor &color, bool dashed)
 {
-    QVector<double> y;
-    const QVector<double> x = options.logX ? positive(curve.x, curve.y, &y) : curve.x;
-    if (!options.logX)
-        y = curve.y;
+    const int from = firstDrawn(curve.x, options.logX);
     QCPGraph *line = addGraph(
         dashed ? curve.label + QStringLiteral(" — if flagged ones passed") : curve.label, color);
-    line->setData(x, y, true);
+    line->setData(curve.x.mid(from), curve.y.mid(from), true);
     line->setLineStyle(QCPGraph::lsStepLeft);
     if (dashed) {
         line->setPen(QPen(color, 1.5, Qt::DashLine));

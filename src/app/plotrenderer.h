@@ -54,6 +54,8 @@ private:
     void drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &options);
     void drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &group,
                        const PlotOptions &options, int colorIndex);
+    void drawBand(const SeedBand &band, const QString &name, const PlotOptions &options,
+                  const QColor &color);
     void drawCurve(const StepCurve &curve, const PlotOptions &options, const QColor &color,
                    bool dashed);
     void drawCoverage(const PlotRun &run);

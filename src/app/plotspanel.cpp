@@ -65,13 +65,13 @@ PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWi
                 setComparison({}, m_options.axis, 0); // another run: the compare view is over
             refillRunList();
         }
-        scheduleRefresh();
+        requestRefresh();
     });
-    connect(m_document, &RunDocument::candidatesAppended, this, &PlotsPanel::scheduleRefresh);
-    connect(m_document, &RunDocument::candidateChanged, this, &PlotsPanel::scheduleRefresh);
+    connect(m_document, &RunDocument::candidatesAppended, this, &PlotsPanel::requestRefresh);
+    connect(m_document, &RunDocument::candidateChanged, this, &PlotsPanel::requestRefresh);
     connect(m_selection, &CandidateSelection::currentChanged, this, [this] {
         if (m_options.kind == PlotKind::Timing || m_options.kind == PlotKind::Roofline)
-            scheduleRefresh();
+            requestRefresh();
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &PlotsPanel::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &PlotsPanel::onMousePress);
@@ -134,7 +134,7 @@ void PlotsPanel::buildControls()
         connect(box, &QComboBox::currentIndexChanged, this, &PlotsPanel::controlsChanged);
     for (QCheckBox *box : {m_logX, m_leaky})
         connect(box, &QCheckBox::toggled, this, &PlotsPanel::controlsChanged);
-    connect(m_runList, &QListWidget::itemChanged, this, &PlotsPanel::scheduleRefresh);
+    connect(m_runList, &QListWidget::itemChanged, this, &PlotsPanel::requestRefresh);
     connect(m_export, &QPushButton::clicked, this, &PlotsPanel::onExportClicked);
     setOptions(m_options);
 }
@@ -175,7 +175,7 @@ void PlotsPanel::setRunIds(const QList<qint64> &runIds)
 {
     m_fixedRuns = runIds;
     m_runList->setVisible(runIds.isEmpty());
-    scheduleRefresh();
+    requestRefresh();
 }
 
 void PlotsPanel::setComparison(const QList<qint64> &runIds, ComputeAxis axis, double budget)
@@ -255,7 +255,7 @@ QList<qint64> PlotsPanel::plottedRunIds() const
     return ids;
 }
 
-void PlotsPanel::scheduleRefresh()
+void PlotsPanel::requestRefresh()
 {
     if (!isVisible()) {
         m_stale = true; // drawn when the panel is shown
@@ -269,7 +269,7 @@ void PlotsPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     if (std::exchange(m_stale, false))
-        scheduleRefresh();
+        requestRefresh();
 }
 
 bool PlotsPanel::needsFacts() const

@@ -40,7 +40,7 @@ public:
     // Redraws now. A growing run is redrawn 300 ms after a change, or at most every four times
     // the last redraw took for a large one; requestRefresh() asks for that.
     void refresh();
-    void requestRefresh() { scheduleRefresh(); }
+    void requestRefresh();
     QTableWidget *comparisonTable() const { return m_compareTable; }
     // Workshop mode: thick lines, large type, a high-contrast palette.
     void setPresentation(bool on);
@@ -59,7 +59,6 @@ private:
     bool needsFacts() const;
     void controlsChanged();
     void refillRunList();
-    void scheduleRefresh();
     void onMouseMove(QMouseEvent *event);
     void onMousePress(QMouseEvent *event);
     void onExportClicked();

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
@@ -39,22 +40,13 @@ ReplayBar::ReplayBar(RunDocument *document, QWidget *parent)
     connect(&m_timer, &QTimer::timeout, this, &ReplayBar::tick);
     connect(m_play, &QToolButton::clicked, this, [this] { isPlaying() ? pause() : play(); });
     connect(m_slider, &QSlider::sliderPressed, this, &ReplayBar::refreshRange);
-    connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
-        if (!m_moving)
-            setStep(value);
-    });
+    connect(m_slider, &QSlider::valueChanged, this, &ReplayBar::setStep);
     // While the run grows (and no replay is on), the slider's end follows it, twice a second.
     m_growth.setSingleShot(true);
     m_growth.setInterval(500);
     connect(&m_growth, &QTimer::timeout, this, [this] {
-        if (!m_document->isReplaying() && m_document->hasRun()) {
-            const int count = m_document->growthSteps();
-            m_moving = true;
-            m_slider->setRange(0, count);
-            m_slider->setValue(count);
-            m_moving = false;
-            updateLabel();
-        }
+        if (!m_document->isReplaying())
+            refreshRange();
     });
     auto grew = [this] {
         if (!m_growth.isActive())
@@ -78,12 +70,8 @@ void ReplayBar::refreshRange()
     const int count = !m_document->hasRun()       ? 0
                       : m_document->isReplaying() ? m_document->replaySteps()
                                                   : m_document->growthSteps();
-    m_moving = true;
-    m_slider->setRange(0, count);
-    m_slider->setValue(m_document->isReplaying() ? m_document->replayStep() : count);
-    m_moving = false;
+    showOnSlider(count, m_document->isReplaying() ? m_document->replayStep() : count);
     setEnabled(m_document->hasRun());
-    updateLabel();
 }
 
 void ReplayBar::setStep(int step)
@@ -96,10 +84,15 @@ void ReplayBar::setStep(int step)
         m_document->endReplay();
     else
         m_document->setReplayStep(step);
-    m_moving = true;
+    showOnSlider(count, step);
+}
+
+// Moves the slider without taking it as the user's move.
+void ReplayBar::showOnSlider(int count, int step)
+{
+    const QSignalBlocker quiet(m_slider);
     m_slider->setRange(0, count);
     m_slider->setValue(step);
-    m_moving = false;
     updateLabel();
 }
 

@@ -36,6 +36,7 @@ public:
 
 private:
     void refreshRange();
+    void showOnSlider(int count, int step);
     void tick();
     void updateLabel();
 
@@ -46,7 +47,6 @@ private:
     QLabel *m_label;
     QTimer m_timer;
     QTimer m_growth;
-    bool m_moving = false;
 };
 
 } // namespace kiln

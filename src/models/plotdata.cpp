@@ -62,11 +62,6 @@ QList<int> coverageKs(int n)
     return ks;
 }
 
-double median(const QVector<double> &sorted)
-{
-    return PlotData::quantile(sorted, 0.5);
-}
-
 } // namespace
 
 double StepCurve::valueAt(double at) const
@@ -160,7 +155,7 @@ SeedBand PlotData::band(const QList<StepCurve> &curves, SeedBand::Kind kind)
             values.append(c.valueAt(x));
         std::sort(values.begin(), values.end());
         band.x.append(x);
-        band.median.append(median(values));
+        band.median.append(quantile(values, 0.5));
         const bool minMax = kind == SeedBand::Kind::MinMax;
         band.low.append(minMax ? values.first() : quantile(values, 0.25));
         band.high.append(minMax ? values.last() : quantile(values, 0.75));

@@ -35,8 +35,8 @@ public:
     // Back for the next evaluation; dropped when it failed, when it has served long enough
     // (its CPU limit is a lifetime allowance), or when enough are kept already.
     void give(std::unique_ptr<Baseline> baseline, bool healthy);
-    // How many wait, idle, for the next evaluation; and stopping them all (e.g. when a
-    // workspace goes quiet). Ones taken by running evaluations are not touched.
+    // How many wait, idle, for the next evaluation; and stopping them all (tests check that
+    // nothing else is left running). Ones taken by running evaluations are not touched.
     int kept();
     void release();
 

@@ -411,16 +411,11 @@ bool CpuEvaluation::checkCorrectness()
 QString CpuEvaluation::describeBaselineFailure(const SandboxProcess::Reply &reply,
                                                const SandboxProcess &baseline)
 {
-    switch (reply.status) {
-    case SandboxProcess::Status::TimedOut:
+    if (reply.status == SandboxProcess::Status::TimedOut)
         return QStringLiteral("no answer within the time limit");
-    case SandboxProcess::Status::Error:
-        return QString::fromUtf8(reply.line);
-    case SandboxProcess::Status::Died:
+    if (reply.status == SandboxProcess::Status::Died)
         return baseline.describeEnd();
-    default:
-        return QString::fromUtf8(reply.line);
-    }
+    return QString::fromUtf8(reply.line);
 }
 
 void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool cancelled,

@@ -245,7 +245,7 @@ private slots:
             QCOMPARE(run.tasks, QStringList{QStringLiteral("vector_add")});
             QCOMPARE(store->candidateCount(run.id), 4);
         }
-        // Two seed groups: a median and a band each.
+        // Both strategies have a verified best to draw (no "nothing passed" note).
         QCOMPARE(plots->renderer().emptyReason(), QString());
     }
 
