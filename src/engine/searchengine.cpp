@@ -388,8 +388,10 @@ int SearchEngine::startable(const QString &taskName) const
     int cap = std::max(1, m_config.roundLimit);
     if (m_config.tasks.size() > 1) {
         const double allowance = m_allocator->allowance(taskName);
+        // A share is fractional (a probe share of budget / tasks / 5): what is left of it still
+        // buys one more evaluation; the ledger keeps the run's total exact.
         if (count)
-            cap = std::min<double>(cap, std::floor(allowance + 1e-9));
+            cap = std::min<double>(cap, std::ceil(allowance - 1e-9));
         else if (allowance <= 0.0)
             cap = 0;
     }

@@ -285,27 +285,36 @@ private slots:
     void suiteSharesOneBudget_data()
     {
         QTest::addColumn<QString>("allocation");
-        QTest::newRow("even") << QStringLiteral("even");
-        QTest::newRow("adaptive") << QStringLiteral("adaptive");
+        QTest::addColumn<QString>("suite");
+        QTest::addColumn<int>("budget");
+        const QString two = QStringLiteral("vector_add,transpose");
+        QTest::newRow("even") << QStringLiteral("even") << two << 10;
+        QTest::newRow("adaptive") << QStringLiteral("adaptive") << two << 10;
+        // A probe share of 20 / 3 / 5 = 1.33 evaluations per task: its fractional remainder
+        // once ended every task after one evaluation (3 of 20 spent).
+        QTest::newRow("adaptive, fractional probe share")
+            << QStringLiteral("adaptive") << QStringLiteral("vector_add,transpose,reduce_sum")
+            << 20;
     }
     void suiteSharesOneBudget()
     {
         QFETCH(QString, allocation);
+        QFETCH(QString, suite);
+        QFETCH(int, budget);
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("s.db"));
-        const Outcome o =
-            runCli({QStringLiteral("run"), QStringLiteral("--suite"),
-                    QStringLiteral("vector_add,transpose"), QStringLiteral("--strategy"),
-                    QStringLiteral("best-of-n"), QStringLiteral("--budget"), QStringLiteral("10"),
-                    QStringLiteral("--param"), QStringLiteral("allocation=") + allocation,
-                    QStringLiteral("--db"), db, QStringLiteral("--json")});
+        const Outcome o = runCli(
+            {QStringLiteral("run"), QStringLiteral("--suite"), suite, QStringLiteral("--strategy"),
+             QStringLiteral("best-of-n"), QStringLiteral("--budget"), QString::number(budget),
+             QStringLiteral("--param"), QStringLiteral("allocation=") + allocation,
+             QStringLiteral("--db"), db, QStringLiteral("--json")});
         QVERIFY2(o.status == 0, o.err.constData());
-        QCOMPARE(o.json().value(QStringLiteral("candidates")).toInt(), 10);
+        QCOMPARE(o.json().value(QStringLiteral("candidates")).toInt(), budget);
         auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
         QMap<QString, int> perTask;
         for (const CandidateRecord &c : store->candidates(store->runs().first().id))
             perTask[c.task] += 1;
-        QCOMPARE(perTask.size(), 2);
+        QCOMPARE(perTask.size(), int(suite.count(QLatin1Char(',')) + 1));
         if (allocation == QLatin1String("even"))
             QCOMPARE(perTask.value(QStringLiteral("vector_add")), 5);
     }
