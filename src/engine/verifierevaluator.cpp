@@ -15,6 +15,11 @@ int VerifierEvaluator::machineSandboxes()
     return std::max(1, std::min(4, QThread::idealThreadCount()));
 }
 
+int VerifierEvaluator::gpuInFlight()
+{
+    return std::max(1, std::min(16, QThread::idealThreadCount()));
+}
+
 EvaluationResult VerifierEvaluator::evaluate(const Task &task, Backend backend,
                                              const QString &source, quint64 runSecret,
                                              const std::atomic<bool> &cancel)

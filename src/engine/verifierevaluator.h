@@ -4,13 +4,15 @@
 #include "verifier/verifier.h"
 
 #include <QSemaphore>
+#include <algorithm>
 
 namespace kiln {
 
 // The engine's Evaluator on top of the real verifier. One instance may serve several engines at
 // once (the window's live runs): at most `sandboxes` CPU-backend candidates are judged at a time
-// over all of them, each in its own kiln-sandbox process, and CUDA candidates share the
-// verifier's one persistent sandbox per GPU.
+// over all of them, each in its own kiln-sandbox process. CUDA candidates queue for the GPUs in
+// the verifier's pool, so more of them are in flight (one a core, up to 16): the next ones
+// compile (nvcc, on the CPU) while the current one runs on the GPU.
 class VerifierEvaluator : public Evaluator
 {
 public:
@@ -19,7 +21,8 @@ public:
     static int machineSandboxes();
     EvaluationResult evaluate(const Task &task, Backend backend, const QString &source,
                               quint64 runSecret, const std::atomic<bool> &cancel) override;
-    int concurrency() const override { return m_sandboxes; }
+    int concurrency() const override { return std::max(m_sandboxes, gpuInFlight()); }
+    static int gpuInFlight();
     Verifier &verifier() { return m_verifier; }
     // CPU sandboxes busy right now, over every engine this evaluator serves.
     int busySandboxes() const { return m_sandboxes - m_cpuSlots.available(); }

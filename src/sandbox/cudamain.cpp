@@ -5,7 +5,7 @@
 // conclusion is drawn by the engine.
 
 #include "channel.h"
-#include "freshvalues.h"
+#include "devicechecker.h"
 #include "isolation.h"
 #include "protocol.h"
 
@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -78,38 +79,6 @@ bool isSticky(cudaError_t error)
     return cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess;
 }
 
-// The harness's own kernels, compiled with NVRTC when the sandbox starts: fresh timed inputs
-// drawn on the device (freshvalues.h, the same index function as the engine's), and |x| for the
-// reference's tolerance scale.
-std::string harnessKernelSource()
-{
-    return std::string(kiln::fresh::kFreshIndexSource) + R"cuda(
-extern "C" __global__ void kiln_fresh(unsigned int *out, unsigned long long n,
-                                      const unsigned int *table, unsigned int bits,
-                                      unsigned long long key)
-{
-    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += step)
-        out[i] = table[kilnFreshIndex(key, i, bits)];
-}
-extern "C" __global__ void kiln_abs_f32(const float *in, float *out, unsigned long long n)
-{
-    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += step)
-        out[i] = fabsf(in[i]);
-}
-extern "C" __global__ void kiln_abs_i32(const int *in, int *out, unsigned long long n)
-{
-    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
-         i += step)
-        out[i] = in[i] < 0 ? -in[i] : in[i];
-}
-)cuda";
-}
-
 std::string describe(cudaError_t error)
 {
     const bool sticky = isSticky(error);
@@ -157,10 +126,9 @@ public:
             return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
         cudaDeviceProp props{};
         cudaGetDeviceProperties(&props, m_device);
-        m_multiprocessors = props.multiProcessorCount;
-        if (const std::string failed = compileHarnessKernels(props.major, props.minor);
-            !failed.empty())
-            return failed;
+        // The checker's kernels are compiled on first use: a candidates' sandbox never needs
+        // them, and starts sooner without.
+        m_checker = std::make_unique<DeviceChecker>(m_device, m_stream, props.multiProcessorCount);
         m_description = "device=" + std::to_string(m_device) +
                         " cc=" + std::to_string(props.major) + std::to_string(props.minor) +
                         " l2=" + std::to_string(l2) + " flush=" + std::to_string(m_flushBytes);
@@ -168,72 +136,7 @@ public:
     }
 
     const std::string &description() const { return m_description; }
-
-    // Before any candidate code exists: the harness kernels come from this process alone.
-    std::string compileHarnessKernels(int major, int minor)
-    {
-        const std::string source = harnessKernelSource();
-        nvrtcProgram program = nullptr;
-        if (nvrtcCreateProgram(&program, source.c_str(), "harness.cu", 0, nullptr, nullptr) !=
-            NVRTC_SUCCESS)
-            return "nvrtc could not create the harness program";
-        const std::string arch =
-            "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
-        const char *options[] = {arch.c_str(), "--std=c++17"};
-        const nvrtcResult result = nvrtcCompileProgram(program, 2, options);
-        std::size_t size = 0;
-        if (result == NVRTC_SUCCESS)
-            nvrtcGetCUBINSize(program, &size);
-        std::vector<char> cubin(size);
-        const bool ok = result == NVRTC_SUCCESS && size > 0 &&
-                        nvrtcGetCUBIN(program, cubin.data()) == NVRTC_SUCCESS;
-        nvrtcDestroyProgram(&program);
-        if (!ok)
-            return "nvrtc could not compile the harness kernels for " + arch;
-        cudaError_t error =
-            cudaLibraryLoadData(&m_harness, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
-        if (error == cudaSuccess)
-            error = cudaLibraryGetKernel(&m_freshKernel, m_harness, "kiln_fresh");
-        if (error == cudaSuccess)
-            error = cudaLibraryGetKernel(&m_absF32Kernel, m_harness, "kiln_abs_f32");
-        if (error == cudaSuccess)
-            error = cudaLibraryGetKernel(&m_absI32Kernel, m_harness, "kiln_abs_i32");
-        return error == cudaSuccess ? std::string()
-                                    : std::string("harness kernels: ") + cudaGetErrorName(error);
-    }
-
-    // Enough blocks of 256 threads to fill the device, for n elements.
-    dim3 elementGrid(std::uint64_t n) const
-    {
-        const std::uint64_t wanted = (n + 255) / 256;
-        const std::uint64_t most = std::uint64_t(m_multiprocessors > 0 ? m_multiprocessors : 1) * 8;
-        return dim3(unsigned(std::max<std::uint64_t>(1, std::min(wanted, most))));
-    }
-
-    // fresh:<dst>:<bytes>:<table>:<bits>:<key> -> a fresh draw into the device buffer.
-    cudaError_t freshValues(std::uint64_t dst, std::uint64_t bytes, std::uint64_t table,
-                            unsigned bits, std::uint64_t key)
-    {
-        auto *out = reinterpret_cast<unsigned int *>(m_device_base + dst);
-        auto *values = reinterpret_cast<const unsigned int *>(m_device_base + table);
-        unsigned long long n = bytes / 4;
-        void *args[] = {&out, &n, &values, &bits, &key};
-        return cudaLaunchKernel(reinterpret_cast<const void *>(m_freshKernel), elementGrid(n),
-                                dim3(256), args, 0, m_stream);
-    }
-
-    // abs:<src>:<dst>:<bytes>:<f|i> -> |values|, for the tolerance scale.
-    cudaError_t absoluteValues(std::uint64_t src, std::uint64_t dst, std::uint64_t bytes,
-                               bool integers)
-    {
-        void *in = m_device_base + src;
-        void *out = m_device_base + dst;
-        unsigned long long n = bytes / 4;
-        void *args[] = {&in, &out, &n};
-        return cudaLaunchKernel(
-            reinterpret_cast<const void *>(integers ? m_absI32Kernel : m_absF32Kernel),
-            elementGrid(n), dim3(256), args, 0, m_stream);
-    }
+    std::string prepareChecker() { return m_checker->prepare(); }
 
     void serve()
     {
@@ -259,6 +162,10 @@ public:
                 storeGeometry(words);
             else if (command == "batch")
                 batch(words);
+            else if (command == "export")
+                exportMirror();
+            else if (command == "import")
+                importMirror(words);
             else if (command == "bandwidth")
                 bandwidth(words);
             else if (command == "probe")
@@ -272,7 +179,13 @@ public:
     // Maps the shared (host) buffer; quiet at startup, answering when the engine asks.
     void map(bool answer = true)
     {
+        // Pinned while mapped, so the copies to and from the device run at full speed.
+        if (m_base && m_checker)
+            cudaHostUnregister(m_base);
         const bool mapped = mapSharedBuffer(m_bufferFd, m_base, m_size);
+        if (mapped && m_checker &&
+            cudaHostRegister(m_base, m_size, cudaHostRegisterDefault) != cudaSuccess)
+            cudaGetLastError(); // pageable copies still work
         if (answer)
             reply(mapped ? "ok " + std::to_string(m_size) : std::string("err no buffer"));
     }
@@ -462,6 +375,35 @@ private:
                                    : "err " + describe(error));
     }
 
+    // export -> "ok <hex>": the CUDA IPC handle of the device mirror, for the GPU checker.
+    void exportMirror()
+    {
+        cudaIpcMemHandle_t handle{};
+        const cudaError_t error =
+            m_device_base ? cudaIpcGetMemHandle(&handle, m_device_base) : cudaErrorInvalidValue;
+        if (error != cudaSuccess) {
+            reply("err " + describe(error));
+            return;
+        }
+        std::string hex;
+        char digits[3];
+        for (const char byte : handle.reserved) {
+            std::snprintf(digits, sizeof digits, "%02x",
+                          unsigned(static_cast<unsigned char>(byte)));
+            hex += digits;
+        }
+        reply("ok " + hex);
+    }
+
+    // import <hex> <bytes> | import -: the checker reaches a candidates' sandbox's mirror.
+    void importMirror(const std::vector<std::string> &words)
+    {
+        const std::string failed = m_checker->importRegion(
+            words.size() > 1 ? words[1] : "-",
+            words.size() > 2 ? std::strtoull(words[2].c_str(), nullptr, 10) : 0);
+        reply(failed.empty() ? std::string("ok") : "err " + failed);
+    }
+
     // dims <args-id> <signature> gx gy gz bx by bz shared
     void storeGeometry(const std::vector<std::string> &words)
     {
@@ -588,92 +530,170 @@ private:
                std::to_string(nanoseconds(t2 - t0)) + "/" + std::to_string(nanoseconds(t2 - t1));
     }
 
-    void batch(const std::vector<std::string> &words)
+    using Op = std::vector<std::string>;
+    static std::uint64_t field(const Op &op, std::size_t k)
     {
-        std::string times;
-        // A flush right before a timed call is still running on the device when the call's
-        // start event and launch are enqueued behind it: the window then opens as the kernel
-        // can start, not while the host is still launching it (which added 7-11 us to every
-        // median against Nsight Compute on the H200).
-        bool flushInFlight = false;
-        for (std::size_t w = 1; w < words.size(); ++w) {
-            const std::vector<std::string> op = splitFields(words[w]);
-            const bool afterFlush = flushInFlight;
-            flushInFlight = false;
-            auto number = [&](std::size_t k) { return std::strtoull(op[k].c_str(), nullptr, 10); };
-            cudaError_t error = cudaSuccess;
-            if ((op[0] == "h2d" || op[0] == "d2h") && op.size() == 3) {
-                const std::uint64_t offset = number(1), bytes = number(2);
-                if (!insideHost(offset, bytes) || !insideDevice(offset, bytes)) {
-                    reply("err copy outside the buffers");
-                    return;
-                }
-                if (op[0] == "h2d")
-                    error = cudaMemcpyAsync(m_device_base + offset, m_base + offset, bytes,
-                                            cudaMemcpyHostToDevice, m_stream);
-                else
-                    error = cudaMemcpyAsync(m_base + offset, m_device_base + offset, bytes,
-                                            cudaMemcpyDeviceToHost, m_stream);
-                if (error == cudaSuccess)
-                    error = cudaStreamSynchronize(m_stream);
-            } else if (op[0] == "cp" && op.size() == 4) {
-                const std::uint64_t src = number(1), dst = number(2), bytes = number(3);
-                if (!insideDevice(src, bytes) || !insideDevice(dst, bytes)) {
-                    reply("err copy outside the device buffer");
-                    return;
-                }
+        return std::strtoull(op[k].c_str(), nullptr, 10);
+    }
+    unsigned int *local(std::uint64_t offset) const
+    {
+        return reinterpret_cast<unsigned int *>(m_device_base + offset);
+    }
+    unsigned int *remote(std::uint64_t offset) const
+    {
+        return reinterpret_cast<unsigned int *>(m_checker->remote() + offset);
+    }
+
+    // Untimed preparation inside this process: copies, sentinel fills, fresh draws, |x|.
+    // Returns false for an op it does not know; *failure for one outside the buffers.
+    bool stagingOp(const Op &op, cudaError_t &error, std::string &failure)
+    {
+        if ((op[0] == "h2d" || op[0] == "d2h") && op.size() == 3) {
+            const std::uint64_t offset = field(op, 1), bytes = field(op, 2);
+            if (!insideHost(offset, bytes) || !insideDevice(offset, bytes))
+                failure = "copy outside the buffers";
+            else if (op[0] == "h2d")
+                error = cudaMemcpyAsync(m_device_base + offset, m_base + offset, bytes,
+                                        cudaMemcpyHostToDevice, m_stream);
+            else
+                error = cudaMemcpyAsync(m_base + offset, m_device_base + offset, bytes,
+                                        cudaMemcpyDeviceToHost, m_stream);
+        } else if (op[0] == "cp" && op.size() == 4) {
+            const std::uint64_t src = field(op, 1), dst = field(op, 2), bytes = field(op, 3);
+            if (!insideDevice(src, bytes) || !insideDevice(dst, bytes))
+                failure = "copy outside the device buffer";
+            else
                 error = cudaMemcpyAsync(m_device_base + dst, m_device_base + src, bytes,
                                         cudaMemcpyDeviceToDevice, m_stream);
-            } else if (op[0] == "fill" && op.size() == 3) {
-                const std::uint64_t offset = number(1), bytes = number(2);
-                if (!insideDevice(offset, bytes)) {
-                    reply("err fill outside the device buffer");
-                    return;
-                }
-                error = fillSentinel(offset, bytes);
-            } else if (op[0] == "fresh" && op.size() == 6) {
-                const std::uint64_t dst = number(1), bytes = number(2), table = number(3);
-                const unsigned bits = unsigned(number(4));
-                if (bits < 1 || bits > 24 || !insideDevice(dst, bytes) ||
-                    !insideDevice(table, (std::uint64_t(4) << bits))) {
-                    reply("err fresh values outside the device buffer");
-                    return;
-                }
-                error = freshValues(dst, bytes, table, bits, number(5));
-            } else if (op[0] == "abs" && op.size() == 5) {
-                const std::uint64_t src = number(1), dst = number(2), bytes = number(3);
-                if (!insideDevice(src, bytes) || !insideDevice(dst, bytes)) {
-                    reply("err abs outside the device buffer");
-                    return;
-                }
-                error = absoluteValues(src, dst, bytes, op[4] == "i");
-            } else if (op[0] == "flush") {
-                // The preparation (copies, fills) ends first, so only the flush is in flight.
+        } else if (op[0] == "fill" && op.size() == 3) {
+            if (!insideDevice(field(op, 1), field(op, 2)))
+                failure = "fill outside the device buffer";
+            else
+                error = fillSentinel(field(op, 1), field(op, 2));
+        } else if (op[0] == "fresh" && op.size() == 6) {
+            const std::uint64_t dst = field(op, 1), bytes = field(op, 2), table = field(op, 3);
+            const unsigned bits = unsigned(field(op, 4));
+            if (bits < 1 || bits > 24 || !insideDevice(dst, bytes) ||
+                !insideDevice(table, (std::uint64_t(4) << bits)))
+                failure = "fresh values outside the device buffer";
+            else
+                error = m_checker->fresh(local(dst), bytes / 4, local(table), bits, field(op, 5));
+        } else if (op[0] == "abs" && op.size() == 5) {
+            const std::uint64_t src = field(op, 1), dst = field(op, 2), bytes = field(op, 3);
+            if (!insideDevice(src, bytes) || !insideDevice(dst, bytes))
+                failure = "abs outside the device buffer";
+            else
+                error = m_checker->absolute(local(src), local(dst), bytes / 4, op[4] == "i");
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // The checker's ops on the imported mirror of a candidates' sandbox (r = remote offset,
+    // l = offset here): put:l:r:bytes, rset:r:bytes:word, rcount:r:bytes:word,
+    // same:r:l:bytes, cmp:r:l:scale-l|-:bytes:f|i:abs:rel:scaled. Counts and comparisons
+    // answer when the batch ends ("n,count,first" / "m,mismatches,first,got,expected,
+    // max-abs,max-rel,unwritten,non-finite").
+    bool checkerOp(const Op &op, cudaError_t &error, std::string &failure)
+    {
+        const std::string &name = op[0];
+        if (name == "put" && op.size() == 4) {
+            const std::uint64_t src = field(op, 1), dst = field(op, 2), bytes = field(op, 3);
+            if (!insideDevice(src, bytes) || !m_checker->insideRemote(dst, bytes))
+                failure = "put outside the buffers";
+            else
+                error = cudaMemcpyAsync(remote(dst), local(src), bytes, cudaMemcpyDeviceToDevice,
+                                        m_stream);
+        } else if ((name == "rset" || name == "rcount") && op.size() == 4) {
+            const std::uint64_t at = field(op, 1), bytes = field(op, 2);
+            const unsigned word = unsigned(field(op, 3));
+            if (!m_checker->insideRemote(at, bytes))
+                failure = name + " outside the imported buffer";
+            else if (name == "rset")
+                error = m_checker->set(remote(at), bytes / 4, word);
+            else
+                error = m_checker->count(remote(at), nullptr, word, bytes / 4);
+        } else if (name == "same" && op.size() == 4) {
+            const std::uint64_t at = field(op, 1), against = field(op, 2), bytes = field(op, 3);
+            if (!m_checker->insideRemote(at, bytes) || !insideDevice(against, bytes))
+                failure = "same outside the buffers";
+            else
+                error = m_checker->count(remote(at), local(against), 0, bytes / 4);
+        } else if (name == "cmp" && op.size() == 9) {
+            const std::uint64_t at = field(op, 1), expected = field(op, 2), bytes = field(op, 4);
+            const bool scaled = op[3] != "-";
+            if (!m_checker->insideRemote(at, bytes) || !insideDevice(expected, bytes) ||
+                (scaled && !insideDevice(field(op, 3), bytes)))
+                failure = "cmp outside the buffers";
+            else
+                error = m_checker->compare(
+                    remote(at), local(expected), scaled ? local(field(op, 3)) : nullptr, bytes / 4,
+                    op[5] == "i", std::strtod(op[6].c_str(), nullptr),
+                    std::strtod(op[7].c_str(), nullptr), std::strtod(op[8].c_str(), nullptr));
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // A flush right before a timed call is still running on the device when the call's start
+    // event and launch are enqueued behind it: the window then opens as the kernel can start,
+    // not while the host is still launching it (which added 7-11 us to every median against
+    // Nsight Compute on the H200).
+    bool timedOp(const Op &op, bool afterFlush, bool &flushInFlight, std::string &times,
+                 cudaError_t &error, std::string &failure)
+    {
+        if (op[0] == "flush") {
+            // The preparation (copies, fills) ends first, so only the flush is in flight.
+            error = cudaStreamSynchronize(m_stream);
+            if (error == cudaSuccess)
+                error = flushL2();
+            flushInFlight = error == cudaSuccess;
+        } else if (op[0] == "sync") {
+            error = cudaDeviceSynchronize();
+        } else if (op[0] == "nop") {
+            // Events around nothing: the timer's own overhead.
+            if (!afterFlush)
                 error = cudaStreamSynchronize(m_stream);
-                if (error == cudaSuccess)
-                    error = flushL2();
-                flushInFlight = error == cudaSuccess;
-            } else if (op[0] == "sync") {
-                error = cudaDeviceSynchronize();
-            } else if (op[0] == "nop") {
-                // Events around nothing: the timer's own overhead.
-                if (!afterFlush)
-                    error = cudaStreamSynchronize(m_stream);
-                times += ' ' + timedCall(nullptr, nullptr, error);
-            } else if (op[0] == "call" && op.size() == 3) {
-                Slot &target = slot(op[1]);
-                const std::size_t id = number(2);
-                if (!target.loaded() || id >= m_arguments.size()) {
-                    reply("err call before load or with unknown arguments");
-                    return;
-                }
-                // Preparation is outside the window: stream order after a flush, else a wait.
-                if (!afterFlush)
-                    error = cudaStreamSynchronize(m_stream);
-                if (error == cudaSuccess)
-                    times += ' ' + timedCall(&target, &m_arguments[id], error);
-            } else {
-                reply("err bad batch op " + words[w]);
+            times += ' ' + timedCall(nullptr, nullptr, error);
+        } else if (op[0] == "call" && op.size() == 3) {
+            Slot &target = slot(op[1]);
+            const std::size_t id = field(op, 2);
+            if (!target.loaded() || id >= m_arguments.size()) {
+                failure = "call before load or with unknown arguments";
+                return true;
+            }
+            // Preparation is outside the window: stream order after a flush, else a wait.
+            if (!afterFlush)
+                error = cudaStreamSynchronize(m_stream);
+            if (error == cudaSuccess)
+                times += ' ' + timedCall(&target, &m_arguments[id], error);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    void batch(const std::vector<std::string> &words)
+    {
+        if (!m_checker) {
+            reply("err no device in this sandbox");
+            return;
+        }
+        std::string times;
+        bool flushInFlight = false;
+        m_checker->beginBatch();
+        for (std::size_t w = 1; w < words.size(); ++w) {
+            const Op op = splitFields(words[w]);
+            const bool afterFlush = flushInFlight;
+            flushInFlight = false;
+            cudaError_t error = cudaSuccess;
+            std::string failure;
+            const bool known = stagingOp(op, error, failure) || checkerOp(op, error, failure) ||
+                               timedOp(op, afterFlush, flushInFlight, times, error, failure);
+            if (!known || !failure.empty()) {
+                reply("err " + (known ? failure : "bad batch op " + words[w]));
                 return;
             }
             if (error != cudaSuccess) {
@@ -681,7 +701,9 @@ private:
                 return;
             }
         }
-        const cudaError_t error = cudaStreamSynchronize(m_stream);
+        cudaError_t error = cudaStreamSynchronize(m_stream);
+        if (error == cudaSuccess)
+            times += m_checker->collect(error);
         if (error != cudaSuccess) {
             reply("err " + describe(error) + " during the batch");
             return;
@@ -722,11 +744,7 @@ private:
     int m_bufferFd;
     std::string m_description;
     cudaStream_t m_stream = nullptr;
-    cudaLibrary_t m_harness = nullptr;
-    cudaKernel_t m_freshKernel = nullptr;
-    cudaKernel_t m_absF32Kernel = nullptr;
-    cudaKernel_t m_absI32Kernel = nullptr;
-    int m_multiprocessors = 0;
+    std::unique_ptr<DeviceChecker> m_checker;
     cudaEvent_t m_start = nullptr;
     cudaEvent_t m_stop = nullptr;
     char *m_flush = nullptr;
@@ -826,7 +844,13 @@ int main(int argc, char **argv)
     CudaSandbox sandbox(device, bufferFd);
     // --compile-only: NVRTC without a device (tests and machines without a GPU compile too).
     const bool compileOnly = hasFlag(argc, argv, "--compile-only");
-    const std::string error = compileOnly ? std::string() : sandbox.initialise();
+    // --checker: the GPU checker (the baseline's process), which never loads candidate code. It
+    // maps candidates' buffers through CUDA IPC, which opens driver files after start-up, so it
+    // is not confined by Landlock and seccomp; it keeps the namespaces and the limits.
+    const bool checker = hasFlag(argc, argv, "--checker");
+    std::string error = compileOnly ? std::string() : sandbox.initialise();
+    if (error.empty() && checker)
+        error = compileOnly ? DeviceChecker::compile("sm_90", nullptr) : sandbox.prepareChecker();
     if (!error.empty()) {
         reply("err cuda init: " + error);
         return kExitSetupFailed;
@@ -837,12 +861,12 @@ int main(int argc, char **argv)
     limits.addressSpaceBytes = 0;
     limits.openFiles = 1024;
     if (!profiling) {
-        confineAndLimit(workDir, limits, report);
-        report.seccomp = forbidProcessesAndNetwork();
+        confineAndLimit(workDir, limits, report, !checker);
+        report.seccomp = !checker && forbidProcessesAndNetwork();
     }
     sandbox.map(false);
     reply("ready " + report.describe() + " seccomp=" + (report.seccomp ? "1 " : "0 ") +
-          (profiling ? "PROFILING " : "") + sandbox.description());
+          (profiling ? "PROFILING " : "") + (checker ? "CHECKER " : "") + sandbox.description());
     sandbox.serve();
     return 0;
 }

@@ -11,23 +11,44 @@
 
 #include <cstdint>
 
-// splitmix64's finaliser over (key, group): a counter-based generator. One 64-bit word gives
-// the table indices of 64 / bits consecutive elements (4 for the usual 16-bit tables), so a
-// draw costs a hash per four elements.
+// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011), a
+// counter-based generator: the call's key is the Philox key and the element group the counter,
+// so any element of any draw is computed on its own, on the host or on the device. One block
+// of 128 bits gives the table indices of 128 / bits consecutive elements (8 for the usual
+// 16-bit tables; `bits` divides 32 or leaves the rest of each word unused).
 #define KILN_FRESH_INDEX_DEFINITION(QUALIFIERS)                                                    \
-    QUALIFIERS unsigned long long kilnFreshWord(unsigned long long key, unsigned long long group)  \
+    QUALIFIERS void kilnPhilox(unsigned long long key, unsigned long long counter,                 \
+                               unsigned int out[4])                                                \
     {                                                                                              \
-        unsigned long long z = key + (group + 1ull) * 0x9e3779b97f4a7c15ull;                       \
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;                                               \
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;                                               \
-        return z ^ (z >> 31);                                                                      \
+        unsigned int c0 = (unsigned int)counter, c1 = (unsigned int)(counter >> 32), c2 = 0u,      \
+                     c3 = 0u;                                                                      \
+        unsigned int k0 = (unsigned int)key, k1 = (unsigned int)(key >> 32);                       \
+        for (int round = 0; round < 10; ++round) {                                                 \
+            const unsigned long long p0 = 0xD2511F53ull * c0;                                      \
+            const unsigned long long p1 = 0xCD9E8D57ull * c2;                                      \
+            const unsigned int n0 = (unsigned int)(p1 >> 32) ^ c1 ^ k0;                            \
+            const unsigned int n2 = (unsigned int)(p0 >> 32) ^ c3 ^ k1;                            \
+            c1 = (unsigned int)p1;                                                                 \
+            c3 = (unsigned int)p0;                                                                 \
+            c0 = n0;                                                                               \
+            c2 = n2;                                                                               \
+            k0 += 0x9E3779B9u;                                                                     \
+            k1 += 0xBB67AE85u;                                                                     \
+        }                                                                                          \
+        out[0] = c0;                                                                               \
+        out[1] = c1;                                                                               \
+        out[2] = c2;                                                                               \
+        out[3] = c3;                                                                               \
     }                                                                                              \
     QUALIFIERS unsigned int kilnFreshIndex(unsigned long long key, unsigned long long i,           \
                                            unsigned int bits)                                      \
     {                                                                                              \
-        const unsigned int per = 64u / bits;                                                       \
-        const unsigned long long word = kilnFreshWord(key, i / per);                               \
-        return (unsigned int)((word >> ((i % per) * bits)) & ((1ull << bits) - 1ull));             \
+        const unsigned int perWord = 32u / bits;                                                   \
+        const unsigned long long per = 4ull * perWord;                                             \
+        const unsigned int e = (unsigned int)(i % per);                                            \
+        unsigned int words[4];                                                                     \
+        kilnPhilox(key, i / per, words);                                                           \
+        return (words[e / perWord] >> ((e % perWord) * bits)) & ((1u << bits) - 1u);               \
     }
 
 namespace kiln::fresh {
@@ -38,7 +59,8 @@ KILN_FRESH_INDEX_DEFINITION(inline)
 #define KILN_FRESH_STRING(...) KILN_FRESH_STRING2(__VA_ARGS__)
 // The same function for device code.
 inline constexpr const char *kFreshIndexSource =
-    KILN_FRESH_STRING(KILN_FRESH_INDEX_DEFINITION(__device__ __forceinline__));
+    "#define kiln_device_function __device__ __forceinline__\n" KILN_FRESH_STRING(
+        KILN_FRESH_INDEX_DEFINITION(kiln_device_function)) "\n";
 #undef KILN_FRESH_STRING
 #undef KILN_FRESH_STRING2
 
@@ -46,19 +68,20 @@ inline constexpr const char *kFreshIndexSource =
 // draw a fresh combination.
 inline constexpr unsigned int kTableBits = 16;
 
-// out[i] = table[kilnFreshIndex(key, i, bits)] for n 32-bit words, a word of the hash at a time
-// (unrolled for the usual 16-bit tables).
+// out[i] = table[kilnFreshIndex(key, i, bits)] for n 32-bit words, a Philox block at a time
+// for the usual 16-bit tables.
 inline void fill(std::uint32_t *out, std::uint64_t n, const std::uint32_t *table, unsigned bits,
                  std::uint64_t key)
 {
     std::uint64_t i = 0;
     if (bits == 16)
-        for (; i + 4 <= n; i += 4) {
-            const std::uint64_t word = kilnFreshWord(key, i / 4);
-            out[i] = table[word & 0xffff];
-            out[i + 1] = table[(word >> 16) & 0xffff];
-            out[i + 2] = table[(word >> 32) & 0xffff];
-            out[i + 3] = table[word >> 48];
+        for (; i + 8 <= n; i += 8) {
+            unsigned int words[4];
+            kilnPhilox(key, i / 8, words);
+            for (int w = 0; w < 4; ++w) {
+                out[i + 2 * w] = table[words[w] & 0xffff];
+                out[i + 2 * w + 1] = table[words[w] >> 16];
+            }
         }
     for (; i < n; ++i)
         out[i] = table[kilnFreshIndex(key, i, bits)];

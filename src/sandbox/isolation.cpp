@@ -145,9 +145,11 @@ void isolateNamespaces(IsolationReport &report)
     enterNamespaces(report);
 }
 
-void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report)
+void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
+                     bool confineWrites)
 {
-    confineFilesystem(workDir, report);
+    if (confineWrites)
+        confineFilesystem(workDir, report);
     setLimit(RLIMIT_CORE, 0);
     setLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpuSeconds));
     if (limits.addressSpaceBytes > 0)

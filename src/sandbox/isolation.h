@@ -31,7 +31,10 @@ void isolateProcess(const std::string &workDir, const Limits &limits, IsolationR
 // The same in two steps, for the CUDA sandbox: namespaces must be entered while the process
 // has one thread, the driver must open its device files before Landlock confines writes.
 void isolateNamespaces(IsolationReport &report);
-void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report);
+// confineWrites false: the limits only (the GPU checker, which runs no candidate code and needs
+// the driver's device files for CUDA IPC after start-up).
+void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
+                     bool confineWrites = true);
 
 // After compilation, before any candidate code is loaded: forbids new processes, exec, sockets,
 // ptrace and signals to other processes (seccomp). Threads stay allowed (OpenMP, std::thread).

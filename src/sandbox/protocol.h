@@ -50,6 +50,15 @@
 //                    nop, call:<slot>:<args-id>; each call / nop ->
 //                    "<event-ns>/<wall-ns>/<tail-ns>"
 //   bandwidth <bytes> <repeats>         best device-to-device copy rate -> "ok <bytes/s>"
+//   export                              CUDA IPC handle of the device mirror -> "ok <hex>"
+//   import <hex> <bytes> | import -     the GPU checker maps (or drops) a candidates' sandbox's
+//                                       mirror; then, in batches (r: offset there, l: here):
+//                    put:l:r:bytes (inputs into the candidate's buffers), rset:r:bytes:word,
+//                    rcount:r:bytes:word -> "n,<differing words>,<first|-1>",
+//                    same:r:l:bytes -> "n,...", cmp:r:l:scale-l|-:bytes:f|i:abs:rel:scaled ->
+//                    "m,<mismatches>,<first|-1>,<got>,<expected>,<max-abs>,<max-rel>,
+//                    <unwritten>,<non-finite>" (the element rule of elementcheck.h); these
+//                    answers follow the call times, in op order.
 // A CUDA error answers "err cuda <code> <sticky 0|1> <name> <text>"; sticky means the context
 // is lost and the engine restarts the process. --probe and --compile-only run no device code.
 

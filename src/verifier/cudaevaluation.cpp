@@ -290,6 +290,7 @@ bool CudaEvaluation::compileBaselines()
 
 bool CudaEvaluation::loadIntoSandbox()
 {
+    m_candidateLoaded = true; // from here on candidate code (static initialisers) may run
     const QByteArray symbol(EntryShim::kSymbol);
     if (m_geometry) {
         SandboxProcess::Reply reply;
@@ -570,10 +571,8 @@ void CudaEvaluation::measureTiming()
     rules.targetRelativeSem = m_options.cudaTargetRelativeSem;
     rules.budgetMs = m_options.cudaTimingBudgetMs;
     const double setupMs = timer.nsecsElapsed() / 1e6;
-    // The budget covers the sampled calls only: the first calls read back every output in full
-    // (hundreds of MiB on the GPU shapes); counted in, they used up the budget on the H200.
-    const TimingLoop::Outcome outcome =
-        TimingLoop::run(session, rules, CudaTimingSession::kFullCalls, m_cancel);
+    // Every call is checked in full on the device, at device speed: all count in the budget.
+    const TimingLoop::Outcome outcome = TimingLoop::run(session, rules, 0, m_cancel);
     if (!outcome.ok) {
         recordTimingFailure(session, outcome.cancelled);
         failStage();
@@ -659,18 +658,15 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session,
 EvaluationResult CudaEvaluation::finish()
 {
     if (m_slot) {
-        if (!m_restartSandbox) {
-            // Drop the candidate; a fault it left behind shows up here.
-            const SandboxProcess::Reply reply =
-                m_slot->process().request("unload c", m_options.cudaCallTimeoutMs);
-            if (reply.status != SandboxProcess::Status::Ok)
-                m_restartSandbox = true;
-        }
         m_isolation = m_slot->process().isolation();
-        if (m_restartSandbox)
+        // Single use: once candidate code ran in the process it ends with the evaluation.
+        if (m_candidateLoaded || m_restartSandbox)
             m_slot->restart();
         if (m_restartBaseline)
             m_slot->restartBaseline();
+        else if (m_slot->baselineRunning())
+            // The candidate's buffers are freed with its process only once the checker lets go.
+            m_slot->baselineProcess().request("import -", m_options.cudaCallTimeoutMs);
     }
     EvaluationRecorder::conclude(
         m_result, {m_compiled, m_objectBuilt, m_correct, m_failure, m_wrongDetail, m_isolation});
@@ -713,7 +709,6 @@ EvaluationResult CudaEvaluation::run()
         m_slot = nullptr;
         return finish();
     }
-    m_slot->countEvaluation();
     if (!compileCandidate(true) || !m_compiled) {
         if (!m_failure && m_wrongDetail.isEmpty())
             m_wrongDetail = QStringLiteral("compilation failed");
@@ -728,8 +723,11 @@ EvaluationResult CudaEvaluation::run()
     bool blocking = false;
     for (const CheatFlag &flag : m_result.flags)
         blocking = blocking || flag.blocking;
-    if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load())
+    if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load()) {
+        m_slot->beginQuiet();
         measureTiming();
+        m_slot->endQuiet();
+    }
     return finish();
 }
 

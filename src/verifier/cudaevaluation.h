@@ -84,6 +84,7 @@ private:
     bool m_objectBuilt = false;
     bool m_correct = false;
     bool m_restartSandbox = false;
+    bool m_candidateLoaded = false;
     bool m_restartBaseline = false;
     std::optional<Failure> m_failure;
     QString m_wrongDetail;

@@ -12,6 +12,15 @@ CudaSandboxSlot::CudaSandboxSlot(const VerifierOptions &options, CudaDevice devi
 
 CudaSandboxSlot::~CudaSandboxSlot()
 {
+    {
+        std::lock_guard lock(m_spareMutex);
+        m_stopping = true;
+    }
+    m_spareWanted.notify_all();
+    if (m_starter.joinable())
+        m_starter.join();
+    for (Process &spare : m_spares)
+        stop(spare);
     stop(m_candidates);
     stop(m_baselines);
 }
@@ -32,7 +41,7 @@ void CudaSandboxSlot::stop(Process &process)
 }
 
 SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
-                                          const QStringList &arguments)
+                                          const QStringList &arguments, bool lifetime)
 {
     SandboxSettings settings = options.sandbox;
     settings.executable = options.cudaSandbox;
@@ -41,11 +50,75 @@ SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
     settings.profiling = options.cudaProfiling;
     if (settings.profiling)
         settings.extraArguments << QStringLiteral("--profiling");
-    // The process outlives many evaluations, and waiting on the GPU spins a core: the CPU limit
-    // is a lifetime allowance of one evaluation's limit per evaluation (ensureStarted restarts
-    // the process before an evaluation could run into it).
-    settings.cpuSeconds = options.sandbox.cpuSeconds * qMax(1, options.cudaEvaluationsPerSandbox);
+    // Waiting on the GPU spins a core. A candidates' process lives for one evaluation (plus its
+    // start-up); the checker outlives many, so its limit is a lifetime allowance of one
+    // evaluation's limit per evaluation (ensureBaselineStarted restarts it before an evaluation
+    // could run into it).
+    settings.cpuSeconds =
+        lifetime ? options.sandbox.cpuSeconds * qMax(1, options.cudaEvaluationsPerSandbox)
+                 : options.sandbox.cpuSeconds + 10;
     return settings;
+}
+
+// The background starter: a context takes 0.2-0.6 s to create, so it is created before the
+// evaluation that needs it.
+void CudaSandboxSlot::keepSparesReady()
+{
+    std::unique_lock lock(m_spareMutex);
+    for (;;) {
+        m_spareWanted.wait(lock, [this] {
+            return m_stopping || (!m_quiet && int(m_spares.size()) < m_options.cudaSpareSandboxes);
+        });
+        if (m_stopping)
+            return;
+        m_starting = true;
+        lock.unlock();
+        Process spare;
+        QString error;
+        const bool started = start(spare, false, &error);
+        lock.lock();
+        m_starting = false;
+        m_spareWanted.notify_all();
+        if (!started) {
+            // Started on demand instead (ensureStarted reports why); try again later.
+            m_spareWanted.wait_for(lock, std::chrono::seconds(2), [this] { return m_stopping; });
+            continue;
+        }
+        ++m_sparesStarted;
+        m_spares.push_back(std::move(spare));
+    }
+}
+
+bool CudaSandboxSlot::takeSpare()
+{
+    std::lock_guard lock(m_spareMutex);
+    while (!m_spares.empty()) {
+        Process spare = std::move(m_spares.front());
+        m_spares.pop_front();
+        if (spare.process && spare.process->running()) {
+            m_candidates = std::move(spare);
+            break;
+        }
+        stop(spare); // ended while it waited: not the next candidate's doing
+    }
+    m_spareWanted.notify_all();
+    return m_candidates.process != nullptr;
+}
+
+void CudaSandboxSlot::beginQuiet()
+{
+    std::unique_lock lock(m_spareMutex);
+    m_quiet = true;
+    m_spareWanted.wait_for(lock, std::chrono::seconds(5), [this] { return !m_starting; });
+}
+
+void CudaSandboxSlot::endQuiet()
+{
+    {
+        std::lock_guard lock(m_spareMutex);
+        m_quiet = false;
+    }
+    m_spareWanted.notify_all();
 }
 
 void CudaSandboxSlot::restart()
@@ -54,7 +127,6 @@ void CudaSandboxSlot::restart()
         m_candidates.process->kill();
     m_candidates.process.reset();
     m_candidates.work.reset();
-    m_evaluations = 0;
     ++m_restarts;
 }
 
@@ -68,22 +140,25 @@ void CudaSandboxSlot::restartBaseline()
     loadedLibrary.clear();
 }
 
-bool CudaSandboxSlot::start(Process &into, QString *error)
+bool CudaSandboxSlot::start(Process &into, bool lifetime, QString *error)
 {
     for (int attempt = 0; attempt < 2; ++attempt) {
+        const bool userNamespace = m_userNamespace.load();
         into.work = std::make_unique<QTemporaryDir>(m_options.workRoot +
                                                     QStringLiteral("/kiln-cuda-XXXXXX"));
-        into.process = std::make_unique<SandboxProcess>(
-            settings(m_options, {QStringLiteral("--device"), QString::number(m_device.index),
-                                 QStringLiteral("--userns"),
-                                 m_userNamespace ? QStringLiteral("1") : QStringLiteral("0")}));
+        QStringList arguments{QStringLiteral("--device"), QString::number(m_device.index),
+                              QStringLiteral("--userns"),
+                              userNamespace ? QStringLiteral("1") : QStringLiteral("0")};
+        if (lifetime)
+            arguments << QStringLiteral("--checker"); // the baseline's process judges too
+        into.process = std::make_unique<SandboxProcess>(settings(m_options, arguments, lifetime));
         if (into.work->isValid() &&
             into.process->start(into.work->path(), 1 << 20, m_options.startTimeoutMs * 3, error))
             return true;
         into.process.reset();
         // Some drivers refuse a context inside an unprivileged user namespace: try once
         // without it (the report then says userns=0).
-        if (!m_userNamespace)
+        if (!userNamespace)
             break;
         m_userNamespace = false;
     }
@@ -92,8 +167,6 @@ bool CudaSandboxSlot::start(Process &into, QString *error)
 
 bool CudaSandboxSlot::ensureStarted(QString *error)
 {
-    // A fresh process before the count runs out, or before the lifetime CPU allowance could
-    // end this evaluation with SIGKILL (which would read as the candidate's crash).
     // It may have ended between evaluations (killed from outside): that is not the next
     // candidate's doing.
     SandboxProcess *process = m_candidates.process.get();
@@ -101,12 +174,11 @@ bool CudaSandboxSlot::ensureStarted(QString *error)
         qWarning("kiln: the GPU %d sandbox had ended between evaluations (%s); restarting",
                  m_device.index, qPrintable(process->describeEnd()));
         restart();
-    } else if (process && (m_evaluations >= m_options.cudaEvaluationsPerSandbox ||
-                           process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds >
-                               process->settings().cpuSeconds)) {
-        restart();
     }
-    return m_candidates.process || start(m_candidates, error);
+    // Spares from the first evaluation on (a profiled sandbox is one process at a time).
+    if (!m_starter.joinable() && m_options.cudaSpareSandboxes > 0 && !m_options.cudaProfiling)
+        m_starter = std::thread([this] { keepSparesReady(); });
+    return m_candidates.process || takeSpare() || start(m_candidates, false, error);
 }
 
 bool CudaSandboxSlot::ensureBaselineStarted(QString *error)
@@ -116,7 +188,7 @@ bool CudaSandboxSlot::ensureBaselineStarted(QString *error)
         (!process->running() ||
          process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds > process->settings().cpuSeconds))
         restartBaseline();
-    return m_baselines.process || start(m_baselines, error);
+    return m_baselines.process || start(m_baselines, true, error);
 }
 
 double CudaSandboxSlot::bandwidth(int timeoutMs)

@@ -3,6 +3,7 @@
 #include "outputchecker.h"
 #include "referencebank.h"
 #include "sandbox/freshvalues.h"
+#include "sandbox/protocol.h"
 #include "timedcheck.h"
 
 #include <QElapsedTimer>
@@ -46,6 +47,50 @@ QList<CudaTimingSession::Call> callsOf(const SandboxProcess::Reply &reply)
     return calls;
 }
 
+// The checker's answers ("m,..." comparisons and "n,..." counts), in op order.
+QList<QByteArray> checksOf(const SandboxProcess::Reply &reply)
+{
+    QList<QByteArray> checks;
+    for (qsizetype i = 1; i < reply.words.size(); ++i)
+        if (reply.words[i].startsWith("m,") || reply.words[i].startsWith("n,"))
+            checks.append(reply.words[i]);
+    return checks;
+}
+
+// "m,mismatches,first,got,expected,max-abs,max-rel,unwritten,non-finite" for `elements`.
+std::optional<CheckResult> comparisonOf(const QByteArray &word, qint64 elements)
+{
+    const QList<QByteArray> f = word.split(',');
+    if (f.size() != 9 || f[0] != "m")
+        return std::nullopt;
+    CheckResult r;
+    r.elements = elements;
+    r.mismatches = f[1].toLongLong();
+    r.firstMismatch = f[2].toLongLong();
+    r.gotAtFirst = f[3].toDouble();
+    r.expectedAtFirst = f[4].toDouble();
+    r.maxAbsError = f[5].toDouble();
+    r.maxRelError = f[6].toDouble();
+    r.unwritten = f[7].toLongLong();
+    r.nonFinite = f[8].toLongLong();
+    r.ok = r.mismatches == 0;
+    return r;
+}
+
+// "n,count,first": words that differ; -1 when the reply does not parse.
+qint64 countOf(const QByteArray &word)
+{
+    const QList<QByteArray> f = word.split(',');
+    return f.size() == 3 && f[0] == "n" ? f[1].toLongLong() : -1;
+}
+
+QByteArray tolerance(const Task &task, const TaskParameter &parameter)
+{
+    const Tolerance t = task.tolerances.value(parameter.dtype);
+    return QByteArray::number(t.abs, 'g', 17) + ':' + QByteArray::number(t.rel, 'g', 17) + ':' +
+           QByteArray::number(t.scaled, 'g', 17);
+}
+
 } // namespace
 
 std::optional<CudaTimingSession::Call> CudaTimingSession::parseCall(const QByteArray &word)
@@ -72,11 +117,21 @@ int CudaTimingSession::baselineCallsPerCall() const
     return 1 + (m_slots.first().scale ? 1 : 0) + (m_library ? 1 : 0);
 }
 
-// As many slots as the device memory the options allow holds, 2 to 4.
+// Per call: two comparisons per output (the reference's answer, the previous call's) and one
+// count per input.
+int CudaTimingSession::checksPerCall() const
+{
+    int checks = 0;
+    for (const auto &buffer : m_slots.first().call.buffers)
+        checks += buffer.output ? 2 : 1;
+    return checks;
+}
+
+// As many slots as the device memory the options allow holds, 2 to 5.
 int CudaTimingSession::slotCount(qint64 perSlotBytes) const
 {
     return int(std::clamp<qint64>(
-        m_options.cudaTimingMemoryBytes / std::max<qint64>(1, perSlotBytes), 2, 4));
+        m_options.cudaTimingMemoryBytes / std::max<qint64>(1, perSlotBytes), 2, 5));
 }
 
 void CudaTimingSession::placeSlots()
@@ -106,30 +161,52 @@ void CudaTimingSession::placeSlots()
     }
 }
 
-// Room in the process, its guard bands and its copy of the tables, uploaded once.
-bool CudaTimingSession::prepareSide(Side &side, bool baseline)
+// The candidate's device buffers, and the IPC handle the checker maps them with. Nothing of
+// the timing goes through its host buffer.
+bool CudaTimingSession::prepareCandidate(QByteArray *handle)
 {
-    if (!side.box.resizeBuffer(side.layout.size(), m_options.cudaCallTimeoutMs)) {
-        m_harnessFailure =
-            QStringLiteral("cannot grow the shared buffer to %1 MiB").arg(side.layout.size() >> 20);
+    const int transferMs = m_options.cudaCallTimeoutMs + int(m_candidate.layout.size() >> 20);
+    SandboxProcess::Reply reply;
+    if (!m_send(false, "alloc " + number(m_candidate.layout.size()), transferMs,
+                QStringLiteral("timing allocation"), nullptr) ||
+        !m_send(false, "export", m_options.cudaCallTimeoutMs, QStringLiteral("timing setup"),
+                &reply))
+        return false;
+    *handle = reply.words.value(0);
+    return true;
+}
+
+// The checker's buffers and tables (staged through a host buffer just large enough for the
+// tables, which come first in its layout), the candidate's mirror mapped, its guard bands set.
+bool CudaTimingSession::prepareChecker(const QByteArray &handle)
+{
+    qint64 tablesEnd = 0;
+    for (const QList<qint64> &tables : std::as_const(m_baseline.tables))
+        for (qint64 offset : tables)
+            tablesEnd = std::max(tablesEnd, offset + (qint64(4) << fresh::kTableBits));
+    if (!m_baseline.box.resizeBuffer(std::max<qint64>(tablesEnd, 4096),
+                                     m_options.cudaCallTimeoutMs)) {
+        m_harnessFailure = QStringLiteral("cannot grow the checker's shared buffer");
         return false;
     }
-    char *base = side.box.buffer();
+    char *base = m_baseline.box.buffer();
     QByteArray upload = "batch";
-    for (const auto &[offset, bytes] : side.layout.guards()) {
-        OutputChecker::fillGuard(base + offset, bytes);
-        upload += " h2d:" + region(offset, bytes);
-    }
-    for (int p = 0; p < side.tables.size(); ++p)
-        for (int d = 0; d < side.tables[p].size(); ++d) {
+    for (int p = 0; p < m_baseline.tables.size(); ++p)
+        for (int d = 0; d < m_baseline.tables[p].size(); ++d) {
             const QByteArray &table = m_inputs.table(p, d);
-            std::memcpy(base + side.tables[p][d], table.constData(), size_t(table.size()));
-            upload += " h2d:" + region(side.tables[p][d], table.size());
+            std::memcpy(base + m_baseline.tables[p][d], table.constData(), size_t(table.size()));
+            upload += " h2d:" + region(m_baseline.tables[p][d], table.size());
         }
-    const int transferMs = m_options.cudaCallTimeoutMs + int(side.layout.size() >> 20);
-    return m_send(baseline, "alloc " + number(side.layout.size()), transferMs,
-                  QStringLiteral("timing allocation"), nullptr) &&
-           m_send(baseline, upload, transferMs, QStringLiteral("timing upload"), nullptr);
+    QByteArray guards = "batch";
+    for (const auto &[offset, bytes] : m_candidate.layout.guards())
+        guards += " rset:" + region(offset, bytes) + ':' + number(sandbox::kGuardWord);
+    const int transferMs = m_options.cudaCallTimeoutMs + int(m_baseline.layout.size() >> 20);
+    const QString during = QStringLiteral("the checker's setup");
+    return m_send(true, "alloc " + number(m_baseline.layout.size()), transferMs, during, nullptr) &&
+           m_send(true, upload, transferMs, during, nullptr) &&
+           m_send(true, "import " + handle + ' ' + number(m_candidate.layout.size()),
+                  m_options.cudaCallTimeoutMs, during, nullptr) &&
+           m_send(true, guards, m_options.cudaCallTimeoutMs, during, nullptr);
 }
 
 bool CudaTimingSession::sendArguments()
@@ -180,82 +257,48 @@ bool CudaTimingSession::setUp()
 {
     QElapsedTimer timer;
     timer.start();
-    for (Side *side : {&m_candidate, &m_baseline}) {
-        side->tables = QList<QList<qint64>>(m_task.parameters.size());
-        const qint64 tableBytes = qint64(4) << fresh::kTableBits;
-        for (int p = 0; p < m_task.parameters.size(); ++p)
-            if (m_task.parameters[p].role == TaskParameter::Role::Input)
-                for (int d = 0; d < m_inputs.distributionCount(); ++d)
-                    side->tables[p].append(side->layout.reserve(tableBytes));
-    }
+    // The checker's tables first: its host staging covers only them.
+    m_baseline.tables = QList<QList<qint64>>(m_task.parameters.size());
+    const qint64 tableBytes = qint64(4) << fresh::kTableBits;
+    for (int p = 0; p < m_task.parameters.size(); ++p)
+        if (m_task.parameters[p].role == TaskParameter::Role::Input)
+            for (int d = 0; d < m_inputs.distributionCount(); ++d)
+                m_baseline.tables[p].append(m_baseline.layout.reserve(tableBytes));
     placeSlots();
-    const bool ready = prepareSide(m_candidate, false) && prepareSide(m_baseline, true) &&
-                       sendArguments() && calibrate(m_candidate, false) &&
-                       calibrate(m_baseline, true);
+    QByteArray handle;
+    const bool ready = prepareCandidate(&handle) && prepareChecker(handle) && sendArguments() &&
+                       calibrate(m_candidate, false) && calibrate(m_baseline, true);
     m_overheadMs = m_candidate.overheadMs;
     m_setupMs = timer.nsecsElapsed() / 1e6;
     return ready;
 }
 
-QList<QPair<qint64, qint64>> CudaTimingSession::windows(qint64 bytes, bool full, int call) const
-{
-    return TimedCheck::windows(m_secret, bytes, full, call);
-}
-
-QPair<qint64, qint64> CudaTimingSession::inputWindow(qint64 bytes, int call) const
-{
-    return windows(bytes, false, call + 1).first();
-}
-
-void CudaTimingSession::readBack(const PlacedBuffers &placed, bool full, int call,
-                                 QByteArray &ops) const
-{
-    for (const auto &buffer : outputsOf(placed))
-        for (const auto &[start, bytes] : windows(buffer.bytes, full, call))
-            ops += " d2h:" + region(buffer.offset + start, bytes);
-}
-
-// The call's fresh inputs drawn on the device, and the outputs cleared.
-void CudaTimingSession::drawInputs(const Side &side, const PlacedBuffers &placed, int call,
-                                   QByteArray &ops) const
-{
-    for (const auto &buffer : placed.buffers) {
-        if (buffer.output) {
-            ops += " fill:" + region(buffer.offset, buffer.bytes);
-            continue;
-        }
-        const QList<qint64> &tables = side.tables[buffer.parameter];
-        ops += " fresh:" + region(buffer.offset, buffer.bytes) + ':' +
-               number(tables[call % tables.size()]) + ':' + number(fresh::kTableBits) + ':' +
-               QByteArray::number(m_inputs.key(buffer.parameter, call));
-    }
-}
-
-void CudaTimingSession::candidateOps(int call, bool full, QByteArray &ops) const
-{
-    const Slot &slot = slotOf(call);
-    drawInputs(m_candidate, slot.call, call, ops);
-    ops += " flush call:c:" + number(kCandidateArgs + call % m_slots.size());
-    readBack(slot.call, full, call, ops);
-    // A window of every input, to check against the host's own draw (the correctness stage
-    // compared whole inputs already; drawing hundreds of MiB on the host would cost seconds).
-    for (const auto &buffer : slot.call.buffers)
-        if (!buffer.output) {
-            const auto window = inputWindow(buffer.bytes, call);
-            ops += " d2h:" + region(buffer.offset + window.first, window.second);
-        }
-}
-
-void CudaTimingSession::baselineOps(int call, bool full, QByteArray &ops) const
+// In the checker, untimed: the call's fresh inputs drawn into its slot and copied into the
+// candidate's, the candidate's outputs set to the sentinel, the reference on |inputs| where the
+// tolerance has a scaled term.
+void CudaTimingSession::prepareOps(int call, QByteArray &ops) const
 {
     const int s = int(call % m_slots.size());
     const Slot &slot = m_slots[s];
-    drawInputs(m_baseline, slot.reference, call, ops);
+    for (qsizetype b = 0; b < slot.call.buffers.size(); ++b) {
+        const auto &mine = slot.call.buffers[b];
+        const auto &theirs = slot.reference.buffers[b];
+        if (mine.output) {
+            ops += " rset:" + region(mine.offset, mine.bytes) + ':' +
+                   number(sandbox::kSentinelWord) + " fill:" + region(theirs.offset, theirs.bytes);
+            continue;
+        }
+        const QList<qint64> &tables = m_baseline.tables[mine.parameter];
+        ops += " fresh:" + region(theirs.offset, theirs.bytes) + ':' +
+               number(tables[call % tables.size()]) + ':' + number(fresh::kTableBits) + ':' +
+               QByteArray::number(m_inputs.key(mine.parameter, call));
+        ops += " put:" + number(theirs.offset) + ':' + region(mine.offset, mine.bytes);
+    }
     if (m_library)
-        for (const auto &buffer : outputsOf(slot.library))
-            ops += " fill:" + region(buffer.offset, buffer.bytes);
+        for (const auto &buffer : slot.library.buffers)
+            if (buffer.output)
+                ops += " fill:" + region(buffer.offset, buffer.bytes);
     if (slot.scale) {
-        // The reference on |inputs|, untimed, for the scaled term of the tolerance.
         for (qsizetype b = 0; b < slot.reference.buffers.size(); ++b) {
             const auto &source = slot.reference.buffers[b];
             const auto &target = slot.scale->buffers[b];
@@ -268,140 +311,178 @@ void CudaTimingSession::baselineOps(int call, bool full, QByteArray &ops) const
                     (m_task.parameters[source.parameter].dtype == QLatin1String("i32") ? 'i' : 'f');
         }
         ops += " call:r:" + number(kScaleArgs + s);
-        readBack(*slot.scale, full, call, ops);
     }
+}
+
+// The timed reference (and library) calls on the same inputs.
+void CudaTimingSession::referenceOps(int call, QByteArray &ops) const
+{
+    const int s = int(call % m_slots.size());
     ops += " flush call:r:" + number(kReferenceArgs + s);
-    readBack(slot.reference, full, call, ops);
     if (m_library)
         ops += " flush call:b:" + number(kLibraryArgs + s);
 }
 
-// Calls first .. first+count-1 in both processes, the first side by TimingLoop's order.
-bool CudaTimingSession::run(int first, int count, bool finalCall, QList<Call> &candidate,
-                            QList<Call> &baseline)
-{
-    QByteArray mine = "batch", theirs = "batch";
-    for (int j = first; j < first + count; ++j) {
-        const bool full = finalCall || j < kFullCalls;
-        candidateOps(j, full, mine);
-        baselineOps(j, full, theirs);
-    }
-    if (finalCall)
-        for (const auto &[offset, bytes] : m_candidate.layout.guards())
-            mine += " d2h:" + region(offset, bytes);
-    const int timeoutMs = m_options.cudaCallTimeoutMs * (finalCall ? 2 : 1) + count * 2000;
-    const QString during = finalCall ? QStringLiteral("the final check") : QStringLiteral("timing");
-    const QString baselineDuring =
-        finalCall ? QStringLiteral("the final check") : QStringLiteral("the baseline's timing");
-    SandboxProcess::Reply mineReply, theirsReply;
-    for (const bool candidateTurn :
-         {TimingLoop::candidateFirst(first), !TimingLoop::candidateFirst(first)}) {
-        if (candidateTurn ? !m_send(false, mine, timeoutMs, during, &mineReply)
-                          : !m_send(true, theirs, timeoutMs, baselineDuring, &theirsReply))
-            return false;
-    }
-    candidate = callsOf(mineReply);
-    baseline = callsOf(theirsReply);
-    if (candidate.size() != count || baseline.size() != count * baselineCallsPerCall()) {
-        m_harnessFailure = QStringLiteral("malformed timing reply");
-        return false;
-    }
-    return true;
-}
-
-bool CudaTimingSession::inputsIntact(int call)
-{
-    const Slot &slot = slotOf(call);
-    for (const auto &buffer : slot.call.buffers) {
-        if (buffer.output)
-            continue;
-        const auto window = inputWindow(buffer.bytes, call);
-        QByteArray expected(window.second, Qt::Uninitialized);
-        m_inputs.draw(buffer.parameter, call, expected.data(), window.second / 4, window.first / 4);
-        if (std::memcmp(m_candidate.box.buffer() + buffer.offset + window.first,
-                        expected.constData(), size_t(window.second)) != 0) {
-            m_flags.append(
-                {QStringLiteral("input_modified"), QStringLiteral("timed call %1").arg(call)});
-            m_wrongDetail = QStringLiteral("modified an input during timed call %1").arg(call);
-            return false;
-        }
-    }
-    return true;
-}
-
-bool CudaTimingSession::judge(int call, bool full)
+// After the candidate's call: each output against the reference's answer and the previous
+// call's, each input against what the checker wrote, in full.
+void CudaTimingSession::checkOps(int call, QByteArray &ops) const
 {
     const Slot &slot = slotOf(call);
     const Slot &before = slotOf(call + int(m_slots.size()) - 1);
-    const char *mine = m_candidate.box.buffer();
-    const char *theirs = m_baseline.box.buffer();
-    // The previous call's answer is at hand only where both were read back in full.
-    const bool previousKnown = full && call > 0 && call - 1 < kFullCalls;
-    QList<TimedOutput> outputs;
     for (qsizetype b = 0; b < slot.call.buffers.size(); ++b) {
-        const auto &buffer = slot.call.buffers[b];
-        if (!buffer.output)
+        const auto &mine = slot.call.buffers[b];
+        const auto &theirs = slot.reference.buffers[b];
+        if (!mine.output) {
+            ops += " same:" + number(mine.offset) + ':' + region(theirs.offset, theirs.bytes);
             continue;
-        TimedOutput out;
-        out.parameter = buffer.parameter;
-        out.atReturn = mine + buffer.offset;
-        out.expected = theirs + slot.reference.buffers[b].offset;
-        out.scale = slot.scale ? theirs + slot.scale->buffers[b].offset : nullptr;
-        out.previous = previousKnown ? theirs + before.reference.buffers[b].offset : nullptr;
-        out.windows = windows(buffer.bytes, full, call);
-        out.bytes = buffer.bytes;
-        outputs.append(out);
+        }
+        const TaskParameter &parameter = m_task.parameters[mine.parameter];
+        const QByteArray kind = parameter.dtype == QLatin1String("i32") ? "i" : "f";
+        const QByteArray scale = slot.scale ? number(slot.scale->buffers[b].offset) : "-";
+        const QByteArray rest =
+            scale + ':' + number(mine.bytes) + ':' + kind + ':' + tolerance(m_task, parameter);
+        ops += " cmp:" + number(mine.offset) + ':' + number(theirs.offset) + ':' + rest;
+        ops += " cmp:" + number(mine.offset) + ':' + number(before.reference.buffers[b].offset) +
+               ':' + rest;
+    }
+}
+
+// Calls first .. first+count-1: the checker prepares, the candidate and the reference are timed
+// in TimingLoop's order, the checker judges. Three requests whatever the order.
+bool CudaTimingSession::run(int first, int count, bool finalCall, Times &times,
+                            QList<QByteArray> &checks)
+{
+    const bool candidateFirst = TimingLoop::candidateFirst(first);
+    QByteArray prepare = "batch", mine = "batch", verify = "batch";
+    for (int j = first; j < first + count; ++j) {
+        prepareOps(j, prepare);
+        mine += " flush call:c:" + number(kCandidateArgs + j % m_slots.size());
+        referenceOps(j, candidateFirst ? verify : prepare);
+    }
+    for (int j = first; j < first + count; ++j)
+        checkOps(j, verify);
+    if (finalCall)
+        for (const auto &[offset, bytes] : m_candidate.layout.guards())
+            verify += " rcount:" + region(offset, bytes) + ':' + number(sandbox::kGuardWord);
+    const int timeoutMs = m_options.cudaCallTimeoutMs * (finalCall ? 2 : 1) + count * 2000;
+    const QString during = finalCall ? QStringLiteral("the final check") : QStringLiteral("timing");
+    const QString checkerDuring =
+        finalCall ? QStringLiteral("the final check") : QStringLiteral("the checker's timing");
+    SandboxProcess::Reply prepared, mineReply, verified;
+    if (!m_send(true, prepare, timeoutMs, checkerDuring, &prepared) ||
+        !m_send(false, mine, timeoutMs, during, &mineReply) ||
+        !m_send(true, verify, timeoutMs, checkerDuring, &verified))
+        return false;
+    times.candidate = callsOf(mineReply);
+    // Per call, where the reference's calls are: [scale] reference [library] in the prepare
+    // reply when it went first, reference [library] in the verify reply when it went second.
+    const QList<Call> baseline = callsOf(candidateFirst ? verified : prepared);
+    const int scale = m_slots.first().scale ? 1 : 0;
+    const int skip = candidateFirst ? 0 : scale;
+    const int per = skip + 1 + (m_library ? 1 : 0);
+    checks = checksOf(verified);
+    const int guardChecks = finalCall ? int(m_candidate.layout.guards().size()) : 0;
+    if (times.candidate.size() != count || baseline.size() != count * per ||
+        checks.size() != count * checksPerCall() + guardChecks) {
+        m_harnessFailure = QStringLiteral("malformed timing reply");
+        return false;
+    }
+    times.reference.clear();
+    times.library.clear();
+    for (int k = 0; k < count; ++k) {
+        times.reference.append(baseline[k * per + skip]);
+        if (m_library)
+            times.library.append(baseline[k * per + skip + 1]);
+    }
+    return true;
+}
+
+bool CudaTimingSession::judge(int call, const QList<QByteArray> &checks, qsizetype &at)
+{
+    const Slot &slot = slotOf(call);
+    QList<TimedFinding> findings;
+    bool inputsIntact = true;
+    for (const auto &buffer : slot.call.buffers) {
+        if (!buffer.output) {
+            // Every input's count is read, so the next output's answers stay in step.
+            const bool intact = countOf(checks.value(at++)) == 0;
+            inputsIntact = inputsIntact && intact;
+            continue;
+        }
+        const std::optional<CheckResult> expected =
+            comparisonOf(checks.value(at++), buffer.bytes / 4);
+        const std::optional<CheckResult> previous =
+            comparisonOf(checks.value(at++), buffer.bytes / 4);
+        if (!expected || !previous) {
+            m_harnessFailure = QStringLiteral("malformed comparison from the GPU checker");
+            return false;
+        }
+        TimedFinding finding;
+        finding.parameter = buffer.parameter;
+        finding.check = *expected;
+        finding.matchesPrevious = call > 0 && !expected->ok && previous->ok;
+        findings.append(finding);
     }
     const TimedCheck::Outcome outcome =
-        TimedCheck::judge(m_task, outputs, call, m_inputs.distribution(call));
+        TimedCheck::conclude(m_task, findings, call, m_inputs.distribution(call));
     m_flags += outcome.flags;
-    if (!outcome.ok)
+    if (!outcome.ok) {
         m_wrongDetail = outcome.detail;
-    return outcome.ok && inputsIntact(call);
+        return false;
+    }
+    if (!inputsIntact) {
+        m_flags.append(
+            {QStringLiteral("input_modified"), QStringLiteral("timed call %1").arg(call)});
+        m_wrongDetail = QStringLiteral("modified an input during timed call %1").arg(call);
+        return false;
+    }
+    return true;
 }
 
 bool CudaTimingSession::time(int first, int count, QList<Sample> &samples)
 {
     QElapsedTimer part;
     part.start();
-    QList<Call> mine, theirs;
-    if (!run(first, count, false, mine, theirs))
+    Times times;
+    QList<QByteArray> checks;
+    if (!run(first, count, false, times, checks))
         return false;
-    m_batchMs += part.restart() / 1.0;
-    const int perCall = baselineCallsPerCall();
-    const int at = m_slots.first().scale ? 1 : 0; // the scale's call comes first
+    m_batchMs += part.nsecsElapsed() / 1e6;
+    qsizetype at = 0;
     for (int k = 0; k < count; ++k) {
         const int j = first + k;
-        if (!judge(j, j < kFullCalls))
+        if (!judge(j, checks, at))
             return false;
+        const Call &mine = times.candidate[k];
         Sample sample;
-        sample.candidateMs = std::max(0.0, mine[k].eventMs - m_candidate.overheadMs);
-        sample.baselineMs = std::max(0.0, theirs[perCall * k + at].eventMs - m_baseline.overheadMs);
+        sample.candidateMs = std::max(0.0, mine.eventMs - m_candidate.overheadMs);
+        sample.baselineMs = std::max(0.0, times.reference[k].eventMs - m_baseline.overheadMs);
         if (m_library)
-            sample.libraryMs =
-                std::max(0.0, theirs[perCall * k + at + 1].eventMs - m_baseline.overheadMs);
+            sample.libraryMs = std::max(0.0, times.library[k].eventMs - m_baseline.overheadMs);
         samples.append(sample);
-        m_tails.append(mine[k].tailMs);
-        m_gaps.append(mine[k].wallMs - mine[k].eventMs - m_candidate.gapMs);
+        m_tails.append(mine.tailMs);
+        m_gaps.append(mine.wallMs - mine.eventMs - m_candidate.gapMs);
     }
-    m_checkMs += part.nsecsElapsed() / 1e6;
     return true;
 }
 
 bool CudaTimingSession::finalCheck(int call)
 {
-    QList<Call> mine, theirs;
-    if (!run(call, 1, true, mine, theirs))
+    Times times;
+    QList<QByteArray> checks;
+    if (!run(call, 1, true, times, checks))
         return false;
-    if (!judge(call, true)) {
+    qsizetype at = 0;
+    if (!judge(call, checks, at)) {
         m_wrongDetail = QStringLiteral("after timing: ") + m_wrongDetail;
         return false;
     }
-    if (!OutputChecker::guardsIntact(m_candidate.box.buffer(), m_candidate.layout.guards())) {
-        m_flags.append({QStringLiteral("guard_band_overwrite"), QStringLiteral("timing")});
-        m_wrongDetail = QStringLiteral("wrote outside its buffers during timing");
-        return false;
-    }
+    for (; at < checks.size(); ++at)
+        if (countOf(checks[at]) != 0) {
+            m_flags.append({QStringLiteral("guard_band_overwrite"), QStringLiteral("timing")});
+            m_wrongDetail = QStringLiteral("wrote outside its buffers during timing");
+            return false;
+        }
     return true;
 }
 
@@ -409,8 +490,8 @@ QJsonObject CudaTimingSession::phases() const
 {
     return {{QStringLiteral("upload_ms"), m_setupMs},
             {QStringLiteral("batch_ms"), m_batchMs},
-            {QStringLiteral("check_ms"), m_checkMs},
             {QStringLiteral("slots"), int(m_slots.size())},
+            {QStringLiteral("checker"), QStringLiteral("gpu")},
             {QStringLiteral("baseline_process"), QStringLiteral("separate")},
             {QStringLiteral("baseline_timer_overhead_ms"), m_baseline.overheadMs}};
 }

@@ -9,20 +9,20 @@
 
 #include <QJsonObject>
 #include <QPair>
+#include <algorithm>
 #include <functional>
 #include <optional>
 
 namespace kiln {
 
-// The CUDA backend's timed calls. The candidate runs in its GPU sandbox; the baseline (the
-// task's reference, and the library baseline where there is one) in a second GPU sandbox that
-// never loads candidate code: a context of its own, so nothing the reference leaves on the
-// device (its answers, freed scratch, blocks of a memory pool) is within the candidate's reach.
-// Before every call each process draws the call's fresh inputs on the device from the run's
-// tables (the `fresh` op: the same values FreshInputs draws on the host), so no two calls see
-// the same inputs and both sides see the same ones. The first calls are read back and judged
-// in full, later ones in sampled windows; a window of every input is checked against the host's
-// own draw.
+// The CUDA backend's timed calls. The candidate runs in its GPU sandbox; everything else in the
+// GPU checker, the baseline's sandbox, which never loads candidate code: the run's input tables,
+// the task's reference (and the library baseline where there is one), and the comparisons. The
+// checker maps the candidate's device buffers through CUDA IPC; before every call it draws the
+// call's fresh inputs on the device (freshvalues.h) into its own buffers and copies them into the
+// candidate's, so the candidate never holds a table or a key, and after the call it compares
+// every output in full with the reference's answer on the same inputs and every input with what
+// it wrote, on the device (elementcheck.h). Only counts and the first mismatch cross back.
 class CudaTimingSession : public TimingSession
 {
 public:
@@ -57,10 +57,9 @@ public:
     bool setUp();
     bool time(int first, int count, QList<Sample> &samples) override;
     bool finalCheck(int call) override;
-    // One call per slot in a batch: every call's answers have a place of their own in the
-    // shared buffers until they are judged.
-    int batchLimit() const override { return int(m_slots.size()); }
-    static constexpr int kFullCalls = TimedCheck::kFullCalls; // read back and judged in full
+    // One call per slot in a batch but one: every call's answers, and the answer of the call
+    // before (a cached result is the previous call's), have a place of their own until judged.
+    int batchLimit() const override { return std::max(1, int(m_slots.size()) - 1); }
 
     QString wrongDetail() const { return m_wrongDetail; }
     // Set when the harness, not the candidate, failed (no room on the device, a reply that
@@ -75,12 +74,12 @@ public:
 private:
     struct Slot
     {
-        PlacedBuffers call;                 // the candidate's inputs and outputs
-        PlacedBuffers reference;            // in the baseline's process: the same inputs
+        PlacedBuffers call;                 // the candidate's inputs and outputs (its mirror)
+        PlacedBuffers reference;            // in the checker: the same inputs, its answers
         PlacedBuffers library;              // there too, outputs of its own
         std::optional<PlacedBuffers> scale; // there: the reference on |inputs|, when needed
     };
-    // One process's side: its layout, its copy of the tables, its timer overhead.
+    // One process's side: its layout and its timer overhead; the checker's copy of the tables.
     struct Side
     {
         SandboxProcess &box;
@@ -92,26 +91,28 @@ private:
     const Slot &slotOf(int call) const { return m_slots[call % m_slots.size()]; }
     int slotCount(qint64 perSlotBytes) const;
     void placeSlots();
-    bool prepareSide(Side &side, bool baseline);
+    bool prepareCandidate(QByteArray *handle);
+    bool prepareChecker(const QByteArray &handle);
     bool sendArguments();
     bool calibrate(Side &side, bool baseline);
-    QList<QPair<qint64, qint64>> windows(qint64 bytes, bool full, int call) const;
-    QPair<qint64, qint64> inputWindow(qint64 bytes, int call) const;
-    void readBack(const PlacedBuffers &placed, bool full, int call, QByteArray &ops) const;
-    void drawInputs(const Side &side, const PlacedBuffers &placed, int call, QByteArray &ops) const;
-    void candidateOps(int call, bool full, QByteArray &ops) const;
-    void baselineOps(int call, bool full, QByteArray &ops) const;
-    bool run(int first, int count, bool finalCall, QList<Call> &candidate, QList<Call> &baseline);
-    bool judge(int call, bool full);
-    bool inputsIntact(int call);
+    void prepareOps(int call, QByteArray &ops) const;
+    void referenceOps(int call, QByteArray &ops) const;
+    void checkOps(int call, QByteArray &ops) const;
+    struct Times
+    {
+        QList<Call> candidate, reference, library;
+    };
+    bool run(int first, int count, bool finalCall, Times &times, QList<QByteArray> &checks);
+    bool judge(int call, const QList<QByteArray> &checks, qsizetype &at);
     int baselineCallsPerCall() const;
+    int checksPerCall() const;
 
     const VerifierOptions &m_options;
     const Task &m_task;
     ShapeConfig m_shape;
     const FreshInputs &m_inputs;
     Side m_candidate;
-    Side m_baseline;
+    Side m_baseline; // the GPU checker
     Send m_send;
     Arguments m_arguments;
     bool m_library;
@@ -126,7 +127,6 @@ private:
     QList<double> m_gaps;
     double m_setupMs = 0.0;
     double m_batchMs = 0.0;
-    double m_checkMs = 0.0;
 };
 
 } // namespace kiln

@@ -1,7 +1,9 @@
 #include "outputchecker.h"
 
+#include "sandbox/elementcheck.h"
 #include "sandbox/protocol.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -74,34 +76,18 @@ CheckResult OutputChecker::compare(const void *got, const void *expected, const 
     CheckResult result;
     result.elements = count;
     for (qint64 i = 0; i < count; ++i) {
-        const double e = valueAt(expected, i, integer);
-        const double g = valueAt(got, i, integer);
-        bool bad = false;
-        if (!integer && wordAt(got, i) == sandbox::kSentinelWord) {
-            ++result.unwritten;
-            bad = true;
-        } else if (!std::isfinite(e) || !std::isfinite(g)) {
-            // NaN must meet NaN and an infinity the same infinity.
-            const bool same = (std::isnan(e) && std::isnan(g)) || (std::isinf(e) && e == g);
-            if (!same) {
-                ++result.nonFinite;
-                bad = true;
-            }
-        } else {
-            const double error = std::fabs(g - e);
-            const double s = scale ? std::fabs(valueAt(scale, i, integer)) : 0.0;
-            const double allowed =
-                tolerance.abs + tolerance.rel * std::fabs(e) + tolerance.scaled * s;
-            result.maxAbsError = std::max(result.maxAbsError, error);
-            if (e != 0.0)
-                result.maxRelError = std::max(result.maxRelError, error / std::fabs(e));
-            bad = error > allowed;
-        }
-        if (bad) {
+        const check::KilnElementVerdict v = check::kilnCheckElement(
+            wordAt(got, i), wordAt(expected, i), scale ? wordAt(scale, i) : 0u, scale != nullptr,
+            integer, sandbox::kSentinelWord, tolerance.abs, tolerance.rel, tolerance.scaled);
+        result.unwritten += v.unwritten;
+        result.nonFinite += v.nonFinite;
+        result.maxAbsError = std::max(result.maxAbsError, v.absError);
+        result.maxRelError = std::max(result.maxRelError, v.relError);
+        if (v.bad) {
             if (result.firstMismatch < 0) {
                 result.firstMismatch = i;
-                result.gotAtFirst = g;
-                result.expectedAtFirst = e;
+                result.gotAtFirst = v.got;
+                result.expectedAtFirst = v.expected;
             }
             ++result.mismatches;
         }

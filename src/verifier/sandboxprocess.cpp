@@ -137,7 +137,10 @@ bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeo
     }
     const Reply ready = waitForReply(timeoutMs, nullptr);
     if (ready.status != Status::Ok || !ready.line.startsWith("ready")) {
-        *error = QStringLiteral("the sandbox did not start: %1").arg(describeEnd());
+        // Its own word on why (an "err ..." line), else how it ended.
+        *error =
+            QStringLiteral("the sandbox did not start: %1")
+                .arg(ready.status == Status::Error ? QString::fromUtf8(ready.line) : describeEnd());
         kill();
         return false;
     }

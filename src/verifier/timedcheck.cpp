@@ -1,34 +1,38 @@
 #include "timedcheck.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln {
 
 namespace {
 
-struct Compared
-{
-    CheckResult check;
-    qint64 elements = 0;
-    qint64 unwritten = 0;
-};
-
-Compared compareWindows(const TimedOutput &o, const char *against, const char *scale,
-                        const TaskParameter &parameter, const Tolerance &tolerance)
+// One result over every window: counts summed, the first mismatch as an index into the whole
+// output.
+CheckResult compareWindows(const TimedOutput &o, const char *against, const char *scale,
+                           const TaskParameter &parameter, const Tolerance &tolerance)
 {
     const QList<QPair<qint64, qint64>> windows =
         o.windows.isEmpty() ? QList<QPair<qint64, qint64>>{{0, o.bytes}} : o.windows;
-    Compared c;
+    CheckResult all;
     for (const auto &[start, bytes] : windows) {
-        const CheckResult check = OutputChecker::compare(o.atReturn + start, against + start,
-                                                         scale ? scale + start : nullptr, bytes / 4,
-                                                         parameter.dtype, tolerance);
-        c.elements += bytes / 4;
-        c.unwritten += check.unwritten;
-        if (!check.ok && c.check.ok)
-            c.check = check;
+        const CheckResult c = OutputChecker::compare(o.atReturn + start, against + start,
+                                                     scale ? scale + start : nullptr, bytes / 4,
+                                                     parameter.dtype, tolerance);
+        if (c.mismatches > 0 && all.firstMismatch < 0) {
+            all.firstMismatch = start / 4 + c.firstMismatch;
+            all.gotAtFirst = c.gotAtFirst;
+            all.expectedAtFirst = c.expectedAtFirst;
+        }
+        all.elements += c.elements;
+        all.mismatches += c.mismatches;
+        all.unwritten += c.unwritten;
+        all.nonFinite += c.nonFinite;
+        all.maxAbsError = std::max(all.maxAbsError, c.maxAbsError);
+        all.maxRelError = std::max(all.maxRelError, c.maxRelError);
     }
-    return c;
+    all.ok = all.mismatches == 0;
+    return all;
 }
 
 // All of it, whatever the windows: a late write may touch a few elements only, and a byte
@@ -62,12 +66,33 @@ QList<QPair<qint64, qint64>> TimedCheck::windows(quint64 secret, qint64 bytes, b
 TimedCheck::Outcome TimedCheck::judge(const Task &task, const QList<TimedOutput> &outputs, int call,
                                       const QString &distribution)
 {
-    Outcome outcome;
-    const QString where = QStringLiteral("timed call %1").arg(call);
+    QList<TimedFinding> findings;
     for (const TimedOutput &o : outputs) {
         const TaskParameter &parameter = task.parameters[o.parameter];
         const Tolerance tolerance = task.tolerances.value(parameter.dtype);
-        if (changedAfterReturn(o)) {
+        TimedFinding f;
+        f.parameter = o.parameter;
+        f.changedAfterReturn = changedAfterReturn(o);
+        if (!f.changedAfterReturn) {
+            f.check = compareWindows(o, o.expected, o.scale, parameter, tolerance);
+            f.matchesPrevious = !f.check.ok && o.previous &&
+                                compareWindows(o, o.previous, o.scale, parameter, tolerance).ok;
+        }
+        findings.append(f);
+        if (f.changedAfterReturn || !f.check.ok)
+            break;
+    }
+    return conclude(task, findings, call, distribution);
+}
+
+TimedCheck::Outcome TimedCheck::conclude(const Task &task, const QList<TimedFinding> &findings,
+                                         int call, const QString &distribution)
+{
+    Outcome outcome;
+    const QString where = QStringLiteral("timed call %1").arg(call);
+    for (const TimedFinding &f : findings) {
+        const TaskParameter &parameter = task.parameters[f.parameter];
+        if (f.changedAfterReturn) {
             outcome.flags.append(
                 {QStringLiteral("threads_left_running"),
                  QStringLiteral("%1 changed after the call returned").arg(parameter.name)});
@@ -76,16 +101,15 @@ TimedCheck::Outcome TimedCheck::judge(const Task &task, const QList<TimedOutput>
                                  .arg(where, parameter.name);
             return outcome;
         }
-        const Compared c = compareWindows(o, o.expected, o.scale, parameter, tolerance);
-        if (c.check.ok)
+        if (f.check.ok)
             continue;
-        if (o.previous && compareWindows(o, o.previous, o.scale, parameter, tolerance).check.ok)
+        if (f.matchesPrevious)
             outcome.flags.append({QStringLiteral("cached_result"), where});
-        if (c.unwritten == c.elements && c.elements > 1)
+        if (f.check.unwritten == f.check.elements && f.check.elements > 1)
             outcome.flags.append({QStringLiteral("output_unwritten"), where});
         outcome.ok = false;
         outcome.detail = QStringLiteral("%1 (%2 data) gave a wrong %3: %4")
-                             .arg(where, distribution, parameter.name, c.check.describe());
+                             .arg(where, distribution, parameter.name, f.check.describe());
         return outcome;
     }
     return outcome;

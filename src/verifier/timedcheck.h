@@ -26,6 +26,16 @@ struct TimedOutput
 // tolerance of the reference's answer on the same fresh inputs; if not, whether it is the
 // previous call's answer (a cache) or untouched (nothing computed); and whether it changed
 // after the call had returned (work left running, hidden from the timer).
+// What was found for one output of a timed call, wherever it was compared (the engine's memory
+// on the CPU backend, the GPU checker's device on the CUDA backend).
+struct TimedFinding
+{
+    int parameter = 0;
+    CheckResult check;            // against the reference's answer on the same inputs
+    bool matchesPrevious = false; // within tolerance of the call before's answer
+    bool changedAfterReturn = false;
+};
+
 class TimedCheck
 {
 public:
@@ -37,6 +47,9 @@ public:
     };
     static Outcome judge(const Task &task, const QList<TimedOutput> &outputs, int call,
                          const QString &distribution);
+    // The verdict from the findings, the same rules on both backends.
+    static Outcome conclude(const Task &task, const QList<TimedFinding> &findings, int call,
+                            const QString &distribution);
     // Where a call's outputs are compared: everything (`full`, or a small buffer), or eight
     // 16 KiB windows placed by the secret and the call, which the candidate cannot know in
     // advance (a stale, cached or partial answer differs everywhere).

@@ -38,9 +38,10 @@ struct VerifierOptions
     int cudaCallTimeoutMs = 10000; // one correctness call, or a batch of timed calls
     double cudaTimingBudgetMs = 400.0;
     double cudaTargetRelativeSem = 0.005;
-    qint64 cudaTimingMemoryBytes = 3ll << 30; // device bytes for the timing sets
+    qint64 cudaTimingMemoryBytes = 8ll << 30; // device bytes for the timing sets
     double cudaBandwidthSlack = 1.15;         // floor = bytes / (slack x measured copy bandwidth)
-    int cudaEvaluationsPerSandbox = 400;      // restarted after this many, whatever happened
+    int cudaEvaluationsPerSandbox = 400;      // the GPU checker's CPU allowance, in evaluations
+    int cudaSpareSandboxes = 2;               // single-use candidates' processes started ahead
     bool cudaUserNamespace = true;            // retried without when the driver refuses it
     // The GPU sandbox without isolation and with our environment, so Nsight Compute can attach
     // (KILN_PROFILE_SANDBOX=1; trusted kernels only). CPU sandboxes never inherit it: a

@@ -191,6 +191,21 @@ private slots:
                  qPrintable(describeResult(QStringLiteral("vector_add_naive.cu"), next)));
     }
 
+    // (a) Single use: what one candidate leaves in its process (changed context limits, device
+    // memory never freed, a thread that never ends) does not reach the next evaluation, which
+    // fails if it finds any of it; and that next evaluation got a process started ahead.
+    void leftBehindDoesNotReachTheNext()
+    {
+        const EvaluationResult polluter = evaluateNow(QStringLiteral("hostile_leave_behind.cu"));
+        QVERIFY2(polluter.verdict == Verdict::Pass,
+                 qPrintable(describeResult(QStringLiteral("hostile_leave_behind.cu"), polluter)));
+        for (int i = 0; i < 2; ++i) {
+            const EvaluationResult probe = evaluateNow(QStringLiteral("probe_left_behind.cu"));
+            QVERIFY2(probe.verdict == Verdict::Pass,
+                     qPrintable(describeResult(QStringLiteral("probe_left_behind.cu"), probe)));
+        }
+    }
+
     // (b) A kernel that never ends is a timeout, and the next candidate runs normally.
     void infiniteLoopThenHonest()
     {
@@ -205,14 +220,13 @@ private slots:
                  qPrintable(describeResult(QStringLiteral("softmax_online.cu"), next)));
     }
 
-    // (b) The persistent GPU sandbox spins a core while it waits on the device, so its CPU
+    // (b) The persistent GPU checker spins a core while it waits on the device, so its CPU
     // time adds up over evaluations: with a small per-evaluation limit, a run of evaluations
-    // on one sandbox still all pass (no SIGKILL from RLIMIT_CPU read as a candidate's crash).
+    // still all pass (no SIGKILL from RLIMIT_CPU read as a candidate's crash).
     void cpuLimitIsPerEvaluation()
     {
         VerifierOptions options = m_options;
         options.sandbox.cpuSeconds = 5;
-        options.cudaEvaluationsPerSandbox = 3;
         VerifierPool pool(options, 1);
         const QString path = candidatePath(QStringLiteral("vector_add_naive.cu"));
         for (int i = 0; i < 6; ++i) {

@@ -132,6 +132,17 @@ private slots:
         QVERIFY2(found, qPrintable(outcome.artifact.log));
     }
 
+    // The GPU checker's kernels (fresh draws, the element rule, counts) are built from texts the
+    // host code shares; they must compile as device code whatever the host headers defined.
+    void checkerKernelsCompile()
+    {
+        QTemporaryDir work;
+        SandboxProcess sandbox(CudaSandboxSlot::settings(
+            m_options, {QStringLiteral("--compile-only"), QStringLiteral("--checker")}));
+        QString error;
+        QVERIFY2(sandbox.start(work.path(), 4096, 20000, &error), qPrintable(error));
+    }
+
     void nvrtcDeviceOnly()
     {
         const Task *t = m_tasks.task(QStringLiteral("vector_add"));

@@ -43,6 +43,17 @@ class TestFreshInputs : public QObject
 private slots:
     // The unrolled host fill and the per-element index (what the CUDA kernel and the windows
     // checked against the device compute) give the same draw.
+    // The generator is Philox4x32-10: Random123's known-answer vector for counter 0, key 0.
+    void generatorIsPhilox()
+    {
+        unsigned int words[4];
+        fresh::kilnPhilox(0, 0, words);
+        QCOMPARE(words[0], 0x6627e8d5u);
+        QCOMPARE(words[1], 0xe169c58du);
+        QCOMPARE(words[2], 0xbc57ac4cu);
+        QCOMPARE(words[3], 0x9b00dbd8u);
+    }
+
     void fillMatchesTheIndexFunction()
     {
         std::vector<std::uint32_t> table(1u << fresh::kTableBits);
