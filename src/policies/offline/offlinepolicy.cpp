@@ -1,6 +1,8 @@
 #include "offlinepolicy.h"
 
+#include "policies/feedbacksummary.h"
 #include "policies/offline/defectinjector.h"
+#include "policies/offline/feedbackreader.h"
 #include "policies/offline/tokenestimator.h"
 
 #include <QDateTime>
@@ -39,16 +41,6 @@ std::optional<KnobConfig> parentKnobs(const CandidateRecord &parent, const Varia
     return config;
 }
 
-// "compile_error:missing_semicolon" -> {"compile_error", "missing_semicolon"}.
-QPair<QString, QString> parentDefect(const CandidateRecord &parent)
-{
-    const QString injected = parent.policyMeta.value(QStringLiteral("injected")).toString();
-    const qsizetype colon = injected.indexOf(QLatin1Char(':'));
-    if (colon < 0)
-        return {};
-    return {injected.left(colon), injected.mid(colon + 1)};
-}
-
 QString moveKnob(const Knob &knob, const QString &current, const QString &target)
 {
     const qsizetype index = knob.values.indexOf(current);
@@ -85,8 +77,8 @@ struct OfflinePolicy::Plan
     QString kind;
     QString feedback; // feedback kind a refinement acted on
     bool fixedParent = false;
-    bool inherited = false; // the parent's defect was kept
-    QStringList notes;      // simulated reasoning, one sentence each
+    bool keptParent = false; // a failed fix: the parent's source, unchanged
+    QStringList notes;       // simulated reasoning, one sentence each
 };
 
 QJsonObject OfflinePolicyOptions::toJson() const
@@ -213,38 +205,56 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
     const CandidateRecord &parent = request.parents.first();
     const EvaluationResult *evaluation =
         request.parentEvaluations.isEmpty() ? nullptr : &request.parentEvaluations.first();
-    const auto [parentCategory, parentKind] = parentDefect(parent);
     const Verdict verdict = evaluation ? evaluation->verdict : Verdict::Pass;
+    // What the prompt says about the failure (the text any model gets), and where the parent's
+    // code departs from what this model would write for the same variant: a fix is likely only
+    // where the feedback points there.
+    const QString feedback = evaluation ? FeedbackSummary::describe(*evaluation) : QString();
+    QList<int> deviating;
+    if (space) {
+        const TemplateEngine::Result clean = space->render(plan.knobs);
+        if (clean.ok)
+            deviating = FeedbackReader::deviatingLines(parent.source, clean.text);
+    }
+    const QList<int> pointed = FeedbackReader::pointedLines(feedback);
+    const bool pointsAtCode = FeedbackReader::pointsAt(pointed, deviating);
 
-    auto keepOrFix = [&](double fixProbability, const QString &category, const QString &what) {
-        if (rng.chance(fixProbability)) {
+    auto keepOrFix = [&](double fixProbability, bool guided, const QString &what) {
+        // Unguided, the model looks at a line of its choosing: the fix succeeds only as often
+        // as that line is one of the faulty ones.
+        const double lines = std::max<qsizetype>(1, parent.source.count(QLatin1Char('\n')) + 1);
+        const double share = std::min(1.0, std::max<qsizetype>(1, deviating.size()) / lines);
+        if (rng.chance(guided ? fixProbability : fixProbability * share)) {
             plan.fixedParent = true;
             plan.notes.append(
-                QStringLiteral("The parent %1; I found the cause and fixed it.").arg(what));
+                QStringLiteral("The parent %1; the feedback points at the cause and I fixed it.")
+                    .arg(what));
             return;
         }
-        plan.inherited = true;
-        plan.category = category;
-        plan.kind = parentCategory == category ? parentKind : QString();
-        plan.notes.append(
-            QStringLiteral("The parent %1; my attempted fix does not address the real cause.")
-                .arg(what));
+        plan.keptParent = true;
+        plan.notes.append(guided ? QStringLiteral("The parent %1; my attempted fix does not "
+                                                  "address the real cause.")
+                                       .arg(what)
+                                 : QStringLiteral("The parent %1; the feedback does not say "
+                                                  "where, and I did not find the cause.")
+                                       .arg(what));
     };
 
     switch (verdict) {
     case Verdict::CompileError:
-        keepOrFix(0.35 + 0.6 * skill, QStringLiteral("compile_error"),
-                  QStringLiteral("did not compile"));
+        keepOrFix(0.35 + 0.6 * skill, pointsAtCode, QStringLiteral("did not compile"));
         return;
     case Verdict::Wrong:
     case Verdict::Crash:
     case Verdict::Timeout:
     case Verdict::Resource:
-        keepOrFix(0.3 + 0.6 * skill, QStringLiteral("wrong"),
+        keepOrFix(0.3 + 0.6 * skill, FeedbackReader::namesFailingShape(feedback),
                   QStringLiteral("produced wrong results (%1)").arg(verdictName(verdict)));
         return;
     case Verdict::Flagged:
-        keepOrFix(0.4 + 0.55 * skill, QStringLiteral("gaming"),
+        // A blocking flag names the mechanism (and its lines, where it has them).
+        keepOrFix(0.4 + 0.55 * skill,
+                  pointsAtCode || feedback.contains(QLatin1String("(blocking)")),
                   QStringLiteral("was flagged by the anti-cheat checks"));
         return;
     case Verdict::Pass:
@@ -425,14 +435,14 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
                                .arg(rendered.error);
             return result;
         }
-        source = rendered.text;
+        source = plan.keptParent ? request.parents.first().source : rendered.text;
     } else {
         result.error = refusal(task, request.backend);
         return result;
     }
 
-    // Fresh defects at the configured rates, unless a parent's defect was kept.
-    if (!plan.inherited) {
+    // Fresh defects at the configured rates, unless the parent's code was kept as it was.
+    if (!plan.keptParent) {
         const double u = defectRng.uniform();
         const double compile = m_options.compileErrorRate * rateScale;
         const double wrong = m_options.wrongRate * rateScale;
@@ -444,7 +454,8 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         else if (u < compile + wrong + gaming)
             plan.category = QStringLiteral("gaming");
     }
-    QString injected = QStringLiteral("none");
+    // A kept parent's defect is whatever the parent had: this model does not know it.
+    QString injected = plan.keptParent ? QStringLiteral("inherited") : QStringLiteral("none");
     int injectedLine = 0;
     if (!plan.category.isEmpty()) {
         const QStringList kinds = DefectInjector::kinds(plan.category, task, request.backend);
@@ -535,6 +546,8 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         meta.insert(QStringLiteral("feedback"), plan.feedback);
     if (plan.fixedParent)
         meta.insert(QStringLiteral("fixed_parent"), true);
+    if (plan.keptParent)
+        meta.insert(QStringLiteral("kept_parent"), true);
     c.policyMeta = meta;
     result.ok = true;
     return result;
