@@ -39,6 +39,21 @@ CompileCache::CompileCache(QString directory) : m_directory(std::move(directory)
     QDir().mkpath(m_directory);
 }
 
+CompileCache::Claim::Claim(CompileCache &cache, QString key) : m_cache(cache), m_key(std::move(key))
+{
+    QMutexLocker lock(&m_cache.m_claimMutex);
+    while (m_cache.m_claimed.contains(m_key))
+        m_cache.m_claimReleased.wait(&m_cache.m_claimMutex);
+    m_cache.m_claimed.insert(m_key);
+}
+
+CompileCache::Claim::~Claim()
+{
+    QMutexLocker lock(&m_cache.m_claimMutex);
+    m_cache.m_claimed.remove(m_key);
+    m_cache.m_claimReleased.wakeAll();
+}
+
 QString CompileCache::compilerIdentity(const QString &compiler)
 {
     static QMutex mutex;

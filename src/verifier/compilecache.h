@@ -2,8 +2,10 @@
 
 #include <QByteArray>
 #include <QMutex>
+#include <QSet>
 #include <QString>
 #include <QStringList>
+#include <QWaitCondition>
 #include <optional>
 
 namespace kiln {
@@ -33,6 +35,22 @@ public:
     static QString key(const QString &source, const QString &shim, const QString &compilerId,
                        const QStringList &flags, const QString &task);
 
+    // Held around "look up, else compile and store": while one holder compiles a key, another
+    // claim of the same key waits and then finds the entry (a round of identical candidates,
+    // or every evaluation's first need of a reference, compiles once instead of once each).
+    class Claim
+    {
+    public:
+        Claim(CompileCache &cache, QString key);
+        ~Claim();
+        Claim(const Claim &) = delete;
+        Claim &operator=(const Claim &) = delete;
+
+    private:
+        CompileCache &m_cache;
+        QString m_key;
+    };
+
     std::optional<CompiledArtifact> lookup(const QString &key) const;
     // Copies what the compiler left in workDir (the file names of compileCommand) into the cache.
     CompiledArtifact store(const QString &key, const QString &workDir, int exitCode, double ms);
@@ -45,6 +63,9 @@ public:
 private:
     QString m_directory;
     mutable QMutex m_mutex;
+    QMutex m_claimMutex;
+    QWaitCondition m_claimReleased;
+    QSet<QString> m_claimed;
 };
 
 } // namespace kiln

@@ -111,6 +111,7 @@ CudaCompiler::Outcome CudaCompiler::nvcc(const VerifierOptions &options, Compile
     const QString key = CompileCache::key(
         source, shim, QStringLiteral("nvcc|") + CompileCache::compilerIdentity(options.nvcc), flags,
         taskName);
+    const CompileCache::Claim claim(cache, key);
     if (auto hit = cache.lookup(key)) {
         outcome.artifact = *hit;
         outcome.kernels = parseResourceUsage(hit->log);
@@ -209,6 +210,7 @@ CudaCompiler::Outcome CudaCompiler::nvrtc(SandboxProcess &gpu, CompileCache &cac
         QStringLiteral("nvrtc|") +
             (options.nvcc.isEmpty() ? QString() : CompileCache::compilerIdentity(options.nvcc)),
         {architecture}, taskName);
+    const CompileCache::Claim claim(cache, key);
     if (auto hit = cache.lookup(key)) {
         outcome.artifact = *hit;
         outcome.ms = timer.nsecsElapsed() / 1e6;

@@ -20,6 +20,7 @@ SandboxCompiler::Outcome SandboxCompiler::compile(SandboxProcess &sandbox, Compi
     const QString key =
         CompileCache::key(source, shim, CompileCache::compilerIdentity(options.compiler),
                           options.compileFlags, taskName);
+    const CompileCache::Claim claim(cache, key);
     if (auto hit = cache.lookup(key)) {
         outcome.artifact = *hit;
         outcome.ms = timer.nsecsElapsed() / 1e6;

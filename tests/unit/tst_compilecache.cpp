@@ -8,6 +8,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
 using namespace kiln;
 
 namespace {
@@ -72,6 +77,34 @@ private slots:
         // Parts are length-prefixed: moving text from one part to the next changes the key.
         QVERIFY(CompileCache::key(QStringLiteral("ab"), QStringLiteral("c"), {}, {}, {}) !=
                 CompileCache::key(QStringLiteral("a"), QStringLiteral("bc"), {}, {}, {}));
+    }
+
+    // Claims of one key are held one at a time (so a twin waits, then hits the cache); claims of
+    // different keys do not wait for each other.
+    void claimsOfOneKeyTakeTurns()
+    {
+        QTemporaryDir cacheDir;
+        CompileCache cache(cacheDir.path());
+        auto maxHolders = [&cache](const QStringList &keys) {
+            std::atomic<int> holders{0}, most{0};
+            std::vector<std::thread> threads;
+            for (const QString &key : keys)
+                threads.emplace_back([&, key] {
+                    const CompileCache::Claim claim(cache, key);
+                    const int now = ++holders;
+                    int seen = most.load();
+                    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                    --holders;
+                });
+            for (std::thread &t : threads)
+                t.join();
+            return most.load();
+        };
+        QCOMPARE(maxHolders(QStringList(4, QStringLiteral("same"))), 1);
+        QVERIFY(maxHolders({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"),
+                            QStringLiteral("d")}) >= 2);
     }
 
     void storedEntriesComeBack()
