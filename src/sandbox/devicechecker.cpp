@@ -218,18 +218,10 @@ std::string DeviceChecker::prepare()
     if (error == cudaSuccess)
         error =
             cudaMallocHost(&m_hostResults, kMaxChecks * kResultWords * sizeof(unsigned long long));
-    if (error != cudaSuccess) {
-        m_compare = nullptr;
+    if (error != cudaSuccess)
         return std::string("checker kernels: ") + cudaGetErrorName(error);
-    }
     m_ready = true;
     return {};
-}
-
-cudaError_t DeviceChecker::ensureKernels()
-{
-    // Not prepared: this process is a candidates' sandbox, which has no checker ops.
-    return m_ready ? cudaSuccess : cudaErrorNotSupported;
 }
 
 cudaError_t DeviceChecker::launch(cudaKernel_t kernel, std::uint64_t words, void **args)
@@ -242,15 +234,15 @@ cudaError_t DeviceChecker::launch(cudaKernel_t kernel, std::uint64_t words, void
                             m_stream);
 }
 
-cudaError_t DeviceChecker::beginBatch()
+void DeviceChecker::beginBatch()
 {
     m_pending.clear();
-    return cudaSuccess;
 }
 
 int DeviceChecker::takeResult(cudaError_t &error)
 {
-    error = ensureKernels();
+    // Not prepared: this process is a candidates' sandbox, which has no checker ops.
+    error = m_ready ? cudaSuccess : cudaErrorNotSupported;
     if (error != cudaSuccess)
         return -1;
     if (m_pending.size() >= std::size_t(kMaxChecks)) {
@@ -266,9 +258,8 @@ int DeviceChecker::takeResult(cudaError_t &error)
 cudaError_t DeviceChecker::fresh(unsigned int *out, std::uint64_t words, const unsigned int *table,
                                  unsigned bits, std::uint64_t key)
 {
-    const cudaError_t error = ensureKernels();
-    if (error != cudaSuccess)
-        return error;
+    if (!m_ready)
+        return cudaErrorNotSupported; // a candidates' sandbox has no checker ops
     unsigned long long n = words, k = key;
     void *args[] = {&out, &n, &table, &bits, &k};
     return launch(m_fresh, words, args);
@@ -276,9 +267,8 @@ cudaError_t DeviceChecker::fresh(unsigned int *out, std::uint64_t words, const u
 
 cudaError_t DeviceChecker::absolute(const void *in, void *out, std::uint64_t words, bool integers)
 {
-    const cudaError_t error = ensureKernels();
-    if (error != cudaSuccess)
-        return error;
+    if (!m_ready)
+        return cudaErrorNotSupported; // a candidates' sandbox has no checker ops
     unsigned long long n = words;
     void *args[] = {&in, &out, &n};
     return launch(integers ? m_absI32 : m_absF32, words, args);
@@ -286,9 +276,8 @@ cudaError_t DeviceChecker::absolute(const void *in, void *out, std::uint64_t wor
 
 cudaError_t DeviceChecker::set(unsigned int *out, std::uint64_t words, unsigned int word)
 {
-    const cudaError_t error = ensureKernels();
-    if (error != cudaSuccess)
-        return error;
+    if (!m_ready)
+        return cudaErrorNotSupported; // a candidates' sandbox has no checker ops
     unsigned long long n = words;
     void *args[] = {&out, &n, &word};
     return launch(m_set, words, args);

@@ -52,7 +52,7 @@ public:
     }
 
     // Before a batch's first check: zeroed results.
-    cudaError_t beginBatch();
+    void beginBatch();
     cudaError_t fresh(unsigned int *out, std::uint64_t words, const unsigned int *table,
                       unsigned bits, std::uint64_t key);
     cudaError_t absolute(const void *in, void *out, std::uint64_t words, bool integers);
@@ -67,7 +67,6 @@ public:
     std::string collect(cudaError_t &error);
 
 private:
-    cudaError_t ensureKernels();
     cudaError_t launch(cudaKernel_t kernel, std::uint64_t words, void **args);
     int takeResult(cudaError_t &error);
 

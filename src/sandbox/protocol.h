@@ -32,9 +32,10 @@
 // writes "fatal <signal> <errno> <fault-address>"; on a failed allocation "resource alloc".
 // Everything that comes back is raw: the engine computes statistics and verdicts.
 //
-// CUDA sandbox (kiln-cuda-sandbox --workdir DIR --device N [--userns 0|1] [--profiling]): the
-// same descriptors and reply forms, one persistent process per GPU. fd 3 is host staging; the
-// device holds a mirror of it at the same offsets. Requests:
+// CUDA sandbox (kiln-cuda-sandbox --workdir DIR --device N [--userns 0|1] [--profiling]
+// [--checker]): the same descriptors and reply forms; a single-use process per candidate, and
+// with --checker the persistent GPU checker of its GPU (the only one with the checker ops). fd 3 is
+// host staging; the device holds a mirror of it at the same offsets. Requests:
 //   nvrtc <arch> <source> <cubin> <log> [include-dir]   compile in process -> "ok <0|1> <ms>"
 //   load c|r|b <symbol> <path.so>       dlopen a CUDA shim (candidate, reference, library)
 //   loadcubin c|r <kernel> <path>       load an NVRTC cubin; the harness launches its kernel

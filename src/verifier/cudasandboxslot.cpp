@@ -84,7 +84,6 @@ void CudaSandboxSlot::keepSparesReady()
             m_spareWanted.wait_for(lock, std::chrono::seconds(2), [this] { return m_stopping; });
             continue;
         }
-        ++m_sparesStarted;
         m_spares.push_back(std::move(spare));
     }
 }

@@ -49,7 +49,6 @@ public:
     bool baselineRunning() const { return m_baselines.process != nullptr; }
     const CudaDevice &device() const { return m_device; }
     int restarts() const { return m_restarts; }
-    int sparesStarted() const { return m_sparesStarted; }
 
     // While an evaluation times on this GPU no spare is started (a context coming up keeps the
     // device busy for a few hundred milliseconds: timings and the side-stream check would see
@@ -83,7 +82,6 @@ private:
     Process m_baselines;
     std::atomic<bool> m_userNamespace{true};
     int m_restarts = 0;
-    std::atomic<int> m_sparesStarted{0};
     double m_bandwidth = 0.0;
 
     // Spares, started by m_starter while fewer than the options ask for are ready.

@@ -29,15 +29,6 @@ QByteArray region(qint64 offset, qint64 bytes)
     return number(offset) + ':' + number(bytes);
 }
 
-QList<PlacedBuffers::Buffer> outputsOf(const PlacedBuffers &placed)
-{
-    QList<PlacedBuffers::Buffer> out;
-    for (const auto &buffer : placed.buffers)
-        if (buffer.output)
-            out.append(buffer);
-    return out;
-}
-
 QList<CudaTimingSession::Call> callsOf(const SandboxProcess::Reply &reply)
 {
     QList<CudaTimingSession::Call> calls;

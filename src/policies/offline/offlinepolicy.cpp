@@ -74,7 +74,6 @@ struct OfflinePolicy::Plan
 {
     KnobConfig knobs;
     QString category; // "" (none), "compile_error", "wrong", "gaming"
-    QString kind;
     QString feedback; // feedback kind a refinement acted on
     bool fixedParent = false;
     bool keptParent = false; // a failed fix: the parent's source, unchanged
@@ -459,9 +458,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     int injectedLine = 0;
     if (!plan.category.isEmpty()) {
         const QStringList kinds = DefectInjector::kinds(plan.category, task, request.backend);
-        QString kind = plan.kind;
-        if (kind.isEmpty() || !kinds.contains(kind))
-            kind = kinds.value(defectRng.below(static_cast<int>(kinds.size())));
+        const QString kind = kinds.value(defectRng.below(static_cast<int>(kinds.size())));
         const DefectInjector::Outcome outcome =
             DefectInjector::apply(&source, plan.category, kind, task, request.backend, defectRng);
         if (outcome.applied) {
