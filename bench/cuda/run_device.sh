@@ -8,6 +8,7 @@
 #   smoke   probe, one candidate per compile path, a fault, then an honest one again
 #   tests   tst_cudaparsing and tst_verifiercuda (every CUDA mechanism)
 #   bench   bench_cuda_verifier (compile times, latency, evals/s, repeatability)
+#   contexts  bench_context_rate (fresh CUDA contexts a second, 1-16 processes at once)
 #   ncu     bench/cuda/ncu_agreement.sh (verifier vs Nsight Compute)
 #   search  a short beam search on the CUDA backend with the offline policy
 #   before_after  the same candidates through an older build (KILN_DEVICE_OLD_BIN, its kiln-cli
@@ -53,6 +54,9 @@ bench() {
     timeout 480 "$bin/bench_cuda_verifier" --out "$out/bench_cuda_verifier.json" ${BENCH_ARGS:-} \
         > /dev/null
 }
+contexts() {
+    timeout 120 "$bin/bench_context_rate" > "$out/context_rate.json" && cat "$out/context_rate.json"
+}
 ncu() {
     timeout 480 "$root/bench/cuda/ncu_agreement.sh" "$bin" "$out/ncu"
 }
@@ -88,7 +92,7 @@ nvidia-smi --query-gpu=index,name,clocks.max.sm,memory.total --format=csv
 # Steps run in the order given.
 for s in ${steps//,/ }; do
     case $s in
-    smoke | tests | bench | ncu | search | before_after) log "$s"; "$s" ;;
+    smoke | tests | bench | contexts | ncu | search | before_after) log "$s"; "$s" ;;
     *) echo "unknown step: $s" >&2 ;;
     esac
 done

@@ -36,7 +36,8 @@
 // [--checker]): the same descriptors and reply forms; a single-use process per candidate, and
 // with --checker the persistent GPU checker of its GPU (the only one with the checker ops). fd 3 is
 // host staging; the device holds a mirror of it at the same offsets. Requests:
-//   nvrtc <arch> <source> <cubin> <log> [include-dir]   compile in process -> "ok <0|1> <ms>"
+//   nvrtc <arch> <source> <cubin> <log> [include-dir]   compile (a --compile-only process)
+//                                       -> "ok <0|1> <ms>"
 //   load c|r|b <symbol> <path.so>       dlopen a CUDA shim (candidate, reference, library)
 //   loadcubin c|r <kernel> <path>       load an NVRTC cubin; the harness launches its kernel
 //   kernels c|r                         -> "ok name:registers:shared:local:max-threads ..."

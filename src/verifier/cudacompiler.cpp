@@ -1,5 +1,6 @@
 #include "cudacompiler.h"
 
+#include "cudasandboxslot.h"
 #include "sandboxcompiler.h"
 
 #include <QDir>
@@ -35,6 +36,62 @@ QString demangle(const QString &name)
     const QString result = status == 0 && text ? QString::fromLatin1(text) : name;
     std::free(text);
     return result;
+}
+
+// Starts a compiler's sandbox in its work directory and writes the files it compiles; false
+// (with the outcome saying why) when either fails.
+bool startCompiler(SandboxProcess &sandbox, const QTemporaryDir &work,
+                   const VerifierOptions &options, const QString &what,
+                   const QList<QPair<QString, QByteArray>> &files, CudaCompiler::Outcome &outcome)
+{
+    QString error;
+    if (!work.isValid() || !sandbox.start(work.path(), 4096, options.startTimeoutMs, &error)) {
+        outcome.status = SandboxProcess::Status::Error;
+        outcome.error = QStringLiteral("cannot start the %1: ").arg(what) + error;
+        return false;
+    }
+    const QDir dir(work.path());
+    for (const auto &[name, bytes] : files) {
+        if (!writeText(dir, name, bytes)) {
+            outcome.status = SandboxProcess::Status::Error;
+            outcome.error = QStringLiteral("cannot write the source into the work directory");
+            return false;
+        }
+    }
+    return true;
+}
+
+// The nvcc command lines of one compilation.
+struct NvccSteps
+{
+    QStringList object, device, link;
+};
+
+NvccSteps nvccSteps(const VerifierOptions &options, const QString &architecture,
+                    const QStringList &libraries)
+{
+    const QString arch = QStringLiteral("-arch=") + architecture;
+    const QString fpic = QStringLiteral("-Xcompiler=-fPIC");
+    // The object (with ptxas's resource report), keeping nvcc's own preprocessed texts for the
+    // screen: cand.cpp4.ii for the host (host code behind #ifndef __CUDA_ARCH__) and
+    // cand.cpp1.ii for the device; then the shared object against the shared runtime.
+    NvccSteps steps;
+    QStringList &object = steps.object, &device = steps.device, &link = steps.link;
+    object << options.nvcc << options.nvccFlags << arch << fpic << QStringLiteral("-Xptxas=-v")
+           << QStringLiteral("-keep") << QStringLiteral("-c") << CudaCompiler::sourceName()
+           << QStringLiteral("-o") << QStringLiteral("cand.o");
+    // A front-end error in the host pass ends nvcc before the device pass; the screen still
+    // reads the device text.
+    device << options.nvcc << options.nvccFlags << arch << QStringLiteral("-E")
+           << QStringLiteral("-x") << QStringLiteral("cu") << CudaCompiler::sourceName()
+           << QStringLiteral("-o") << QStringLiteral("cand.cpp1.ii");
+    link << options.nvcc << arch << fpic << QStringLiteral("-shared")
+         << QStringLiteral("-cudart=shared") << QStringLiteral("-Xlinker=--no-undefined")
+         << QStringLiteral("cand.o") << QStringLiteral("shim.cpp") << QStringLiteral("-o")
+         << CompileCache::outputName();
+    for (const QString &library : libraries)
+        link << QStringLiteral("-l") + library;
+    return steps;
 }
 
 } // namespace
@@ -128,66 +185,45 @@ CudaCompiler::Outcome CudaCompiler::nvcc(const VerifierOptions &options, Compile
     settings.addressSpaceMb = qMax<qint64>(settings.addressSpaceMb, 16384); // cicc, ptxas
     settings.cpuSeconds = qMax(settings.cpuSeconds, 300);
     SandboxProcess sandbox(settings);
-    QString error;
-    if (!work.isValid() || !sandbox.start(work.path(), 4096, options.startTimeoutMs, &error)) {
-        outcome.status = SandboxProcess::Status::Error;
-        outcome.error = QStringLiteral("cannot start the compile sandbox: ") + error;
+    if (!startCompiler(
+            sandbox, work, options, QStringLiteral("compile sandbox"),
+            {{sourceName(), source.toUtf8()}, {QStringLiteral("shim.cpp"), shim.toUtf8()}},
+            outcome))
         return outcome;
-    }
     const QDir dir(work.path());
-    if (!writeText(dir, sourceName(), source.toUtf8()) ||
-        !writeText(dir, QStringLiteral("shim.cpp"), shim.toUtf8())) {
-        outcome.status = SandboxProcess::Status::Error;
-        outcome.error = QStringLiteral("cannot write the source into the work directory");
-        return outcome;
-    }
-    const QString arch = QStringLiteral("-arch=") + architecture;
-    const QString fpic = QStringLiteral("-Xcompiler=-fPIC");
-    // The object (with ptxas's resource report); the preprocessed text for the screen, twice:
-    // nvcc -E preprocesses for the device (__CUDA_ARCH__ defined), so host code behind
-    // #ifndef __CUDA_ARCH__ needs a host pass; then the shared object against the shared runtime.
-    QStringList steps[4];
-    steps[0] << options.nvcc << options.nvccFlags << arch << fpic << QStringLiteral("-Xptxas=-v")
-             << QStringLiteral("-c") << sourceName() << QStringLiteral("-o")
-             << QStringLiteral("cand.o");
-    steps[1] << options.nvcc << options.nvccFlags << arch << QStringLiteral("-E")
-             << QStringLiteral("-x") << QStringLiteral("cu") << sourceName() << QStringLiteral("-o")
-             << QStringLiteral("device.ii");
-    steps[2] << steps[1].mid(0, steps[1].size() - 1) << QStringLiteral("host.ii")
-             << QStringLiteral("-Xcompiler=-U__CUDA_ARCH__");
-    steps[3] << options.nvcc << arch << fpic << QStringLiteral("-shared")
-             << QStringLiteral("-cudart=shared") << QStringLiteral("-Xlinker=--no-undefined")
-             << QStringLiteral("cand.o") << QStringLiteral("shim.cpp") << QStringLiteral("-o")
-             << CompileCache::outputName();
-    for (const QString &library : libraries)
-        steps[3] << QStringLiteral("-l") + library;
+    const NvccSteps steps = nvccSteps(options, architecture, libraries);
     QByteArray log;
     int exitCode = 0;
     double compilerMs = 0.0;
-    for (int step = 0; step < 4; ++step) {
-        if (step == 3 && exitCode != 0)
-            break;
+    auto step = [&](const QStringList &command, bool logged) {
         const SandboxProcess::Reply reply =
-            sandbox.request("compile " + steps[step].join(QLatin1Char(' ')).toLocal8Bit(),
+            sandbox.request("compile " + command.join(QLatin1Char(' ')).toLocal8Bit(),
                             options.compileTimeoutMs, cancel);
         if (reply.status != SandboxProcess::Status::Ok) {
             outcome.status = reply.status;
             outcome.error = reply.status == SandboxProcess::Status::Error
                                 ? QString::fromUtf8(reply.line)
                                 : sandbox.describeEnd();
-            outcome.ms = timer.nsecsElapsed() / 1e6;
-            return outcome;
+            return false;
         }
-        const int code = reply.words.value(0).toInt();
-        if (step == 0 || step == 3) { // the preprocessing passes repeat the object's diagnostics
+        if (logged) { // the device pass repeats the object's diagnostics
             log += readText(dir, QStringLiteral("compile.log"));
-            exitCode = exitCode != 0 ? exitCode : code;
+            exitCode = exitCode != 0 ? exitCode : reply.words.value(0).toInt();
             compilerMs += reply.words.value(1).toDouble();
         }
+        return true;
+    };
+    const bool ran = step(steps.object, true) &&
+                     (QFileInfo::exists(dir.filePath(QStringLiteral("cand.cpp1.ii"))) ||
+                      step(steps.device, false)) &&
+                     (exitCode != 0 || step(steps.link, true));
+    if (!ran) {
+        outcome.ms = timer.nsecsElapsed() / 1e6;
+        return outcome;
     }
     writeText(dir, QStringLiteral("cand.ii"),
-              readText(dir, QStringLiteral("device.ii")) + '\n' +
-                  readText(dir, QStringLiteral("host.ii")));
+              readText(dir, QStringLiteral("cand.cpp1.ii")) + '\n' +
+                  readText(dir, QStringLiteral("cand.cpp4.ii")));
     sandbox.request("quit", 500);
     writeText(dir, QStringLiteral("compile.log"), log);
     outcome.artifact = cache.store(key, work.path(), exitCode, compilerMs);
@@ -196,9 +232,9 @@ CudaCompiler::Outcome CudaCompiler::nvcc(const VerifierOptions &options, Compile
     return outcome;
 }
 
-CudaCompiler::Outcome CudaCompiler::nvrtc(SandboxProcess &gpu, CompileCache &cache,
-                                          const VerifierOptions &options, const QString &taskName,
-                                          const QString &source, const QString &architecture,
+CudaCompiler::Outcome CudaCompiler::nvrtc(const VerifierOptions &options, CompileCache &cache,
+                                          const QString &taskName, const QString &source,
+                                          const QString &architecture,
                                           const std::atomic<bool> *cancel)
 {
     Outcome outcome;
@@ -216,15 +252,14 @@ CudaCompiler::Outcome CudaCompiler::nvrtc(SandboxProcess &gpu, CompileCache &cac
         outcome.ms = timer.nsecsElapsed() / 1e6;
         return outcome;
     }
-    // The GPU sandbox's work directory is private to it; a subdirectory per compilation keeps
-    // the cache's view of "what the compiler left" clean.
-    QTemporaryDir work(gpu.workDir() + QStringLiteral("/nvrtc-XXXXXX"));
-    const QDir dir(work.path());
-    if (!work.isValid() || !writeText(dir, sourceName(), source.toUtf8())) {
-        outcome.status = SandboxProcess::Status::Error;
-        outcome.error = QStringLiteral("cannot write the source into the work directory");
+    // A process of its own without a device context, outside the GPU's queue: compiling never
+    // holds the GPU, and a compiler hang ends with this process.
+    QTemporaryDir work(options.workRoot + QStringLiteral("/kiln-nvrtc-XXXXXX"));
+    SandboxProcess compiler(CudaSandboxSlot::settings(options, {QStringLiteral("--compile-only")}));
+    if (!startCompiler(compiler, work, options, QStringLiteral("NVRTC sandbox"),
+                       {{sourceName(), source.toUtf8()}}, outcome))
         return outcome;
-    }
+    const QDir dir(work.path());
     // The toolkit's headers (cuda_fp16.h, cooperative_groups ...) for #include in device code.
     const QString includes =
         options.nvcc.isEmpty()
@@ -236,15 +271,16 @@ CudaCompiler::Outcome CudaCompiler::nvrtc(SandboxProcess &gpu, CompileCache &cac
                          dir.filePath(QStringLiteral("compile.log")).toLocal8Bit();
     if (!includes.isEmpty() && QFileInfo(includes).isDir())
         request += ' ' + QDir::cleanPath(includes).toLocal8Bit();
-    const SandboxProcess::Reply reply = gpu.request(request, options.compileTimeoutMs, cancel);
+    const SandboxProcess::Reply reply = compiler.request(request, options.compileTimeoutMs, cancel);
     outcome.status = reply.status;
     if (reply.status != SandboxProcess::Status::Ok) {
         outcome.error = reply.status == SandboxProcess::Status::Error
                             ? QString::fromUtf8(reply.line)
-                            : gpu.describeEnd();
+                            : compiler.describeEnd();
         outcome.ms = timer.nsecsElapsed() / 1e6;
         return outcome;
     }
+    compiler.request("quit", 500);
     // The screen reads the source itself (NVRTC has no preprocessed output).
     writeText(dir, QStringLiteral("cand.ii"), source.toUtf8());
     outcome.artifact = cache.store(key, work.path(), reply.words.value(0).toInt(),

@@ -9,10 +9,10 @@
 
 namespace kiln {
 
-// Compiles CUDA sources through the compile cache. nvcc (host launch code allowed) runs in a
-// short-lived kiln-sandbox, so a compiler hang or bomb never touches the GPU's sandbox; NVRTC
-// (device-only candidates) runs inside the GPU's kiln-cuda-sandbox, in process, in tens of
-// milliseconds.
+// Compiles CUDA sources through the compile cache, each in a short-lived process of its own, so
+// a compiler hang or bomb never touches a GPU's sandboxes and no compile waits for the GPU:
+// nvcc (host launch code allowed) in a kiln-sandbox, NVRTC (device-only candidates) in a
+// kiln-cuda-sandbox --compile-only, which creates no device context.
 class CudaCompiler
 {
 public:
@@ -31,7 +31,7 @@ public:
                         const QString &taskName, const QString &source, const QString &shim,
                         const QString &architecture, const QStringList &libraries,
                         const std::atomic<bool> *cancel);
-    static Outcome nvrtc(SandboxProcess &gpu, CompileCache &cache, const VerifierOptions &options,
+    static Outcome nvrtc(const VerifierOptions &options, CompileCache &cache,
                          const QString &taskName, const QString &source,
                          const QString &architecture, const std::atomic<bool> *cancel);
 

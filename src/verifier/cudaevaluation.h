@@ -32,7 +32,7 @@ public:
 private:
     using Failure = EvaluationRecorder::Failure;
 
-    bool compileCandidate(bool onGpu);
+    bool compileCandidate(); // both paths, before the GPU is taken
     bool compileBaselines();
     bool loadIntoSandbox();
     bool checkCorrectness();
@@ -84,6 +84,7 @@ private:
     bool m_objectBuilt = false;
     bool m_correct = false;
     bool m_restartSandbox = false;
+    double m_quietWaitMs = 0.0; // the timing stage's wait for a spare's context to come up
     bool m_candidateLoaded = false;
     bool m_restartBaseline = false;
     std::optional<Failure> m_failure;

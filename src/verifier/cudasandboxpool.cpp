@@ -31,6 +31,7 @@ CudaSandboxPool::Lease CudaSandboxPool::acquire(const std::atomic<bool> &cancel)
         for (std::size_t i = 0; i < m_slots.size(); ++i) {
             if (!m_busy[i]) {
                 m_busy[i] = true;
+                m_slots[i]->setLeased(true);
                 return Lease(this, m_slots[i].get());
             }
         }
@@ -45,8 +46,10 @@ void CudaSandboxPool::release(CudaSandboxSlot *slot)
 {
     QMutexLocker lock(&m_mutex);
     for (std::size_t i = 0; i < m_slots.size(); ++i)
-        if (m_slots[i].get() == slot)
+        if (m_slots[i].get() == slot) {
             m_busy[i] = false;
+            slot->setLeased(false);
+        }
     m_freed.wakeOne();
 }
 

@@ -67,7 +67,8 @@ void CudaSandboxSlot::keepSparesReady()
     std::unique_lock lock(m_spareMutex);
     for (;;) {
         m_spareWanted.wait(lock, [this] {
-            return m_stopping || (!m_quiet && int(m_spares.size()) < m_options.cudaSpareSandboxes);
+            return m_stopping || (!m_quiet && int(m_spares.size()) < m_options.cudaSpareSandboxes &&
+                                  (m_spares.empty() || !m_leased));
         });
         if (m_stopping)
             return;
@@ -104,11 +105,23 @@ bool CudaSandboxSlot::takeSpare()
     return m_candidates.process != nullptr;
 }
 
-void CudaSandboxSlot::beginQuiet()
+double CudaSandboxSlot::beginQuiet()
 {
+    QElapsedTimer waited;
+    waited.start();
     std::unique_lock lock(m_spareMutex);
     m_quiet = true;
     m_spareWanted.wait_for(lock, std::chrono::seconds(5), [this] { return !m_starting; });
+    return waited.nsecsElapsed() / 1e6;
+}
+
+void CudaSandboxSlot::setLeased(bool leased)
+{
+    {
+        std::lock_guard lock(m_spareMutex);
+        m_leased = leased;
+    }
+    m_spareWanted.notify_all();
 }
 
 void CudaSandboxSlot::endQuiet()
@@ -126,7 +139,6 @@ void CudaSandboxSlot::restart()
         m_candidates.process->kill();
     m_candidates.process.reset();
     m_candidates.work.reset();
-    ++m_restarts;
 }
 
 void CudaSandboxSlot::restartBaseline()

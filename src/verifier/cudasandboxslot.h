@@ -48,13 +48,29 @@ public:
     SandboxProcess &baselineProcess() { return *m_baselines.process; }
     bool baselineRunning() const { return m_baselines.process != nullptr; }
     const CudaDevice &device() const { return m_device; }
-    int restarts() const { return m_restarts; }
+    // Held by an evaluation (CudaSandboxPool's lease). While it is, a spare is started only
+    // when none is left: a context coming up would make that evaluation's timing wait.
+    void setLeased(bool leased);
 
     // While an evaluation times on this GPU no spare is started (a context coming up keeps the
     // device busy for a few hundred milliseconds: timings and the side-stream check would see
-    // it); beginQuiet waits for a start already under way.
-    void beginQuiet();
+    // it); beginQuiet waits for a start already under way and says how long it waited (ms).
+    double beginQuiet();
     void endQuiet();
+    // beginQuiet for as long as it lives.
+    class Quiet
+    {
+    public:
+        explicit Quiet(CudaSandboxSlot &slot) : m_slot(slot), m_waitedMs(slot.beginQuiet()) {}
+        ~Quiet() { m_slot.endQuiet(); }
+        Quiet(const Quiet &) = delete;
+        Quiet &operator=(const Quiet &) = delete;
+        double waitedMs() const { return m_waitedMs; }
+
+    private:
+        CudaSandboxSlot &m_slot;
+        double m_waitedMs;
+    };
 
     // Achievable device bandwidth (device-to-device copy, bytes read + written per second),
     // measured once per slot: the hardware does not change between sandboxes.
@@ -81,7 +97,6 @@ private:
     Process m_candidates;
     Process m_baselines;
     std::atomic<bool> m_userNamespace{true};
-    int m_restarts = 0;
     double m_bandwidth = 0.0;
 
     // Spares, started by m_starter while fewer than the options ask for are ready.
@@ -91,6 +106,7 @@ private:
     bool m_stopping = false;
     bool m_starting = false; // a spare is coming up
     bool m_quiet = false;    // an evaluation is timing
+    bool m_leased = false;   // an evaluation holds the slot
     std::thread m_starter;
 };
 

@@ -51,10 +51,14 @@ public:
                       const FreshInputs &inputs, Processes processes, Send send,
                       Arguments arguments, bool library, quint64 secret);
 
-    // Buffers, tables, argument sets and the timer calibration in both processes. False when a
-    // request failed (the evaluation recorded it), with harnessFailure(), or with wrongDetail()
-    // when the candidate's launch geometry does not fit the shape.
+    // Buffers, tables and argument sets in both processes. False when a request failed (the
+    // evaluation recorded it), with harnessFailure(), or with wrongDetail() when the
+    // candidate's launch geometry does not fit the shape. Nothing is timed yet, so the GPU need
+    // not be quiet.
     bool setUp();
+    // The timer overhead of both processes (events around nothing), with the GPU quiet as for
+    // the calls it corrects.
+    bool calibrateTimers();
     bool time(int first, int count, QList<Sample> &samples) override;
     bool finalCheck(int call) override;
     // One call per slot in a batch but one: every call's answers, and the answer of the call
@@ -126,6 +130,7 @@ private:
     QList<double> m_tails;
     QList<double> m_gaps;
     double m_setupMs = 0.0;
+    double m_calibrationMs = 0.0;
     double m_batchMs = 0.0;
 };
 

@@ -49,8 +49,8 @@ public:
     // The overload without a backend is the CPU screen.
     static QList<CheatFlag> screen(const Task &task, const QString &preprocessed,
                                    const QString &candidateFile, const ElfSymbols &symbols);
-    // CUDA: preprocessed is `nvcc -E -x cu` output (or the raw source for NVRTC), symbols the
-    // host object of `nvcc -c`. Adds the stream, L2, CUDA library and precision rules.
+    // CUDA: preprocessed is nvcc's device and host passes (or the raw source for NVRTC), symbols
+    // the host object of `nvcc -c`. Adds the stream, L2, CUDA library and precision rules.
     static QList<CheatFlag> screen(const Task &task, Backend backend, const QString &preprocessed,
                                    const QString &candidateFile, const ElfSymbols &symbols);
 };
