@@ -13,5 +13,6 @@ int runCompareCommand(const QStringList &arguments);
 int runReportCommand(const QStringList &arguments);
 int runExportCommand(const QStringList &arguments);
 int runSubmitCommand(const QStringList &arguments);
+int runRejudgeCommand(const QStringList &arguments);
 
 } // namespace kiln

@@ -60,6 +60,10 @@ int runEvalCommand(const QStringList &arguments)
                       QStringLiteral("Secret seed the test inputs derive from (default: random)."),
                       QStringLiteral("S")});
     parser.addOption({QStringLiteral("no-timing"), QStringLiteral("Check correctness only.")});
+    parser.addOption({QStringLiteral("verifier"),
+                      QStringLiteral("strict (default), or lenient: the naive harness of the "
+                                     "leaky-verifier lesson (CPU backend)."),
+                      QStringLiteral("MODE"), QStringLiteral("strict")});
     command.addJsonOption();
     command.addTasksDirOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Candidate source file."));
@@ -77,6 +81,12 @@ int runEvalCommand(const QStringList &arguments)
     if (!chosen)
         return command.usageError(backendError);
     const Backend backend = *chosen;
+    const QString mode = parser.value(QStringLiteral("verifier"));
+    if (mode != QLatin1String("strict") && mode != QLatin1String("lenient"))
+        return command.usageError(QStringLiteral("--verifier must be strict or lenient"));
+    if (mode == QLatin1String("lenient") && backend != Backend::Cpu)
+        return command.usageError(
+            QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)"));
 
     quint64 seed = QRandomGenerator::system()->generate64();
     if (parser.isSet(QStringLiteral("seed"))) {
@@ -115,6 +125,7 @@ int runEvalCommand(const QStringList &arguments)
 
     VerifierOptions options = VerifierOptions::defaults();
     options.runTiming = !parser.isSet(QStringLiteral("no-timing"));
+    options.lenient = mode == QLatin1String("lenient");
     Verifier verifier(options);
     const QString setupProblem = verifier.checkSetup();
     if (!setupProblem.isEmpty())

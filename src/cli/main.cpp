@@ -27,6 +27,7 @@ const QList<Subcommand> &subcommands()
         {"report", "Summarise the runs of a workspace database.", kiln::runReportCommand},
         {"export", "Export a run as JSON or CSV.", kiln::runExportCommand},
         {"submit", "Add a hand-written candidate to a run and verify it.", kiln::runSubmitCommand},
+        {"rejudge", "Verify a run's candidates again, as a new run.", kiln::runRejudgeCommand},
     };
     return list;
 }

@@ -8,6 +8,23 @@
 
 namespace kiln {
 
+namespace {
+
+// "strict", "LENIENT (naive harness)", or "strict, rejudged run 3": a lenient run's figures are
+// never shown without saying so.
+QString verifierLabel(const QJsonObject &run)
+{
+    const QString verifier = run.value(QStringLiteral("verifier")).toString();
+    QString label =
+        verifier == QLatin1String("lenient") ? QStringLiteral("LENIENT (naive harness)") : verifier;
+    if (run.value(QStringLiteral("rejudged_from")).isDouble())
+        label += QStringLiteral(", rejudged run %1")
+                     .arg(qint64(run.value(QStringLiteral("rejudged_from")).toDouble()));
+    return label;
+}
+
+} // namespace
+
 int runReportCommand(const QStringList &arguments)
 {
     CommandLine cli(QStringLiteral("report"),
@@ -43,14 +60,14 @@ int runReportCommand(const QStringList &arguments)
         CommandLine::printJson(QJsonDocument(QJsonObject{{QStringLiteral("runs"), runs}}));
         return ExitOk;
     }
-    std::printf("%-5s %-16s %-10s %-8s %-5s %-10s %6s %8s %6s %6s\n", "run", "task", "strategy",
-                "policy", "back", "status", "cands", "best", "pass", "evals");
+    std::printf("%-5s %-16s %-10s %-8s %-5s %-10s %6s %8s %6s %6s  %s\n", "run", "task", "strategy",
+                "policy", "back", "status", "cands", "best", "pass", "evals", "verifier");
     for (const QJsonValue &value : runs) {
         const QJsonObject r = value.toObject();
         const QJsonValue best =
             r.value(QStringLiteral("best")).toObject().value(QStringLiteral("speedup"));
         std::printf(
-            "%-5lld %-16s %-10s %-8s %-5s %-10s %6d %7sx %6d %6lld\n",
+            "%-5lld %-16s %-10s %-8s %-5s %-10s %6d %7sx %6d %6lld  %s\n",
             qint64(r.value(QStringLiteral("id")).toDouble()),
             qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
             qPrintable(r.value(QStringLiteral("strategy")).toString()),
@@ -63,7 +80,8 @@ int runReportCommand(const QStringList &arguments)
             qint64(r.value(QStringLiteral("budget_used"))
                        .toObject()
                        .value(QStringLiteral("evals"))
-                       .toDouble()));
+                       .toDouble()),
+            qPrintable(verifierLabel(r)));
     }
     return ExitOk;
 }

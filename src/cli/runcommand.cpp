@@ -55,6 +55,10 @@ int runRunCommand(const QStringList &arguments)
                         best.value(QStringLiteral("speedup")).toDouble());
         else
             std::printf("best: no correct candidate\n");
+        if (result.value(QStringLiteral("verifier")).toString() == QLatin1String("lenient"))
+            std::printf("judged by the LENIENT verifier (naive harness): not the true speedup; "
+                        "kiln-cli rejudge --db %s --run %lld judges it strictly\n",
+                        qPrintable(store->path()), runId);
     }
     return ExitOk;
 }

@@ -4,6 +4,7 @@
 #include "engine/searchsession.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
+#include "verifier/verifieroptions.h"
 
 #include <csignal>
 
@@ -34,7 +35,11 @@ qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgr
                            bool *usage)
 {
     *usage = true;
-    VerifierEvaluator evaluator(VerifierOptions::defaults(), m_sandboxes);
+    // A resumed run keeps the verifier it was started with.
+    const std::optional<RunRecord> stored = runId > 0 ? m_store.run(runId) : std::nullopt;
+    VerifierOptions options = VerifierOptions::defaults();
+    options.lenient = stored ? RunConfig::fromJson(stored->config).lenient() : config.lenient();
+    VerifierEvaluator evaluator(options, m_sandboxes);
     const QString setup = evaluator.verifier().checkSetup();
     if (!setup.isEmpty()) {
         *usage = false;

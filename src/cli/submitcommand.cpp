@@ -57,7 +57,12 @@ int runSubmitCommand(const QStringList &arguments)
     auto store = RunStore::open(db, RunStore::Mode::ReadWrite, &error);
     if (!store)
         return cli.usageError(error);
-    VerifierEvaluator evaluator(VerifierOptions::defaults(), 1);
+    // Judged as the run's own candidates were.
+    VerifierOptions options = VerifierOptions::defaults();
+    if (const std::optional<RunRecord> run = store->run(*runId))
+        options.lenient =
+            run->config.value(QStringLiteral("verifier")).toString() == QLatin1String("lenient");
+    VerifierEvaluator evaluator(options, 1);
     const QString setup = evaluator.verifier().checkSetup();
     if (!setup.isEmpty())
         return cli.internalError(setup);

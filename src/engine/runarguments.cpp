@@ -179,6 +179,11 @@ void RunArguments::addOptions(QCommandLineParser &p)
                  QStringLiteral("Derive the verifier's test inputs from S (identical inputs on "
                                 "purpose); by default each run draws a secret of its own."),
                  QStringLiteral("S")});
+    p.addOption({QStringLiteral("verifier"),
+                 QStringLiteral("strict (default), or lenient: the naive harness (one shape, a "
+                                "fixed seed, the output pre-filled with the answer, no "
+                                "anti-cheat; CPU backend) for the leaky-verifier lesson."),
+                 QStringLiteral("MODE"), QStringLiteral("strict")});
     p.addOption(tasksDirOption());
 }
 
@@ -225,6 +230,11 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
             return std::nullopt;
         }
     }
+    config.verifier = p.value(QStringLiteral("verifier"));
+    if (config.verifier != QLatin1String("strict") && config.verifier != QLatin1String("lenient")) {
+        *error = QStringLiteral("--verifier must be strict or lenient");
+        return std::nullopt;
+    }
     config.policy = p.value(QStringLiteral("policy"));
     if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error))
         return std::nullopt;
@@ -241,6 +251,10 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     if (!backend)
         return std::nullopt;
     config.backend = *backend;
+    if (config.lenient() && config.backend != Backend::Cpu) {
+        *error = QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)");
+        return std::nullopt;
+    }
     return config;
 }
 

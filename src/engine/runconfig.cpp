@@ -24,7 +24,8 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("allocation"), allocation},
         {QStringLiteral("replay_run"), double(replayRunId)},
         {QStringLiteral("verifier_seed"),
-         verifierSeed ? QJsonValue(QString::number(*verifierSeed)) : QJsonValue()}};
+         verifierSeed ? QJsonValue(QString::number(*verifierSeed)) : QJsonValue()},
+        {QStringLiteral("verifier"), verifier}};
 }
 
 RunConfig RunConfig::fromJson(const QJsonObject &o)
@@ -52,6 +53,7 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.replayRunId = qint64(o.value(QStringLiteral("replay_run")).toDouble());
     if (o.value(QStringLiteral("verifier_seed")).isString())
         c.verifierSeed = o.value(QStringLiteral("verifier_seed")).toString().toULongLong();
+    c.verifier = o.value(QStringLiteral("verifier")).toString(c.verifier);
     return c;
 }
 

@@ -34,6 +34,10 @@ struct RunConfig
     // --verifier-seed: the verifier's secret derives from it, so runs check identical inputs on
     // purpose. None (the default): a fresh secret from the OS for every run.
     std::optional<quint64> verifierSeed;
+    // --verifier: "strict" (the default) or "lenient", the naive harness of the workshop's leaky
+    // verifier lesson (CPU backend). Every report of a lenient run says so.
+    QString verifier = QStringLiteral("strict");
+    bool lenient() const { return verifier == QLatin1String("lenient"); }
 
     QJsonObject toJson() const;
     static RunConfig fromJson(const QJsonObject &object);

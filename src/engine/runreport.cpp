@@ -90,7 +90,10 @@ QJsonObject RunReport::resultJson(RunStore &store, qint64 runId)
             {QStringLiteral("candidates"), t.candidates},
             {QStringLiteral("verdicts"), t.verdicts},
             {QStringLiteral("budget_used"), run ? run->budgetUsed.toJson() : QJsonObject()},
-            {QStringLiteral("status"), run ? RunRecord::statusName(run->status) : QString()}};
+            {QStringLiteral("status"), run ? RunRecord::statusName(run->status) : QString()},
+            {QStringLiteral("verifier"),
+             run ? run->config.value(QStringLiteral("verifier")).toString(QStringLiteral("strict"))
+                 : QString()}};
 }
 
 QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
@@ -145,6 +148,10 @@ QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
             {QStringLiteral("backend"), run->backend},
             {QStringLiteral("seed"), QString::number(run->seed)},
             {QStringLiteral("status"), RunRecord::statusName(run->status)},
+            // "lenient": judged by the naive harness; such a run's figures are not the truth.
+            {QStringLiteral("verifier"),
+             run->config.value(QStringLiteral("verifier")).toString(QStringLiteral("strict"))},
+            {QStringLiteral("rejudged_from"), run->config.value(QStringLiteral("rejudged_from"))},
             {QStringLiteral("candidates"), t.candidates},
             {QStringLiteral("best"), t.best},
             {QStringLiteral("verdicts"), t.verdicts},

@@ -9,6 +9,7 @@
 #include "evaluationrecorder.h"
 #include "flagcatalog.h"
 #include "freshinputs.h"
+#include "naiveharness.h"
 #include "outputchecker.h"
 #include "referencecomparison.h"
 #include "sandbox/protocol.h"
@@ -41,7 +42,9 @@ CpuEvaluation::CpuEvaluation(const VerifierOptions &options, CompileCache &cache
                              const Task &task, const QString &source, quint64 runSecret,
                              const std::atomic<bool> &cancel)
     : m_options(options), m_cache(cache), m_references(references), m_baselines(baselines),
-      m_task(task), m_source(source), m_secret(runSecret), m_cancel(cancel)
+      m_task(task), m_source(source),
+      // The naive harness draws from a fixed seed, not from the run's secret.
+      m_secret(options.lenient ? NaiveHarness::kFixedSeed : runSecret), m_cancel(cancel)
 {
     m_result.backend = Backend::Cpu;
 }
@@ -140,11 +143,14 @@ bool CpuEvaluation::screenAndCompile()
     QElapsedTimer screenTimer;
     screenTimer.start();
     const ElfSymbols symbols = ElfSymbols::read(artifact.object);
-    QList<CheatFlag> flags =
-        StaticScreen::screen(m_task, artifact.preprocessed, CompileCache::sourceName(), symbols);
+    QList<CheatFlag> flags;
+    if (!m_options.lenient) // the naive harness screens nothing
+        flags = StaticScreen::screen(m_task, artifact.preprocessed, CompileCache::sourceName(),
+                                     symbols);
     // A line marker written in the source would make the preprocessed text hide the code after
     // it from the screen.
-    if (const QList<int> lines = StaticScreen::lineDirectiveLines(m_source); !lines.isEmpty())
+    if (const QList<int> lines = StaticScreen::lineDirectiveLines(m_source);
+        !lines.isEmpty() && !m_options.lenient)
         flags.append(FlagCatalog::make(QStringLiteral("line_directive"), lines));
     m_result.flags.append(flags);
     int blocking = 0;
@@ -155,7 +161,8 @@ bool CpuEvaluation::screenAndCompile()
         ids.append(flag.id);
     addStage(
         stageName("screen"), blocking == 0, screenTimer.nsecsElapsed() / 1e6,
-        flags.isEmpty()
+        m_options.lenient ? QStringLiteral("skipped (lenient verifier)")
+        : flags.isEmpty()
             ? QStringLiteral("no findings")
             : QStringLiteral("%1 finding(s), %2 blocking").arg(flags.size()).arg(blocking),
         {{QStringLiteral("flags"), ids},
@@ -556,6 +563,45 @@ void CpuEvaluation::reportTiming(const CpuTimingSession &session,
              data);
 }
 
+// --verifier lenient: correctness and timing as a naive harness does them (NaiveHarness).
+void CpuEvaluation::judgeNaively()
+{
+    QElapsedTimer timer;
+    timer.start();
+    NaiveHarness harness(*m_sandbox, m_options, m_task, m_cancel,
+                         [this](const SandboxProcess::Reply &reply, const QString &during) {
+                             recordRequestFailure(reply, during);
+                         });
+    const NaiveHarness::Outcome outcome =
+        harness.run(m_reference->referenceObject, m_options.runTiming && !m_cancel.load());
+    m_correct = outcome.ran && outcome.correct;
+    if (!outcome.ran && !m_failure)
+        m_failure = Failure{Verdict::Crash, outcome.detail};
+    if (outcome.ran && !outcome.correct)
+        m_wrongDetail = outcome.detail;
+    const QString shape = m_task.shapeLabel(ReferenceBank::timingShape(m_task));
+    const QJsonObject lenient{{QStringLiteral("verifier"), QStringLiteral("lenient")},
+                              {QStringLiteral("shape"), shape},
+                              {QStringLiteral("seed"), double(NaiveHarness::kFixedSeed)}};
+    QJsonObject data = lenient;
+    data.insert(QStringLiteral("check"), outcome.check.toJson());
+    addStage(stageName("correctness"), m_correct, timer.nsecsElapsed() / 1e6 + m_referenceMs,
+             m_failure ? m_failure->message : outcome.detail, data);
+    if (!m_correct || outcome.candidate.n == 0)
+        return;
+    EvaluationRecorder::recordTimes(m_result, outcome.candidate, outcome.reference);
+    data = lenient;
+    data.insert(QStringLiteral("candidate"), outcome.candidate.toJson());
+    data.insert(QStringLiteral("baseline"), outcome.reference.toJson());
+    addStage(stageName("timing"), true, timer.nsecsElapsed() / 1e6,
+             QStringLiteral("%1 ms vs reference %2 ms (n=%3, same inputs every call), speedup %4x")
+                 .arg(outcome.candidate.median, 0, 'g', 4)
+                 .arg(outcome.reference.median, 0, 'g', 4)
+                 .arg(outcome.candidate.n)
+                 .arg(m_result.speedup.value_or(0.0), 0, 'f', 2),
+             data);
+}
+
 EvaluationResult CpuEvaluation::finish()
 {
     EvaluationRecorder::conclude(m_result,
@@ -593,12 +639,16 @@ EvaluationResult CpuEvaluation::run()
                  m_failure ? m_failure->message : m_wrongDetail);
         return finish();
     }
-    checkCorrectness();
-    bool blocking = false;
-    for (const CheatFlag &flag : m_result.flags)
-        blocking = blocking || flag.blocking;
-    if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load())
-        measureTiming();
+    if (m_options.lenient) {
+        judgeNaively();
+    } else {
+        checkCorrectness();
+        bool blocking = false;
+        for (const CheatFlag &flag : m_result.flags)
+            blocking = blocking || flag.blocking;
+        if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load())
+            measureTiming();
+    }
     m_sandbox->request("quit", 500);
     m_sandbox->kill();
     return finish();

@@ -33,6 +33,7 @@ private:
     bool screenAndCompile();
     bool loadCandidate();
     bool checkCorrectness();
+    void judgeNaively();
     void measureTiming();
     void recordTimingFailure(const CpuTimingSession &session, bool cancelled,
                              const SandboxProcess &baseline);

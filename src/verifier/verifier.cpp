@@ -48,6 +48,12 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret, const std::atomic<bool> &cancel)
 {
+    if (backend == Backend::Cuda && m_options.lenient) {
+        EvaluationResult refused;
+        refused.backend = Backend::Cuda;
+        refused.summary = QStringLiteral("the lenient verifier runs on the CPU backend only");
+        return refused;
+    }
     if (backend == Backend::Cuda) {
         CudaEvaluation evaluation(m_options, m_cache, m_references, cudaPool(), task, source,
                                   runSecret, cancel);

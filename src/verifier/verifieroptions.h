@@ -23,6 +23,8 @@ struct VerifierOptions
     int callTimeoutMs = 10000;  // one correctness call
     int batchTimeoutMs = 30000; // one batch of timed calls
     bool runTiming = true;
+    // --verifier lenient: the naive harness (NaiveHarness), CPU backend only. Never the default.
+    bool lenient = false;
     double timingBudgetMs = 300.0; // wall time of the adaptive timing loop
     double targetRelativeSem = 0.01;
     int minTrials = 5;
