@@ -3,6 +3,7 @@
 #include "cli/commandline.h"
 #include "engine/backendchoice.h"
 #include "engine/manualsubmission.h"
+#include "engine/runconfig.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/verifier.h"
@@ -82,11 +83,8 @@ int runEvalCommand(const QStringList &arguments)
         return command.usageError(backendError);
     const Backend backend = *chosen;
     const QString mode = parser.value(QStringLiteral("verifier"));
-    if (mode != QLatin1String("strict") && mode != QLatin1String("lenient"))
-        return command.usageError(QStringLiteral("--verifier must be strict or lenient"));
-    if (mode == QLatin1String("lenient") && backend != Backend::Cpu)
-        return command.usageError(
-            QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)"));
+    if (const QString problem = RunConfig::verifierProblem(mode, backend); !problem.isEmpty())
+        return command.usageError(problem);
 
     quint64 seed = QRandomGenerator::system()->generate64();
     if (parser.isSet(QStringLiteral("seed"))) {

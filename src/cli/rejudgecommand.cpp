@@ -1,6 +1,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "engine/rejudge.h"
+#include "engine/runconfig.h"
 #include "engine/runreport.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
@@ -44,8 +45,6 @@ int runRejudgeCommand(const QStringList &arguments)
     if (!runId)
         return cli.usageError(QStringLiteral("--run ID is required"));
     const QString verifier = cli.parser().value(QStringLiteral("verifier"));
-    if (verifier != QLatin1String("strict") && verifier != QLatin1String("lenient"))
-        return cli.usageError(QStringLiteral("--verifier must be strict or lenient"));
     QString error;
     auto store = RunStore::open(db, RunStore::Mode::ReadWrite, &error);
     if (!store)
@@ -53,8 +52,10 @@ int runRejudgeCommand(const QStringList &arguments)
     const std::optional<RunRecord> original = store->run(*runId);
     if (!original)
         return cli.usageError(QStringLiteral("no run %1 in %2").arg(*runId).arg(db));
-    if (verifier == QLatin1String("lenient") && original->backend != QLatin1String("cpu"))
-        return cli.usageError(QStringLiteral("--verifier lenient runs on the CPU backend only"));
+    if (const QString problem = RunConfig::verifierProblem(
+            verifier, backendFromName(original->backend).value_or(Backend::Cpu));
+        !problem.isEmpty())
+        return cli.usageError(problem);
     VerifierOptions options = VerifierOptions::defaults();
     options.lenient = verifier == QLatin1String("lenient");
     VerifierEvaluator evaluator(options, VerifierEvaluator::machineSandboxes());

@@ -38,7 +38,8 @@ qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgr
     // A resumed run keeps the verifier it was started with.
     const std::optional<RunRecord> stored = runId > 0 ? m_store.run(runId) : std::nullopt;
     VerifierOptions options = VerifierOptions::defaults();
-    options.lenient = stored ? RunConfig::fromJson(stored->config).lenient() : config.lenient();
+    options.lenient = (stored ? RunConfig::verifierOf(stored->config) : config.verifier) ==
+                      QLatin1String("lenient");
     VerifierEvaluator evaluator(options, m_sandboxes);
     const QString setup = evaluator.verifier().checkSetup();
     if (!setup.isEmpty()) {

@@ -1,6 +1,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "engine/manualsubmission.h"
+#include "engine/runconfig.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
@@ -60,8 +61,7 @@ int runSubmitCommand(const QStringList &arguments)
     // Judged as the run's own candidates were.
     VerifierOptions options = VerifierOptions::defaults();
     if (const std::optional<RunRecord> run = store->run(*runId))
-        options.lenient =
-            run->config.value(QStringLiteral("verifier")).toString() == QLatin1String("lenient");
+        options.lenient = RunConfig::verifierOf(run->config) == QLatin1String("lenient");
     VerifierEvaluator evaluator(options, 1);
     const QString setup = evaluator.verifier().checkSetup();
     if (!setup.isEmpty())

@@ -12,7 +12,8 @@ namespace kiln {
 
 namespace {
 
-// Every source judged, up to `threads` at once; results in candidate order.
+// Every source judged, as many at once as the evaluator allows; results in candidate order.
+// Rejudge::run has checked that the library has every candidate's task.
 QList<std::optional<EvaluationResult>> judgeAll(const QList<CandidateRecord> &candidates,
                                                 const TaskLibrary &library, Evaluator &evaluator,
                                                 Backend backend, quint64 secret,
@@ -23,8 +24,9 @@ QList<std::optional<EvaluationResult>> judgeAll(const QList<CandidateRecord> &ca
     auto work = [&] {
         for (qsizetype i = next++; i < candidates.size() && !cancel.load(); i = next++) {
             const CandidateRecord &c = candidates[i];
-            if (const Task *task = library.task(c.task); task && !c.source.isEmpty())
-                results[i] = evaluator.evaluate(*task, backend, c.source, secret, cancel);
+            if (!c.source.isEmpty())
+                results[i] =
+                    evaluator.evaluate(*library.task(c.task), backend, c.source, secret, cancel);
         }
     };
     std::vector<std::thread> workers;

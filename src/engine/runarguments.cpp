@@ -231,8 +231,10 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
         }
     }
     config.verifier = p.value(QStringLiteral("verifier"));
-    if (config.verifier != QLatin1String("strict") && config.verifier != QLatin1String("lenient")) {
-        *error = QStringLiteral("--verifier must be strict or lenient");
+    // The backend is known only below; the mode's own spelling is checked now.
+    if (const QString problem = RunConfig::verifierProblem(config.verifier, Backend::Cpu);
+        !problem.isEmpty()) {
+        *error = problem;
         return std::nullopt;
     }
     config.policy = p.value(QStringLiteral("policy"));
@@ -251,8 +253,9 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     if (!backend)
         return std::nullopt;
     config.backend = *backend;
-    if (config.lenient() && config.backend != Backend::Cpu) {
-        *error = QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)");
+    if (const QString problem = RunConfig::verifierProblem(config.verifier, config.backend);
+        !problem.isEmpty()) {
+        *error = problem;
         return std::nullopt;
     }
     return config;

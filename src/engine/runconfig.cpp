@@ -28,6 +28,20 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("verifier"), verifier}};
 }
 
+QString RunConfig::verifierProblem(const QString &mode, Backend backend)
+{
+    if (mode != QLatin1String("strict") && mode != QLatin1String("lenient"))
+        return QStringLiteral("--verifier must be strict or lenient");
+    if (mode == QLatin1String("lenient") && backend != Backend::Cpu)
+        return QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)");
+    return {};
+}
+
+QString RunConfig::verifierOf(const QJsonObject &config)
+{
+    return config.value(QStringLiteral("verifier")).toString(QStringLiteral("strict"));
+}
+
 RunConfig RunConfig::fromJson(const QJsonObject &o)
 {
     RunConfig c;
@@ -53,7 +67,7 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.replayRunId = qint64(o.value(QStringLiteral("replay_run")).toDouble());
     if (o.value(QStringLiteral("verifier_seed")).isString())
         c.verifierSeed = o.value(QStringLiteral("verifier_seed")).toString().toULongLong();
-    c.verifier = o.value(QStringLiteral("verifier")).toString(c.verifier);
+    c.verifier = verifierOf(o);
     return c;
 }
 

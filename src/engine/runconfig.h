@@ -38,6 +38,10 @@ struct RunConfig
     // verifier lesson (CPU backend). Every report of a lenient run says so.
     QString verifier = QStringLiteral("strict");
     bool lenient() const { return verifier == QLatin1String("lenient"); }
+    // Why a --verifier value cannot judge on this backend ("" when it can).
+    static QString verifierProblem(const QString &mode, Backend backend);
+    // The verifier a stored run was judged by (its config, as toJson() wrote it).
+    static QString verifierOf(const QJsonObject &config);
 
     QJsonObject toJson() const;
     static RunConfig fromJson(const QJsonObject &object);

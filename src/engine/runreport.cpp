@@ -1,6 +1,7 @@
 #include "runreport.h"
 
 #include "engine/coveragemetrics.h"
+#include "engine/runconfig.h"
 #include "store/runstore.h"
 
 #include <QJsonArray>
@@ -91,9 +92,7 @@ QJsonObject RunReport::resultJson(RunStore &store, qint64 runId)
             {QStringLiteral("verdicts"), t.verdicts},
             {QStringLiteral("budget_used"), run ? run->budgetUsed.toJson() : QJsonObject()},
             {QStringLiteral("status"), run ? RunRecord::statusName(run->status) : QString()},
-            {QStringLiteral("verifier"),
-             run ? run->config.value(QStringLiteral("verifier")).toString(QStringLiteral("strict"))
-                 : QString()}};
+            {QStringLiteral("verifier"), run ? RunConfig::verifierOf(run->config) : QString()}};
 }
 
 QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
@@ -149,8 +148,7 @@ QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
             {QStringLiteral("seed"), QString::number(run->seed)},
             {QStringLiteral("status"), RunRecord::statusName(run->status)},
             // "lenient": judged by the naive harness; such a run's figures are not the truth.
-            {QStringLiteral("verifier"),
-             run->config.value(QStringLiteral("verifier")).toString(QStringLiteral("strict"))},
+            {QStringLiteral("verifier"), RunConfig::verifierOf(run->config)},
             {QStringLiteral("rejudged_from"), run->config.value(QStringLiteral("rejudged_from"))},
             {QStringLiteral("candidates"), t.candidates},
             {QStringLiteral("best"), t.best},

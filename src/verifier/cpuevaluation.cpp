@@ -643,10 +643,8 @@ EvaluationResult CpuEvaluation::run()
         judgeNaively();
     } else {
         checkCorrectness();
-        bool blocking = false;
-        for (const CheatFlag &flag : m_result.flags)
-            blocking = blocking || flag.blocking;
-        if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load())
+        if (m_correct && !m_result.hasBlockingFlag() && !m_failure && m_options.runTiming &&
+            !m_cancel.load())
             measureTiming();
     }
     m_sandbox->request("quit", 500);

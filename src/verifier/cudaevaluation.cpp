@@ -562,7 +562,6 @@ void CudaEvaluation::measureTiming()
     // From the calibration to the last timed call no spare sandbox starts: a context coming up
     // on the GPU shows in the candidate's times (verifier.md). What comes before overlaps it.
     const CudaSandboxSlot::Quiet quiet(*m_slot);
-    m_quietWaitMs = quiet.waitedMs();
     if (!session.calibrateTimers()) {
         recordTimingFailure(session, false);
         failStage();
@@ -584,7 +583,7 @@ void CudaEvaluation::measureTiming()
     }
     for (const auto &[id, detail] : session.flags())
         addFlag(id, detail);
-    reportTiming(session, outcome, shape, timer.nsecsElapsed() / 1e6, setupMs);
+    reportTiming(session, outcome, shape, timer.nsecsElapsed() / 1e6, setupMs, quiet.waitedMs());
 }
 
 // Work the harness stream's events did not see: the device still busy after the stop event,
@@ -607,7 +606,7 @@ void CudaEvaluation::judgeSideStreams(const CudaTimingSession &session, QJsonObj
 
 void CudaEvaluation::reportTiming(const CudaTimingSession &session,
                                   const TimingLoop::Outcome &outcome, const ShapeConfig &shape,
-                                  double stageMs, double setupMs)
+                                  double stageMs, double setupMs, double quietWaitMs)
 {
     EvaluationRecorder::recordTimes(m_result, outcome.candidate, outcome.baseline);
     const TimingStats &candidateStats = m_result.candidateTiming;
@@ -638,7 +637,7 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session,
                      {QStringLiteral("device_index"), m_slot->device().index},
                      {QStringLiteral("iterations"), outcome.calls},
                      {QStringLiteral("setup_ms"), setupMs},
-                     {QStringLiteral("quiet_wait_ms"), m_quietWaitMs},
+                     {QStringLiteral("quiet_wait_ms"), quietWaitMs},
                      {QStringLiteral("loop_ms"), outcome.loopMs}};
     judgeSideStreams(session, data);
     const QJsonObject phases = session.phases();
@@ -720,10 +719,8 @@ EvaluationResult CudaEvaluation::run()
         return finish();
     }
     checkCorrectness();
-    bool blocking = false;
-    for (const CheatFlag &flag : m_result.flags)
-        blocking = blocking || flag.blocking;
-    if (m_correct && !blocking && !m_failure && m_options.runTiming && !m_cancel.load())
+    if (m_correct && !m_result.hasBlockingFlag() && !m_failure && m_options.runTiming &&
+        !m_cancel.load())
         measureTiming();
     return finish();
 }

@@ -39,7 +39,7 @@ private:
     void measureTiming();
     void recordTimingFailure(const CudaTimingSession &session, bool cancelled);
     void reportTiming(const CudaTimingSession &session, const TimingLoop::Outcome &outcome,
-                      const ShapeConfig &shape, double stageMs, double setupMs);
+                      const ShapeConfig &shape, double stageMs, double setupMs, double quietWaitMs);
     void judgeSideStreams(const CudaTimingSession &session, QJsonObject &data);
     EvaluationResult finish();
 
@@ -84,7 +84,6 @@ private:
     bool m_objectBuilt = false;
     bool m_correct = false;
     bool m_restartSandbox = false;
-    double m_quietWaitMs = 0.0; // the timing stage's wait for a spare's context to come up
     bool m_candidateLoaded = false;
     bool m_restartBaseline = false;
     std::optional<Failure> m_failure;

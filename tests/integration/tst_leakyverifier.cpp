@@ -1,48 +1,24 @@
 // The leaky-verifier lesson end to end through the real kiln-cli: the naive harness passes
 // candidates the strict verifier blocks, and `rejudge` shows the same run's true curve.
+#include "kilncli.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-QString cli()
-{
-    return QStringLiteral(KILN_BINARY_DIR "/bin/kiln-cli");
-}
+using Outcome = kiln::test::CliOutcome;
+using kiln::test::cli;
+using kiln::test::runCli;
 
 QString candidate(const QString &name)
 {
     return QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/") + name;
-}
-
-struct Outcome
-{
-    int status = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
-
-Outcome runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(cli(), arguments);
-    Outcome o;
-    if (!process.waitForFinished(240000)) {
-        process.kill();
-        process.waitForFinished();
-        return o;
-    }
-    o.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = process.readAllStandardOutput();
-    o.err = process.readAllStandardError();
-    return o;
 }
 
 QJsonObject eval(const QString &task, const QString &file, const QString &verifier)

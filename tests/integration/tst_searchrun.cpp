@@ -1,4 +1,5 @@
 // End to end through the real kiln-cli: offline policy, CPU verifier in sandboxes, SQLite store.
+#include "kilncli.h"
 #include "runlineage.h"
 #include "store/runstore.h"
 
@@ -14,39 +15,9 @@
 
 using namespace kiln;
 
-namespace {
-
-QString cli()
-{
-    return QStringLiteral(KILN_BINARY_DIR "/bin/kiln-cli");
-}
-
-struct Outcome
-{
-    int status = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
-
-Outcome runCli(const QStringList &arguments, int timeoutMs = 240000)
-{
-    QProcess process;
-    process.start(cli(), arguments);
-    Outcome o;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        o.err = "timed out";
-        return o;
-    }
-    o.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = process.readAllStandardOutput();
-    o.err = process.readAllStandardError();
-    return o;
-}
-
-} // namespace
+using Outcome = test::CliOutcome;
+using test::cli;
+using test::runCli;
 
 class TestSearchRun : public QObject
 {
