@@ -19,7 +19,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-STRATEGY_ORDER = ["best-of-n", "refine", "refine-best", "beam", "greedy", "mcts", "evolve",
+STRATEGY_ORDER = ["best-of-n", "refine", "refine-best", "chain", "beam", "greedy", "mcts", "evolve",
                   "two-phase"]
 TASK_ORDER = ["vector_add", "reduce_sum", "softmax", "layernorm", "matmul", "transpose"]
 
@@ -80,6 +80,7 @@ def compact(args):
             "injected": m.get("injected"),
             "feedback": m.get("feedback"),
             "fixed": bool(m.get("fixed_parent")),
+            "reasoning_tokens": c.get("reasoning_tokens"),
             "followed": followed,
             "sha": hashlib.sha1(source.encode()).hexdigest()[:16] if source else None,
         }

@@ -88,7 +88,7 @@ slot_prefix() { # slot -> command prefix (taskset + nice)
 # strategy): structured search gets several rounds of feedback within the budget.
 strategy_base() {
     case $1 in
-    refine-best) echo refine ;;
+    refine-best | chain) echo refine ;;
     *) echo "$1" ;;
     esac
 }
@@ -100,6 +100,7 @@ strategy_params() {
     best-of-n) echo "n=0" ;;
     refine) echo "width=3 turns=$(((b + 2) / 3))" ;;
     refine-best) echo "width=3 turns=$(((b + 2) / 3)) follow=best" ;;
+    chain) echo "width=1 turns=$b" ;; # one sample and its refinements (calibration)
     beam) echo "beams=3 children=3" ;;
     greedy) echo "initial=$eighth max_children=3" ;;
     mcts) echo "root_children=$eighth max_children=3" ;;

@@ -1,5 +1,6 @@
 #include "runlauncherdialog.h"
 
+#include "policies/offline/offlinepolicy.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
 #include "ui_runlauncher.h"
@@ -139,6 +140,17 @@ RunLauncherDialog::RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability 
         m_ui->policyStack->setCurrentIndex(index);
         m_ui->policyStack->updateGeometry();
     });
+    // A preset fills the settings it gives; editing one afterwards overrides that one only.
+    connect(m_ui->presetCombo, &QComboBox::currentTextChanged, this, [this](const QString &name) {
+        if (m_filling)
+            return;
+        const OfflinePolicyOptions o =
+            OfflinePolicyOptions::fromPreset(name).value_or(OfflinePolicyOptions{});
+        m_ui->skillSpin->setValue(o.skill);
+        m_ui->compileErrorSpin->setValue(o.compileErrorRate);
+        m_ui->wrongSpin->setValue(o.wrongRate);
+        m_ui->gamingSpin->setValue(o.gamingRate);
+    });
     connect(m_ui->suiteCheck, &QCheckBox::toggled, this, [this](bool suite) {
         m_ui->suiteList->setVisible(suite);
         m_ui->taskCombo->setEnabled(!suite);
@@ -178,6 +190,8 @@ void RunLauncherDialog::fillChoices(const QList<RunRecord> &recordedRuns)
     }
     m_ui->backendCombo->addItems(
         {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")});
+    m_ui->verifierCombo->addItems({QStringLiteral("strict"), QStringLiteral("lenient")});
+    m_ui->presetCombo->addItems(OfflinePolicyOptions::presetNames());
     m_ui->policyCombo->addItem(tr("offline (simulated LLM, no key, no network)"),
                                QStringLiteral("offline"));
     m_ui->policyCombo->addItem(tr("LLM endpoint"), QStringLiteral("llm"));
@@ -213,6 +227,8 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
         item->setCheckState(suite && s.tasks.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
     }
     m_ui->backendCombo->setCurrentText(s.backend);
+    m_ui->verifierCombo->setCurrentText(s.verifier);
+    m_ui->presetCombo->setCurrentText(s.preset);
     m_ui->policyCombo->setCurrentIndex(std::max(0, m_ui->policyCombo->findData(s.policy)));
     emit m_ui->policyCombo->currentIndexChanged(m_ui->policyCombo->currentIndex());
     m_ui->skillSpin->setValue(s.skill);
@@ -292,6 +308,8 @@ LaunchSettings RunLauncherDialog::settings() const
         s.tasks << m_ui->taskCombo->currentData().toString();
     }
     s.backend = m_ui->backendCombo->currentText();
+    s.verifier = m_ui->verifierCombo->currentText();
+    s.preset = m_ui->presetCombo->currentText();
     s.policy = m_ui->policyCombo->currentData().toString();
     s.skill = m_ui->skillSpin->value();
     s.compileErrorRate = m_ui->compileErrorSpin->value();

@@ -11,8 +11,11 @@ namespace kiln {
 
 QStringList PolicyFactory::offlineParameterNames()
 {
-    return {QStringLiteral("skill"), QStringLiteral("compile_error_rate"),
-            QStringLiteral("wrong_rate"), QStringLiteral("gaming_rate")};
+    QStringList names{QStringLiteral("preset")};
+    OfflinePolicyOptions options;
+    for (const auto &[name, value] : options.numericSettings())
+        names.append(name);
+    return names;
 }
 
 std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore &store,
@@ -20,20 +23,29 @@ std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore 
 {
     const QVariantMap &p = config.policyParameters;
     if (config.policy == QLatin1String("offline")) {
-        OfflinePolicyOptions options;
-        options.skill = p.value(QStringLiteral("skill"), options.skill).toDouble();
-        options.compileErrorRate =
-            p.value(QStringLiteral("compile_error_rate"), options.compileErrorRate).toDouble();
-        options.wrongRate = p.value(QStringLiteral("wrong_rate"), options.wrongRate).toDouble();
-        options.gamingRate = p.value(QStringLiteral("gaming_rate"), options.gamingRate).toDouble();
-        for (double v :
-             {options.skill, options.compileErrorRate, options.wrongRate, options.gamingRate}) {
-            if (!(v >= 0.0 && v <= 1.0)) {
-                *error = QStringLiteral("offline policy settings must lie in [0, 1]");
+        // A preset first, then any single setting given with --param.
+        const QString presetName =
+            p.value(QStringLiteral("preset"), QStringLiteral("frontier")).toString();
+        std::optional<OfflinePolicyOptions> options = OfflinePolicyOptions::fromPreset(presetName);
+        if (!options) {
+            *error = QStringLiteral("unknown offline preset '%1' (known: %2)")
+                         .arg(presetName,
+                              OfflinePolicyOptions::presetNames().join(QStringLiteral(", ")));
+            return nullptr;
+        }
+        for (const auto &[name, value] : options->numericSettings()) {
+            if (!p.contains(name))
+                continue;
+            bool ok = false;
+            const double v = p.value(name).toDouble(&ok);
+            if (!ok || !(v >= 0.0 && v <= 1.0)) {
+                *error = QStringLiteral("offline policy setting %1 must be a number in [0, 1]")
+                             .arg(name);
                 return nullptr;
             }
+            *value = v;
         }
-        return std::make_unique<OfflinePolicy>(options);
+        return std::make_unique<OfflinePolicy>(*options);
     }
     if (config.policy == QLatin1String("llm")) {
         QMap<QString, QString> llmParams;

@@ -63,7 +63,15 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
     }
     if (backend == QLatin1String("cuda") && !gpus.usable)
         add(QStringLiteral("backend"), QObject::tr("No usable GPU: %1").arg(gpus.reason));
+    if (verifier != QLatin1String("strict") && verifier != QLatin1String("lenient"))
+        add(QStringLiteral("verifier"), QObject::tr("The verifier is strict or lenient."));
+    else if (verifier == QLatin1String("lenient") && backend != QLatin1String("cpu"))
+        add(QStringLiteral("verifier"),
+            QObject::tr("The lenient verifier (the naive harness) runs on the CPU backend only: "
+                        "choose the cpu backend."));
     if (policy == QLatin1String("offline")) {
+        if (!OfflinePolicyOptions::fromPreset(preset))
+            add(QStringLiteral("offline"), QObject::tr("Unknown model preset '%1'.").arg(preset));
         for (double rate : {skill, compileErrorRate, wrongRate, gamingRate}) {
             if (!(rate >= 0.0 && rate <= 1.0)) {
                 add(QStringLiteral("offline"),
@@ -133,20 +141,25 @@ QStringList LaunchSettings::arguments(int seedOffset) const
     if (backend != QLatin1String("auto"))
         words << QStringLiteral("--backend") << backend;
     words << QStringLiteral("--budget") << number(budget);
+    if (verifier != QLatin1String("strict"))
+        words << QStringLiteral("--verifier") << verifier;
     if (budgetAxis != QLatin1String("evals"))
         words << QStringLiteral("--budget-axis") << budgetAxis;
     words << QStringLiteral("--seed") << QString::number(seed + quint64(seedOffset));
     for (auto it = strategyParameters.cbegin(); it != strategyParameters.cend(); ++it)
         words << QStringLiteral("--param") << it.key() + QLatin1Char('=') + text(it.value());
     if (policy == QLatin1String("offline")) {
-        const OfflinePolicyOptions defaults;
+        const OfflinePolicyOptions defaults =
+            OfflinePolicyOptions::fromPreset(preset).value_or(OfflinePolicyOptions{});
+        if (preset != OfflinePolicyOptions().preset)
+            words << QStringLiteral("--param") << QStringLiteral("preset=") + preset;
         const QList<std::pair<const char *, std::pair<double, double>>> rates{
             {"skill", {skill, defaults.skill}},
             {"compile_error_rate", {compileErrorRate, defaults.compileErrorRate}},
             {"wrong_rate", {wrongRate, defaults.wrongRate}},
             {"gaming_rate", {gamingRate, defaults.gamingRate}}};
         for (const auto &[name, values] : rates) {
-            if (values.first != values.second)
+            if (std::abs(values.first - values.second) > 1e-9)
                 words << QStringLiteral("--param")
                       << QString::fromLatin1(name) + QLatin1Char('=') + number(values.first);
         }
@@ -197,6 +210,8 @@ void LaunchSettings::save(QSettings &s) const
     s.setValue(QStringLiteral("tasks"), tasks);
     s.setValue(QStringLiteral("backend"), backend);
     s.setValue(QStringLiteral("policy"), policy);
+    s.setValue(QStringLiteral("verifier"), verifier);
+    s.setValue(QStringLiteral("preset"), preset);
     s.setValue(QStringLiteral("skill"), skill);
     s.setValue(QStringLiteral("compileErrorRate"), compileErrorRate);
     s.setValue(QStringLiteral("wrongRate"), wrongRate);
@@ -227,6 +242,8 @@ LaunchSettings LaunchSettings::load(const QSettings &s)
     l.tasks = value("tasks", l.tasks).toStringList();
     l.backend = value("backend", l.backend).toString();
     l.policy = value("policy", l.policy).toString();
+    l.verifier = value("verifier", l.verifier).toString();
+    l.preset = value("preset", l.preset).toString();
     l.skill = value("skill", l.skill).toDouble();
     l.compileErrorRate = value("compileErrorRate", l.compileErrorRate).toDouble();
     l.wrongRate = value("wrongRate", l.wrongRate).toDouble();

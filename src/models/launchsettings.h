@@ -26,10 +26,12 @@ struct LaunchSettings
         QString message;
     };
 
-    QStringList tasks;                          // one task, or several (a suite)
-    QString backend = QStringLiteral("auto");   // auto | cpu | cuda
-    QString policy = QStringLiteral("offline"); // offline | llm | replay
-    // offline
+    QStringList tasks;                           // one task, or several (a suite)
+    QString backend = QStringLiteral("auto");    // auto | cpu | cuda
+    QString policy = QStringLiteral("offline");  // offline | llm | replay
+    QString verifier = QStringLiteral("strict"); // strict | lenient (the naive harness, CPU)
+    // offline: a preset, and the settings it gives (a changed one is passed as --param)
+    QString preset = OfflinePolicyOptions().preset;
     double skill = OfflinePolicyOptions().skill;
     double compileErrorRate = OfflinePolicyOptions().compileErrorRate;
     double wrongRate = OfflinePolicyOptions().wrongRate;

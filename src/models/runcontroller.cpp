@@ -53,8 +53,11 @@ QString RunController::title() const
     static const char *const names[] = {"queued",   "starting", "running",   "paused",
                                         "stopping", "finished", "cancelled", "failed"};
     const QString run = m_runId ? QStringLiteral("#%1 ").arg(m_runId) : QString();
-    return QStringLiteral("%1%2 · %3 · %4")
-        .arg(run, m_config.tasks.join(QLatin1Char(',')), m_config.strategy,
+    const QString lenient = m_config.verifier == QLatin1String("lenient")
+                                ? QStringLiteral(" · LENIENT verifier")
+                                : QString();
+    return QStringLiteral("%1%2 · %3%4 · %5")
+        .arg(run, m_config.tasks.join(QLatin1Char(',')), m_config.strategy, lenient,
              QString::fromLatin1(names[int(m_state)]));
 }
 

@@ -75,6 +75,7 @@ signals:
 
 private:
     RunController *addController(RunController *controller);
+    Evaluator &evaluatorFor(const RunConfig &config);
     void startQueued();
     QStringList deviceNames(Backend backend);
     int runManual(const std::function<std::optional<ManualSubmission::Outcome>(
@@ -84,7 +85,8 @@ private:
     QString m_path;
     TaskLibrary m_tasks;
     std::unique_ptr<VerifierEvaluator> m_evaluator;
-    Evaluator *m_runEvaluator = nullptr; // what searches are judged by
+    std::unique_ptr<VerifierEvaluator> m_lenientEvaluator; // for --verifier lenient runs
+    Evaluator *m_runEvaluator = nullptr;                   // what searches are judged by
     QFuture<CudaAvailability> m_gpuProbe;
     QList<QPointer<RunController>> m_controllers;
     int m_maxLiveRuns = 4;

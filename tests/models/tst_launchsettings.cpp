@@ -2,6 +2,7 @@
 // the real parser must read back as the same run), the shown command line, and remembering.
 #include "engine/runarguments.h"
 #include "models/launchsettings.h"
+#include "policies/offline/offlinepolicy.h"
 #include "tasks/tasklibrary.h"
 
 #include <QSettings>
@@ -66,6 +67,10 @@ private slots:
                                           << "No usable GPU: no NVIDIA driver";
         QTest::newRow("skill") << "offline"
                                << "between 0 and 1";
+        QTest::newRow("lenient on cuda") << "verifier"
+                                         << "CPU backend only";
+        QTest::newRow("preset") << "offline"
+                                << "Unknown model preset 'genius'";
         QTest::newRow("endpoint") << "endpoint"
                                   << "http:// or https://";
         QTest::newRow("model") << "model"
@@ -99,6 +104,11 @@ private slots:
             s.backend = QStringLiteral("cuda");
         else if (row == QLatin1String("skill"))
             s.skill = 1.5;
+        else if (row == QLatin1String("lenient on cuda")) {
+            s.verifier = QStringLiteral("lenient");
+            s.backend = QStringLiteral("auto");
+        } else if (row == QLatin1String("preset"))
+            s.preset = QStringLiteral("genius");
         else if (row == QLatin1String("endpoint") || row == QLatin1String("model") ||
                  row == QLatin1String("key variable")) {
             s.policy = QStringLiteral("llm");
@@ -164,6 +174,26 @@ private slots:
         // Defaults stay off the line.
         QVERIFY(!parsed->config.policyParameters.contains(QStringLiteral("wrong_rate")));
         QCOMPARE(parsed->database, QStringLiteral("my runs.db"));
+        QCOMPARE(parsed->config.verifier, QStringLiteral("strict"));
+
+        // A preset travels by name; only the settings changed from it are passed, and the
+        // lenient verifier is asked for by name.
+        LaunchSettings weak = valid();
+        const OfflinePolicyOptions preset =
+            *OfflinePolicyOptions::fromPreset(QStringLiteral("weak"));
+        weak.preset = QStringLiteral("weak");
+        weak.skill = preset.skill;
+        weak.compileErrorRate = preset.compileErrorRate;
+        weak.wrongRate = preset.wrongRate;
+        weak.gamingRate = 0.3;
+        weak.verifier = QStringLiteral("lenient");
+        const auto parsedWeak = RunArguments::parse(weak.arguments(), &error);
+        QVERIFY2(parsedWeak, qPrintable(error));
+        QCOMPARE(parsedWeak->config.verifier, QStringLiteral("lenient"));
+        const QVariantMap &w = parsedWeak->config.policyParameters;
+        QCOMPARE(w.value(QStringLiteral("preset")).toString(), QStringLiteral("weak"));
+        QCOMPARE(w.value(QStringLiteral("gaming_rate")).toDouble(), 0.3);
+        QVERIFY(!w.contains(QStringLiteral("skill")) && !w.contains(QStringLiteral("wrong_rate")));
 
         LaunchSettings llm = valid();
         llm.policy = QStringLiteral("llm");

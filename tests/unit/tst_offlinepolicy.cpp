@@ -31,7 +31,9 @@ private slots:
     void crossoverTakesKnobsFromBothParents();
     void skillRaisesPriorQuality();
     void tokenCounts();
-    void reasoningLengthCorrelatesWithQuality();
+    void reasoningLengthFollowsConcur();
+    void misconceptionRepeatsAcrossSamples();
+    void presetsDiffer();
     void gamingKindsRewriteTheEntry_data();
     void gamingKindsRewriteTheEntry();
     void taskWithoutSpaceIsRefused();
@@ -207,7 +209,7 @@ void TstOfflinePolicy::labelledSimulated()
 void TstOfflinePolicy::ratesHonoured()
 {
     OfflinePolicyOptions options;
-    options.skill = 0.5; // the configured rates are those of skill 0.5
+    options.stuckShare = 0.0; // every task one the model knows: the rates alone decide
     options.compileErrorRate = 0.2;
     options.wrongRate = 0.15;
     options.gamingRate = 0.1;
@@ -301,10 +303,10 @@ void TstOfflinePolicy::refinementFixesCompileErrorsAtConfiguredRate()
 {
     OfflinePolicyOptions broken;
     broken.compileErrorRate = 1.0;
-    broken.wrongRate = broken.gamingRate = 0.0;
+    broken.wrongRate = broken.gamingRate = broken.stuckShare = 0.0;
     OfflinePolicy breaker(broken);
     OfflinePolicyOptions fixerOptions;
-    fixerOptions.skill = 0.5;
+    fixerOptions.fixRate = 0.65;
     fixerOptions.compileErrorRate = fixerOptions.wrongRate = fixerOptions.gamingRate = 0.0;
     OfflinePolicy fixer(fixerOptions);
     const std::atomic<bool> cancel{false};
@@ -335,7 +337,7 @@ void TstOfflinePolicy::refinementFixesCompileErrorsAtConfiguredRate()
         QCOMPARE(child.candidate.policyMeta.value(QStringLiteral("knobs")),
                  parent.candidate.policyMeta.value(QStringLiteral("knobs")));
     }
-    const double p = 0.35 + 0.6 * 0.5; // the documented fix probability at skill 0.5
+    const double p = fixerOptions.fixRate; // guided: the configured fix rate
     const double sigma = std::sqrt(n * p * (1 - p));
     QVERIFY2(std::abs(fixed - n * p) <= 4 * sigma, qPrintable(QString::number(fixed)));
     // Feedback that points away from the defect: a fix only as often as a guess of where to
@@ -354,8 +356,8 @@ void TstOfflinePolicy::refinementFixesCompileErrorsAtConfiguredRate()
     }
     QVERIFY2(blindFixed <= fixed / 5,
              qPrintable(QStringLiteral("%1 blind against %2 pointed").arg(blindFixed).arg(fixed)));
-    // A more skilful model fixes more.
-    fixerOptions.skill = 1.0;
+    // A model with a higher fix rate fixes more.
+    fixerOptions.fixRate = 0.95;
     OfflinePolicy expert(fixerOptions);
     int expertFixed = 0;
     for (int i = 0; i < 100; ++i) {
@@ -382,9 +384,10 @@ void TstOfflinePolicy::refinementFixesWrongAndFlagged()
         broken.compileErrorRate = 0.0;
         broken.wrongRate = category == QLatin1String("wrong") ? 1.0 : 0.0;
         broken.gamingRate = category == QLatin1String("gaming") ? 1.0 : 0.0;
+        broken.stuckShare = 0.0;
         OfflinePolicy breaker(broken);
         OfflinePolicyOptions fixerOptions;
-        fixerOptions.skill = 0.8;
+        fixerOptions.fixRate = 0.8;
         fixerOptions.compileErrorRate = fixerOptions.wrongRate = fixerOptions.gamingRate = 0.0;
         OfflinePolicy fixer(fixerOptions);
         int fixed = 0;
@@ -600,26 +603,112 @@ void TstOfflinePolicy::tokenCounts()
     QCOMPARE(b.candidate.reasoningLength, 500);
 }
 
-void TstOfflinePolicy::reasoningLengthCorrelatesWithQuality()
+void TstOfflinePolicy::reasoningLengthFollowsConcur()
 {
     const std::atomic<bool> cancel{false};
-    OfflinePolicy policy;
-    auto meanQuality = [&](qint64 reasoning) {
-        double sum = 0.0;
-        for (int i = 0; i < 300; ++i) {
-            GenerationRequest r = request(QStringLiteral("matmul"), Backend::Cuda, i);
-            r.reasoningLength = reasoning;
-            sum += policy.generate(r, cancel)
-                       .candidate.policyMeta.value(QStringLiteral("quality"))
-                       .toDouble();
-        }
-        return sum / 300;
+    OfflinePolicyOptions options;
+    options.stuckShare = 0.0;
+    OfflinePolicy policy(options);
+    struct Tally
+    {
+        double quality = 0.0;
+        double tokens = 0.0;
+        int failed = 0;
+        double failedTokens = 0.0;
+        double passedTokens = 0.0;
     };
-    const double shortQ = meanQuality(300);
-    const double longQ = meanQuality(12000);
-    // A real but modest effect.
-    QVERIFY2(longQ > shortQ && longQ - shortQ < 0.2,
-             qPrintable(QStringLiteral("%1 %2").arg(shortQ).arg(longQ)));
+    const int n = 400;
+    auto tally = [&](qint64 budget) {
+        Tally t;
+        for (int i = 0; i < n; ++i) {
+            GenerationRequest r = request(QStringLiteral("matmul"), Backend::Cuda, i);
+            r.reasoningLength = budget;
+            const CandidateRecord c = policy.generate(r, cancel).candidate;
+            t.quality += c.policyMeta.value(QStringLiteral("quality")).toDouble() / n;
+            t.tokens += double(c.reasoningTokens) / n;
+            const bool failed =
+                c.policyMeta.value(QStringLiteral("injected")).toString() != QLatin1String("none");
+            t.failed += failed;
+            (failed ? t.failedTokens : t.passedTokens) += double(c.reasoningTokens);
+        }
+        t.failedTokens /= std::max(1, t.failed);
+        t.passedTokens /= std::max(1, n - t.failed);
+        return t;
+    };
+    const Tally natural = tally(0);
+    const Tally small = tally(300);
+    const Tally large = tally(12000);
+    // The knob choices do not depend on the trace: speed is uncorrelated with its length.
+    QCOMPARE(small.quality, large.quality);
+    QCOMPARE(natural.quality, large.quality);
+    // Failed kernels come with longer traces than correct ones.
+    QVERIFY2(
+        natural.failedTokens > 1.1 * natural.passedTokens,
+        qPrintable(QStringLiteral("%1 %2").arg(natural.failedTokens).arg(natural.passedTokens)));
+    // A budget below the need cuts traces short and breaks answers; a large one costs tokens.
+    QVERIFY2(small.failed > natural.failed + n / 4,
+             qPrintable(QStringLiteral("%1 %2").arg(small.failed).arg(natural.failed)));
+    QVERIFY(large.tokens > 2.0 * natural.tokens);
+    QVERIFY(std::abs(large.failed - natural.failed) <= n / 20);
+}
+
+void TstOfflinePolicy::misconceptionRepeatsAcrossSamples()
+{
+    const std::atomic<bool> cancel{false};
+    OfflinePolicyOptions options;
+    options.stuckPassRate = 0.0;
+    OfflinePolicy policy(options);
+    int stuckSeeds = 0;
+    const int seeds = 300;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        QSet<QString> injected;
+        for (int i = 0; i < 4; ++i)
+            injected.insert(
+                policy
+                    .generate(request(QStringLiteral("softmax"), Backend::Cpu, i, quint64(seed)),
+                              cancel)
+                    .candidate.policyMeta.value(QStringLiteral("misconception"))
+                    .toString());
+        // Every fresh sample of a run shares the task's misconception, or none has one.
+        QCOMPARE(injected.size(), 1);
+        stuckSeeds += !injected.values().first().isEmpty();
+    }
+    const double p = options.stuckShare;
+    QVERIFY2(std::abs(stuckSeeds - seeds * p) <= 4 * std::sqrt(seeds * p * (1 - p)),
+             qPrintable(QString::number(stuckSeeds)));
+    // On a stuck task every fresh sample fails the same way; an edit of a kernel in context
+    // draws at the ordinary rates.
+    for (int seed = 1; seed <= 40; ++seed) {
+        const auto first = policy.generate(
+            request(QStringLiteral("softmax"), Backend::Cpu, 0, quint64(seed)), cancel);
+        const QString misconception =
+            first.candidate.policyMeta.value(QStringLiteral("misconception")).toString();
+        if (misconception.isEmpty())
+            continue;
+        const QString category = misconception.section(QLatin1Char(':'), 0, 0);
+        QVERIFY2(first.candidate.policyMeta.value(QStringLiteral("injected"))
+                     .toString()
+                     .startsWith(category),
+                 qPrintable(misconception));
+        GenerationRequest mutate =
+            request(QStringLiteral("softmax"), Backend::Cpu, 99, quint64(seed));
+        mutate.operation = Operation::Mutate;
+        mutate.parents = {first.candidate};
+        QVERIFY(!policy.generate(mutate, cancel)
+                     .candidate.policyMeta.contains(QStringLiteral("misconception")));
+    }
+}
+
+void TstOfflinePolicy::presetsDiffer()
+{
+    const auto frontier = OfflinePolicyOptions::fromPreset(QStringLiteral("frontier"));
+    const auto weak = OfflinePolicyOptions::fromPreset(QStringLiteral("weak"));
+    QVERIFY(frontier && weak);
+    QVERIFY(!OfflinePolicyOptions::fromPreset(QStringLiteral("genius")));
+    QCOMPARE(OfflinePolicyOptions().toJson(), frontier->toJson());
+    QVERIFY(weak->fixRate < frontier->fixRate && weak->skill < frontier->skill);
+    // The preset survives a round trip through the run's stored config.
+    QCOMPARE(OfflinePolicyOptions::fromJson(weak->toJson()).toJson(), weak->toJson());
 }
 
 void TstOfflinePolicy::gamingKindsRewriteTheEntry_data()

@@ -22,6 +22,7 @@ constexpr quint64 kStreamKnobs = 1;
 constexpr quint64 kStreamDefects = 2;
 constexpr quint64 kStreamTokens = 3;
 constexpr quint64 kStreamDecisions = 4;
+constexpr quint64 kStreamMisconception = 5;
 
 double clamp01(double value)
 {
@@ -78,26 +79,107 @@ struct OfflinePolicy::Plan
     bool fixedParent = false;
     bool keptParent = false; // a failed fix: the parent's source, unchanged
     QStringList notes;       // simulated reasoning, one sentence each
+    QString kind;            // the defect kind to apply; empty: any of the category
+    QString misconception;   // "category:kind" the model repeats on this task, if any
+    QString injected = QStringLiteral("none");
+    int injectedLine = 0;
 };
+
+// The generation's random streams and its reasoning trace. The trace needs `needLength`
+// tokens; with a budget the model also fills part of what it was given, and a budget below the
+// need cuts the trace short.
+struct OfflinePolicy::Draws
+{
+    Draws(const GenerationRequest &request, double difficulty)
+        : knobs(root(request).fork(kStreamKnobs)), defects(root(request).fork(kStreamDefects)),
+          decisions(root(request).fork(kStreamDecisions)),
+          typicalLength(400.0 + 2600.0 * difficulty), fill(0.55 + 0.3 * difficulty)
+    {
+        CounterRng tokens = root(request).fork(kStreamTokens);
+        latent = tokens.normal();
+        needLength = typicalLength * std::exp(0.35 * latent);
+    }
+    static CounterRng root(const GenerationRequest &request)
+    {
+        return CounterRng(request.seed, static_cast<quint64>(request.sampleIndex));
+    }
+    double cutShare(const GenerationRequest &request) const
+    {
+        const double budget = double(request.reasoningLength);
+        return budget > 0 && needLength > budget ? 1.0 - budget / needLength : 0.0;
+    }
+    bool truncated(const GenerationRequest &request) const { return cutShare(request) > 0.0; }
+    qint64 reasoningTokens(const GenerationRequest &request) const
+    {
+        const double budget = double(request.reasoningLength);
+        if (budget <= 0)
+            return qint64(needLength);
+        return qint64(std::min(budget, std::max(needLength, fill * budget)));
+    }
+
+    CounterRng knobs;
+    CounterRng defects;
+    CounterRng decisions;
+    double typicalLength;
+    double fill;
+    double latent = 0.0;
+    double needLength = 0.0;
+};
+
+QList<std::pair<QString, double *>> OfflinePolicyOptions::numericSettings()
+{
+    return {{QStringLiteral("skill"), &skill},
+            {QStringLiteral("compile_error_rate"), &compileErrorRate},
+            {QStringLiteral("wrong_rate"), &wrongRate},
+            {QStringLiteral("gaming_rate"), &gamingRate},
+            {QStringLiteral("stuck_share"), &stuckShare},
+            {QStringLiteral("stuck_pass_rate"), &stuckPassRate},
+            {QStringLiteral("fix_rate"), &fixRate},
+            {QStringLiteral("follow_rate"), &followRate},
+            {QStringLiteral("length_coupling"), &lengthCoupling}};
+}
+
+QStringList OfflinePolicyOptions::presetNames()
+{
+    return {QStringLiteral("frontier"), QStringLiteral("weak")};
+}
+
+std::optional<OfflinePolicyOptions> OfflinePolicyOptions::fromPreset(const QString &name)
+{
+    OfflinePolicyOptions o; // the defaults are the frontier preset
+    if (name == QLatin1String("frontier"))
+        return o;
+    if (name != QLatin1String("weak"))
+        return std::nullopt;
+    o.preset = name;
+    o.skill = 0.2;
+    o.compileErrorRate = 0.23;
+    o.wrongRate = 0.19;
+    o.gamingRate = 0.08;
+    o.stuckShare = 0.6;
+    o.stuckPassRate = 0.02;
+    o.fixRate = 0.1;
+    o.followRate = 0.47;
+    return o;
+}
 
 QJsonObject OfflinePolicyOptions::toJson() const
 {
-    return {{QStringLiteral("skill"), skill},
-            {QStringLiteral("compile_error_rate"), compileErrorRate},
-            {QStringLiteral("wrong_rate"), wrongRate},
-            {QStringLiteral("gaming_rate"), gamingRate},
-            {QStringLiteral("model"), model},
-            {QStringLiteral("prompt_template_dir"), promptTemplateDir}};
+    QJsonObject object{{QStringLiteral("preset"), preset},
+                       {QStringLiteral("model"), model},
+                       {QStringLiteral("prompt_template_dir"), promptTemplateDir}};
+    OfflinePolicyOptions copy = *this;
+    for (const auto &[name, value] : copy.numericSettings())
+        object.insert(name, *value);
+    return object;
 }
 
 OfflinePolicyOptions OfflinePolicyOptions::fromJson(const QJsonObject &object)
 {
-    OfflinePolicyOptions o;
-    o.skill = clamp01(object.value(QStringLiteral("skill")).toDouble(o.skill));
-    o.compileErrorRate =
-        clamp01(object.value(QStringLiteral("compile_error_rate")).toDouble(o.compileErrorRate));
-    o.wrongRate = clamp01(object.value(QStringLiteral("wrong_rate")).toDouble(o.wrongRate));
-    o.gamingRate = clamp01(object.value(QStringLiteral("gaming_rate")).toDouble(o.gamingRate));
+    const QString presetName = object.value(QStringLiteral("preset")).toString();
+    OfflinePolicyOptions o = fromPreset(presetName).value_or(OfflinePolicyOptions{});
+    for (const auto &[name, value] : o.numericSettings())
+        *value = clamp01(object.value(name).toDouble(*value));
     o.model = object.value(QStringLiteral("model")).toString(o.model);
     o.promptTemplateDir = object.value(QStringLiteral("prompt_template_dir")).toString();
     return o;
@@ -106,7 +188,8 @@ OfflinePolicyOptions OfflinePolicyOptions::fromJson(const QJsonObject &object)
 OfflinePolicy::OfflinePolicy(OfflinePolicyOptions options)
     : m_options(std::move(options)), m_prompts(m_options.promptTemplateDir)
 {
-    m_options.skill = clamp01(m_options.skill);
+    for (const auto &[name, value] : m_options.numericSettings())
+        *value = clamp01(*value);
 }
 
 QString OfflinePolicy::refusal(const Task &task, Backend backend) const
@@ -241,19 +324,18 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
 
     switch (verdict) {
     case Verdict::CompileError:
-        keepOrFix(0.35 + 0.6 * skill, pointsAtCode, QStringLiteral("did not compile"));
+        keepOrFix(m_options.fixRate, pointsAtCode, QStringLiteral("did not compile"));
         return;
     case Verdict::Wrong:
     case Verdict::Crash:
     case Verdict::Timeout:
     case Verdict::Resource:
-        keepOrFix(0.3 + 0.6 * skill, FeedbackReader::namesFailingShape(feedback),
+        keepOrFix(m_options.fixRate, FeedbackReader::namesFailingShape(feedback),
                   QStringLiteral("produced wrong results (%1)").arg(verdictName(verdict)));
         return;
     case Verdict::Flagged:
         // A blocking flag names the mechanism (and its lines, where it has them).
-        keepOrFix(0.4 + 0.55 * skill,
-                  pointsAtCode || feedback.contains(QLatin1String("(blocking)")),
+        keepOrFix(m_options.fixRate, pointsAtCode || feedback.contains(QLatin1String("(blocking)")),
                   QStringLiteral("was flagged by the anti-cheat checks"));
         return;
     case Verdict::Pass:
@@ -280,7 +362,7 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
         candidates.append(&knob);
         weights.append(0.2 + 4.0 * skill * std::max(0.0, gain) + (1.0 - skill) * 0.5);
     }
-    if (!candidates.isEmpty() && rng.chance(0.35 + 0.6 * skill)) {
+    if (!candidates.isEmpty() && rng.chance(m_options.followRate)) {
         const Knob *knob = candidates.at(rng.weighted(weights));
         const QString current = plan.knobs.value(knob->name);
         const QString next = moveKnob(*knob, current, knob->feedback.value(kind));
@@ -301,6 +383,85 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
         plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
 }
 
+bool OfflinePolicy::taskIsStuck(const GenerationRequest &request, QString *misconception) const
+{
+    // Drawn once per (run seed, task, backend), so every fresh sample of the run shares it.
+    quint64 key = 1469598103934665603ULL; // FNV-1a of "task/backend"
+    const Task &task = *request.task;
+    for (const char c : (task.name + QLatin1Char('/') + backendName(request.backend)).toUtf8())
+        key = (key ^ quint8(c)) * 1099511628211ULL;
+    CounterRng rng(request.seed, key, kStreamMisconception);
+    if (!rng.chance(m_options.stuckShare))
+        return false;
+    static const QStringList categories{QStringLiteral("compile_error"), QStringLiteral("wrong"),
+                                        QStringLiteral("gaming")};
+    const QList<double> weights{m_options.compileErrorRate, m_options.wrongRate,
+                                m_options.gamingRate};
+    if (weights.at(0) + weights.at(1) + weights.at(2) <= 0.0)
+        return false; // a model that makes no mistakes has no misconceptions either
+    const QString category = categories.at(rng.weighted(weights));
+    const QStringList kinds = DefectInjector::kinds(category, task, request.backend);
+    if (kinds.isEmpty())
+        return false;
+    *misconception = category + QLatin1Char(':') + kinds.at(rng.below(int(kinds.size())));
+    return true;
+}
+
+void OfflinePolicy::planFailure(const GenerationRequest &request, bool stuck, Draws &draws,
+                                Plan &plan) const
+{
+    CounterRng &rng = draws.defects;
+    // The trace's latent scales the odds of failing (mean factor 1), so a rate of 0 or 1 stays.
+    const double beta = m_options.lengthCoupling;
+    const double k = std::exp(beta * draws.latent - 0.5 * beta * beta);
+    const double total = m_options.compileErrorRate + m_options.wrongRate + m_options.gamingRate;
+    const double p = std::min(1.0, total);
+    const double scale = total > 0.0 ? (p * k / (1.0 - p + p * k)) / total : 0.0;
+    const double compile = m_options.compileErrorRate * scale;
+    const double wrong = m_options.wrongRate * scale;
+    const double gaming = m_options.gamingRate * scale;
+    const double u = rng.uniform();
+    if (stuck) {
+        if (!rng.chance(m_options.stuckPassRate)) {
+            plan.category = plan.misconception.section(QLatin1Char(':'), 0, 0);
+            plan.kind = plan.misconception.section(QLatin1Char(':'), 1);
+        }
+    } else if (u < compile) {
+        plan.category = QStringLiteral("compile_error");
+    } else if (u < compile + wrong) {
+        plan.category = QStringLiteral("wrong");
+    } else if (u < compile + wrong + gaming) {
+        plan.category = QStringLiteral("gaming");
+    }
+    // A trace cut off by its budget leaves the answer broken as often as it was cut short.
+    if (plan.category.isEmpty() && rng.chance(draws.cutShare(request))) {
+        const double total = m_options.compileErrorRate + m_options.wrongRate;
+        plan.category = rng.chance(total > 0.0 ? m_options.compileErrorRate / total : 0.5)
+                            ? QStringLiteral("compile_error")
+                            : QStringLiteral("wrong");
+        plan.notes.append(QStringLiteral("I ran out of reasoning budget before checking this."));
+    }
+}
+
+void OfflinePolicy::applyDefect(const GenerationRequest &request, CounterRng &rng, QString *source,
+                                Plan &plan) const
+{
+    // A kept parent's defect is whatever the parent had: this model does not know it.
+    plan.injected = plan.keptParent ? QStringLiteral("inherited") : QStringLiteral("none");
+    if (plan.category.isEmpty())
+        return;
+    const Task &task = *request.task;
+    const QStringList kinds = DefectInjector::kinds(plan.category, task, request.backend);
+    const QString kind =
+        plan.kind.isEmpty() ? kinds.value(rng.below(std::max(1, int(kinds.size())))) : plan.kind;
+    const DefectInjector::Outcome outcome =
+        DefectInjector::apply(source, plan.category, kind, task, request.backend, rng);
+    if (outcome.applied) {
+        plan.injected = plan.category + QLatin1Char(':') + outcome.kind;
+        plan.injectedLine = outcome.line;
+    }
+}
+
 GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
                                          const std::atomic<bool> &cancel)
 {
@@ -317,20 +478,12 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     const std::shared_ptr<const VariantSpace> space = this->space(task.name, request.backend);
     const double difficulty = space ? space->difficulty() : 0.5;
 
-    // Reasoning: a longer budget buys a slightly better model (a modest, real correlation).
-    CounterRng tokenRng =
-        CounterRng(request.seed, static_cast<quint64>(request.sampleIndex)).fork(kStreamTokens);
-    const double typical = 400.0 + 2600.0 * difficulty;
-    double reasoningFactor = 0.0;
-    if (request.reasoningLength > 0)
-        reasoningFactor = std::clamp(std::log2(request.reasoningLength / typical) / 2.0, -1.0, 1.0);
-    const double skill = clamp01(m_options.skill + 0.12 * reasoningFactor);
-    const double rateScale = std::max(0.0, 1.6 - 1.2 * skill);
-
-    CounterRng root(request.seed, static_cast<quint64>(request.sampleIndex));
-    CounterRng knobRng = root.fork(kStreamKnobs);
-    CounterRng defectRng = root.fork(kStreamDefects);
-    CounterRng decisionRng = root.fork(kStreamDecisions);
+    // One latent draw sets the trace's length and, through lengthCoupling, its odds of failing:
+    // long traces go with wrong answers, and the knob choices do not depend on it.
+    Draws draws(request, difficulty);
+    const double skill = m_options.skill;
+    CounterRng &knobRng = draws.knobs;
+    CounterRng &decisionRng = draws.decisions;
 
     Plan plan;
     const QList<CandidateRecord> &parents = request.parents;
@@ -440,32 +593,13 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         return result;
     }
 
-    // Fresh defects at the configured rates, unless the parent's code was kept as it was.
+    // Fresh defects, unless the parent's code was kept as it was.
     if (!plan.keptParent) {
-        const double u = defectRng.uniform();
-        const double compile = m_options.compileErrorRate * rateScale;
-        const double wrong = m_options.wrongRate * rateScale;
-        const double gaming = m_options.gamingRate * rateScale;
-        if (u < compile)
-            plan.category = QStringLiteral("compile_error");
-        else if (u < compile + wrong)
-            plan.category = QStringLiteral("wrong");
-        else if (u < compile + wrong + gaming)
-            plan.category = QStringLiteral("gaming");
+        const bool fresh =
+            request.operation == Operation::Sample || request.operation == Operation::Manual;
+        planFailure(request, fresh && taskIsStuck(request, &plan.misconception), draws, plan);
     }
-    // A kept parent's defect is whatever the parent had: this model does not know it.
-    QString injected = plan.keptParent ? QStringLiteral("inherited") : QStringLiteral("none");
-    int injectedLine = 0;
-    if (!plan.category.isEmpty()) {
-        const QStringList kinds = DefectInjector::kinds(plan.category, task, request.backend);
-        const QString kind = kinds.value(defectRng.below(static_cast<int>(kinds.size())));
-        const DefectInjector::Outcome outcome =
-            DefectInjector::apply(&source, plan.category, kind, task, request.backend, defectRng);
-        if (outcome.applied) {
-            injected = plan.category + QLatin1Char(':') + outcome.kind;
-            injectedLine = outcome.line;
-        }
-    }
+    applyDefect(request, draws.defects, &source, plan);
 
     // Token accounting as an LLM would report it: real prompt text, the answer, reasoning drawn
     // per task difficulty and requested budget.
@@ -491,15 +625,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
                  choices.isEmpty() ? QStringLiteral("- the task's reference structure")
                                    : choices.join(QLatin1Char('\n')));
 
-    qint64 reasoningTokens = 0;
-    const double spread = std::exp(0.35 * tokenRng.normal());
-    if (request.reasoningLength > 0)
-        reasoningTokens = qint64(request.reasoningLength *
-                                 std::clamp((0.55 + 0.3 * difficulty) * spread, 0.1, 1.0));
-    else
-        reasoningTokens = qint64(typical * spread);
-    reasoningTokens = std::max<qint64>(reasoningTokens, 16);
-
+    const qint64 reasoningTokens = std::max<qint64>(draws.reasoningTokens(request), 16);
     QString reasoning = kSimulatedLabel + QLatin1Char('\n') + plan.notes.join(QLatin1Char('\n'));
     if (space)
         reasoning +=
@@ -524,19 +650,24 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     c.promptTokens = TokenEstimator::count(promptText);
     c.completionTokens = TokenEstimator::count(response);
     c.reasoningTokens = reasoningTokens;
-    c.reasoningLength = request.reasoningLength > 0 ? request.reasoningLength : qint64(typical);
+    c.reasoningLength =
+        request.reasoningLength > 0 ? request.reasoningLength : qint64(draws.typicalLength);
     c.createdAt = QDateTime::currentDateTimeUtc();
     QJsonObject meta{{QStringLiteral("simulated"), true},
                      {QStringLiteral("model"), m_options.model},
+                     {QStringLiteral("preset"), m_options.preset},
                      {QStringLiteral("skill"), m_options.skill},
-                     {QStringLiteral("effective_skill"), skill},
                      {QStringLiteral("knobs"), VariantSpace::configToJson(plan.knobs)},
-                     {QStringLiteral("injected"), injected},
+                     {QStringLiteral("injected"), plan.injected},
                      {QStringLiteral("space"),
                       space ? task.name + QLatin1Char('/') + backendName(request.backend)
                             : QStringLiteral("reference")}};
-    if (injectedLine > 0)
-        meta.insert(QStringLiteral("injected_line"), injectedLine);
+    if (plan.injectedLine > 0)
+        meta.insert(QStringLiteral("injected_line"), plan.injectedLine);
+    if (!plan.misconception.isEmpty())
+        meta.insert(QStringLiteral("misconception"), plan.misconception);
+    if (draws.truncated(request))
+        meta.insert(QStringLiteral("truncated"), true);
     if (space)
         meta.insert(QStringLiteral("quality"), space->quality(plan.knobs));
     if (!plan.feedback.isEmpty())

@@ -9,23 +9,39 @@
 #include <QMap>
 #include <QMutex>
 #include <memory>
+#include <optional>
 
 namespace kiln {
 
-// Settings of the simulated LLM. The rates are per generation at skill 0.5; skill scales them
-// (factor 1.6 - 1.2 * skill), the prior's quality, the fix probabilities and how faithfully a
-// refinement follows the feedback (docs/offline-policy.md).
+// Settings of the simulated LLM. The presets ("frontier", the default, and "weak") set every
+// per-step figure from a published one (docs/offline-policy.md cites each); a `--param` may
+// override any of them.
 struct OfflinePolicyOptions
 {
-    double skill = 0.5; // [0, 1]
-    double compileErrorRate = 0.15;
-    double wrongRate = 0.12;
-    double gamingRate = 0.05;
+    QString preset = QStringLiteral("frontier");
+    double skill = 0.7; // [0, 1]: how well it picks knob values and reads timing feedback
+    // A fresh kernel for a task the model knows fails in one of these ways (per generation).
+    double compileErrorRate = 0.05;
+    double wrongRate = 0.04;
+    double gamingRate = 0.015;
+    // For this share of (run, task) pairs the model holds a misconception: its fresh kernels
+    // repeat one mistake and pass only at stuckPassRate. Width cannot fix that; feedback can.
+    double stuckShare = 0.49;
+    double stuckPassRate = 0.02;
+    double fixRate = 0.26;    // a turn whose feedback points at the failure fixes it
+    double followRate = 0.77; // a timing-feedback turn moves a knob the feedback names
+    // How strongly a long reasoning trace goes with a failed kernel (ConCuR's direction).
+    double lengthCoupling = 0.5;
     QString model = QStringLiteral("kiln-offline-sim");
     QString promptTemplateDir; // PromptBuilder overrides; empty: the embedded templates
 
     QJsonObject toJson() const;
     static OfflinePolicyOptions fromJson(const QJsonObject &object);
+    // The named presets; nullopt for an unknown name.
+    static std::optional<OfflinePolicyOptions> fromPreset(const QString &name);
+    static QStringList presetNames();
+    // The numeric settings by their `--param` names, for overrides and validation.
+    QList<std::pair<QString, double *>> numericSettings();
 };
 
 // The embedded default policy: a simulated language model that writes real kernel variants
@@ -53,6 +69,11 @@ public:
 
 private:
     struct Plan;
+    struct Draws;
+    void planFailure(const GenerationRequest &request, bool stuck, Draws &draws, Plan &plan) const;
+    void applyDefect(const GenerationRequest &request, CounterRng &rng, QString *source,
+                     Plan &plan) const;
+    bool taskIsStuck(const GenerationRequest &request, QString *misconception) const;
     KnobConfig samplePrior(const VariantSpace &space, double skill, CounterRng &rng) const;
     KnobConfig mutate(const VariantSpace &space, KnobConfig config, double skill, int moves,
                       CounterRng &rng) const;

@@ -30,6 +30,16 @@ bool readText(const QString &path, QString *text, QString *error)
     return true;
 }
 
+// The simulated model's belief tags as numbers; -1 for an unknown tag.
+double beliefLevel(const QString &tag)
+{
+    static const QMap<QString, double> levels{{QStringLiteral("best"), 1.0},
+                                              {QStringLiteral("good"), 0.75},
+                                              {QStringLiteral("fair"), 0.5},
+                                              {QStringLiteral("poor"), 0.25}};
+    return levels.value(tag, -1.0);
+}
+
 QList<double> normalised(QList<double> weights)
 {
     double total = 0.0;
@@ -121,14 +131,26 @@ std::optional<VariantSpace> VariantSpace::fromJson(const QJsonObject &object,
             return fail(QStringLiteral("knob without a name or values"));
         for (const QJsonValue &v : k.value(QStringLiteral("prior")).toArray())
             knob.prior.append(v.toDouble());
-        for (const QJsonValue &v : k.value(QStringLiteral("quality")).toArray())
-            knob.quality.append(std::clamp(v.toDouble(), 0.0, 1.0));
+        // Beliefs are ordinal tags set from published guidance ("basis"), never from timings;
+        // a user's space may still give numbers ("quality").
+        for (const QJsonValue &v : k.value(QStringLiteral("belief")).toArray()) {
+            const double level = beliefLevel(v.toString());
+            if (level < 0.0)
+                return fail(QStringLiteral("knob %1: belief '%2' is not best, good, fair or poor")
+                                .arg(knob.name, v.toString()));
+            knob.quality.append(level);
+        }
+        if (knob.quality.isEmpty())
+            for (const QJsonValue &v : k.value(QStringLiteral("quality")).toArray())
+                knob.quality.append(std::clamp(v.toDouble(), 0.0, 1.0));
+        knob.basis = k.value(QStringLiteral("basis")).toString();
         if (knob.prior.isEmpty())
             knob.prior = QList<double>(knob.values.size(), 1.0);
         if (knob.quality.isEmpty())
             knob.quality = QList<double>(knob.values.size(), 0.5);
         if (knob.prior.size() != knob.values.size() || knob.quality.size() != knob.values.size())
-            return fail(QStringLiteral("knob %1: prior/quality must match values").arg(knob.name));
+            return fail(
+                QStringLiteral("knob %1: prior and belief must match values").arg(knob.name));
         knob.prior = normalised(knob.prior);
         const QJsonObject feedback = k.value(QStringLiteral("feedback")).toObject();
         for (auto it = feedback.constBegin(); it != feedback.constEnd(); ++it) {

@@ -15,11 +15,14 @@ namespace kiln {
 // One tunable choice of a kernel variant space (tasks/<task>/variants/<backend>/knobs.json).
 struct Knob
 {
-    QString name;          // template variable, e.g. "VEC"
-    QString description;   // one line, used in simulated reasoning text
-    QStringList values;    // in order: "up"/"down" moves walk this list
-    QList<double> prior;   // what a mediocre model picks (normalised)
-    QList<double> quality; // 0..1 per value: how good the value is at the task's timing shape
+    QString name;        // template variable, e.g. "VEC"
+    QString description; // one line, used in simulated reasoning text
+    QStringList values;  // in order: "up"/"down" moves walk this list
+    QList<double> prior; // what a mediocre model picks (normalised)
+    // 0..1 per value: how good the simulated model believes the value is (belief tags
+    // best/good/fair/poor = 1/0.75/0.5/0.25, set from published guidance, not from timings).
+    QList<double> quality;
+    QString basis; // the guideline the beliefs come from (docs/offline-policy.md lists them)
     // feedback kind ("memory_bound", "compute_bound", "launch_bound", "latency") -> target:
     // a value, or "up"/"down" for one step along `values`.
     QMap<QString, QString> feedback;
