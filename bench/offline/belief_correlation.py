@@ -44,10 +44,11 @@ def rows(path):
             continue
         try:
             ms = float(row["ms"])
-        except ValueError:
+            belief = float(row["quality"])
+        except (TypeError, ValueError):  # a crash or a variant that did not build
             continue
         if ms > 0:
-            yield row["task"], float(row["quality"]), 1.0 / ms
+            yield row["task"], belief, 1.0 / ms
 
 
 def main(paths):

@@ -153,12 +153,12 @@ std::optional<OfflinePolicyOptions> OfflinePolicyOptions::fromPreset(const QStri
         return std::nullopt;
     o.preset = name;
     o.skill = 0.2;
-    o.compileErrorRate = 0.23;
-    o.wrongRate = 0.19;
+    o.compileErrorRate = 0.25;
+    o.wrongRate = 0.21;
     o.gamingRate = 0.08;
-    o.stuckShare = 0.6;
+    o.stuckShare = 0.62;
     o.stuckPassRate = 0.02;
-    o.fixRate = 0.1;
+    o.fixRate = 0.22;
     o.followRate = 0.47;
     return o;
 }

@@ -26,9 +26,9 @@ struct OfflinePolicyOptions
     double gamingRate = 0.015;
     // For this share of (run, task) pairs the model holds a misconception: its fresh kernels
     // repeat one mistake and pass only at stuckPassRate. Width cannot fix that; feedback can.
-    double stuckShare = 0.49;
+    double stuckShare = 0.57;
     double stuckPassRate = 0.02;
-    double fixRate = 0.26;    // a turn whose feedback points at the failure fixes it
+    double fixRate = 0.55;    // a turn whose feedback points at the failure fixes it
     double followRate = 0.77; // a timing-feedback turn moves a knob the feedback names
     // How strongly a long reasoning trace goes with a failed kernel (ConCuR's direction).
     double lengthCoupling = 0.5;
