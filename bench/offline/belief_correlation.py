@@ -9,31 +9,11 @@ from published guidance (docs/offline-policy.md), so every timing read here is o
 usage: belief_correlation.py RESULT.tsv [RESULT.tsv ...]
 """
 import csv
-import math
+import os
 import sys
 
-
-def pearson(xs, ys):
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
-
-
-def ranks(values):
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    result = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            result[order[k]] = (i + j) / 2.0
-        i = j + 1
-    return result
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from strategy_study import pearson, spearman  # noqa: E402  (bench/strategy_study.py)
 
 
 def rows(path):
@@ -62,8 +42,8 @@ def main(paths):
     print("| --- | --- | --- | --- |")
     for task in sorted(data):
         beliefs, speeds = data[task]
-        rho = pearson(ranks(beliefs), ranks(speeds))
-        print(f"| {task} | {len(beliefs)} | {pearson(beliefs, speeds):.2f} | {rho:.2f} |")
+        print(f"| {task} | {len(beliefs)} | {pearson(beliefs, speeds):.2f} | "
+              f"{spearman(beliefs, speeds):.2f} |")
 
 
 if __name__ == "__main__":

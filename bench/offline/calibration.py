@@ -14,6 +14,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from strategy_study import pearson  # noqa: E402  (bench/strategy_study.py)
+
 TARGETS = {  # variant -> published figures (docs/offline-policy.md cites each)
     "frontier": {"pass@1": 0.47, "pass@5": 0.56, "after_turns": 0.82},
     "weak": {"pass@1": 0.20, "pass@5": None, "after_turns": 0.56},
@@ -24,17 +27,6 @@ def runs(out, variant, strategy):
     for path in sorted(glob.glob(os.path.join(out, "runs", variant, "*", strategy, "seed*.json"))):
         with open(path) as f:
             yield json.load(f)
-
-
-def pearson(xs, ys):
-    n = len(xs)
-    if n < 3:
-        return float("nan")
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
 def width(out, variant):

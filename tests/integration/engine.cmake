@@ -9,5 +9,5 @@ add_dependencies(tst_leakyverifier kiln-cli)
 
 # docs/workshop.md's seven exercises at small budgets: the direction of each observation.
 kiln_add_test(NAME tst_workshop SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_workshop.cpp
-              LABEL integration TIMEOUT 900)
+              LIBS kiln_engine LABEL integration TIMEOUT 900)
 add_dependencies(tst_workshop kiln-cli)

@@ -1,6 +1,7 @@
 // The workshop of docs/workshop.md, each exercise at a small budget through the real kiln-cli
 // and the CPU verifier. Each test asserts the direction of the exercise's observation, not a
 // tuned number: if the policy, a strategy or the verifier stops showing the lesson, it fails.
+#include "engine/coveragemetrics.h"
 #include "kilncli.h"
 
 #include <QJsonArray>
@@ -81,17 +82,6 @@ QStringList suiteRun(const QString &strategy, int budget, const QStringList &mor
            more;
 }
 
-// Unbiased pass@k of n samples with c passing.
-double passAtK(int n, int c, int k)
-{
-    if (n - c < k)
-        return 1.0;
-    double miss = 1.0;
-    for (int i = n - c + 1; i <= n; ++i)
-        miss *= 1.0 - double(k) / i;
-    return 1.0 - miss;
-}
-
 double meanPassAtK(const QList<Candidate> &candidates, int k)
 {
     QMap<QString, QPair<int, int>> perTask; // task -> (samples, passes)
@@ -101,7 +91,7 @@ double meanPassAtK(const QList<Candidate> &candidates, int k)
     }
     double sum = 0.0;
     for (const auto &[n, passed] : perTask)
-        sum += passAtK(n, passed, k);
+        sum += kiln::CoverageMetrics::atK(n, passed, k);
     return perTask.isEmpty() ? 0.0 : sum / perTask.size();
 }
 
