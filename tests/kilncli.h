@@ -24,10 +24,14 @@ struct CliOutcome
     QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
 };
 
-inline CliOutcome runCli(const QStringList &arguments, int timeoutMs = 240000)
+inline CliOutcome
+runCli(const QStringList &arguments, int timeoutMs = 240000,
+       const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
+       const QString &program = cli())
 {
     QProcess process;
-    process.start(cli(), arguments);
+    process.setProcessEnvironment(environment);
+    process.start(program, arguments);
     CliOutcome o;
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();

@@ -3,12 +3,14 @@
 #include "builtinstrategies.h"
 #include "parametervalues.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonObject>
 #include <QLibrary>
 #include <QMutex>
 #include <QMutexLocker>
 #include <QPluginLoader>
+#include <QStandardPaths>
 
 namespace kiln {
 
@@ -21,12 +23,27 @@ struct Entry
     StrategyFactory *factory = nullptr; // owned by Qt's plugin instance
 };
 
+// $KILN_PLUGIN_PATH (colon-separated), then the installed plugin folder beside the executable,
+// then the user's own (~/.local/share/kiln/plugins).
+QStringList defaultDirectories()
+{
+    QStringList directories =
+        qEnvironmentVariable("KILN_PLUGIN_PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    if (QCoreApplication::instance())
+        directories.append(QDir::cleanPath(QCoreApplication::applicationDirPath() +
+                                           QStringLiteral("/" KILN_PLUGIN_FROM_BIN)));
+    directories.append(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                       QStringLiteral("/kiln/plugins"));
+    return directories;
+}
+
 struct Registry
 {
     QMutex mutex;
-    QStringList directories;
+    QStringList directories = defaultDirectories();
     bool loaded = false;
     QList<Entry> entries;
+    QStringList loadErrors;
 };
 
 Registry &registry()
@@ -65,6 +82,7 @@ void ensureLoaded(Registry &r)
         return;
     importBuiltinStrategies();
     r.entries.clear();
+    r.loadErrors.clear();
     const QList<QStaticPlugin> statics = QPluginLoader::staticPlugins();
     for (const QStaticPlugin &plugin : statics) {
         const QJsonObject meta = plugin.metaData();
@@ -83,7 +101,10 @@ void ensureLoaded(Registry &r)
             if (meta.value(QLatin1String("IID")).toString() !=
                 QLatin1String(KilnStrategyFactory_iid))
                 continue;
-            addEntry(r.entries, loader.instance(), meta);
+            QObject *instance = loader.instance();
+            if (!instance)
+                r.loadErrors.append(path + QStringLiteral(": ") + loader.errorString());
+            addEntry(r.entries, instance, meta);
         }
     }
     std::stable_sort(r.entries.begin(), r.entries.end(), [](const Entry &a, const Entry &b) {
@@ -164,6 +185,14 @@ void StrategyRegistry::setPluginDirectories(const QStringList &directories)
     QMutexLocker lock(&r.mutex);
     r.directories = directories;
     r.loaded = false; // rescan on next use
+}
+
+QStringList StrategyRegistry::loadErrors()
+{
+    Registry &r = registry();
+    QMutexLocker lock(&r.mutex);
+    ensureLoaded(r);
+    return r.loadErrors;
 }
 
 QStringList StrategyRegistry::pluginDirectories()

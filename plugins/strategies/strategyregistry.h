@@ -28,8 +28,12 @@ public:
     static QString validate(const QString &name, const QVariantMap &values,
                             bool ignoreUnknown = false);
 
+    // By default $KILN_PLUGIN_PATH, the installed lib/kiln/plugins and the user's
+    // ~/.local/share/kiln/plugins; missing folders are skipped.
     static void setPluginDirectories(const QStringList &directories);
     static QStringList pluginDirectories();
+    // Plugins with the strategy interface that failed to load: "path: reason".
+    static QStringList loadErrors();
 };
 
 } // namespace kiln

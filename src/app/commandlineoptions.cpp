@@ -62,6 +62,11 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             options.compare = true;
             continue;
         }
+        // A bare path is the database: what a file manager or the .desktop entry passes.
+        if (!name.startsWith(QLatin1Char('-')) && options.database.isEmpty()) {
+            options.database = name;
+            continue;
+        }
         static const QStringList known{
             QStringLiteral("--task"),       QStringLiteral("--strategies"),
             QStringLiteral("--budget"),     QStringLiteral("--seeds"),

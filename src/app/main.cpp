@@ -19,7 +19,7 @@ using namespace kiln;
 namespace {
 
 const char usage[] =
-    "Usage: kiln [--db FILE] [--run ID] [--select CANDIDATE_ID]\n"
+    "Usage: kiln [--db FILE | FILE] [--run ID] [--select CANDIDATE_ID]\n"
     "            [--view tree|plots|table|code|diff|report|transcript] [--screenshot OUT.png]\n"
     "            [--new-run RUN-OPTIONS...]\n"
     "       kiln [--db FILE] --compare --task T --strategies S1,S2,... [--budget N] [--seeds K]\n"
@@ -28,7 +28,7 @@ const char usage[] =
     "            --export OUT.png|OUT.pdf|OUT.svg\n"
     "\n"
     "Kiln workbench: start, watch and explore the search runs of a workspace database.\n"
-    "  --db FILE          workspace database to open\n"
+    "  --db FILE          workspace database to open (a bare FILE is the same)\n"
     "  --run ID           run to show (default: the most recent)\n"
     "  --select ID        candidate to select (default: the best passing one)\n"
     "  --view NAME        panel to bring to the front\n"
@@ -230,6 +230,8 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("kiln"));
     QApplication::setApplicationVersion(QStringLiteral(KILN_VERSION));
     QApplication app(argc, argv);
+    // The installed .desktop entry's id: desktops match the window to its icon and entry.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.kiln.Kiln"));
     QApplication::setStyle(QStringLiteral("Fusion"));
     if (!options->plot.isEmpty())
         return renderPlot(*options);

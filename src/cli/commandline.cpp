@@ -56,7 +56,11 @@ std::optional<int> CommandLine::parse(const QStringList &arguments)
     if (!m_parser.parse(words))
         return usageError(m_parser.errorText());
     if (m_parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(m_parser.helpText()), stdout);
+        // Qt names the program by its path; the usage line names the command.
+        QString help = m_parser.helpText();
+        help.replace(0, help.indexOf(QLatin1String(" [options]")),
+                     QStringLiteral("Usage: kiln-cli ") + m_command);
+        std::fputs(qPrintable(help), stdout);
         return ExitOk;
     }
     return std::nullopt;

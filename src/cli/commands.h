@@ -14,5 +14,6 @@ int runReportCommand(const QStringList &arguments);
 int runExportCommand(const QStringList &arguments);
 int runSubmitCommand(const QStringList &arguments);
 int runRejudgeCommand(const QStringList &arguments);
+int runDoctorCommand(const QStringList &arguments);
 
 } // namespace kiln

@@ -28,6 +28,7 @@ const QList<Subcommand> &subcommands()
         {"export", "Export a run as JSON or CSV.", kiln::runExportCommand},
         {"submit", "Add a hand-written candidate to a run and verify it.", kiln::runSubmitCommand},
         {"rejudge", "Verify a run's candidates again, as a new run.", kiln::runRejudgeCommand},
+        {"doctor", "Say what Kiln finds on this machine, with fixes.", kiln::runDoctorCommand},
     };
     return list;
 }

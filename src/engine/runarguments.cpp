@@ -130,9 +130,13 @@ QStringList RunArguments::engineParameterNames()
 
 QCommandLineOption RunArguments::strategyOption()
 {
-    return {QStringLiteral("strategy"),
-            QStringLiteral("best-of-n, refine, beam, greedy, mcts, evolve or two-phase."),
-            QStringLiteral("NAME"), QStringLiteral("best-of-n")};
+    // From the registry, so installed plugins are listed (and completed: packaging/completion).
+    QStringList names = StrategyRegistry::names();
+    const QString last = names.size() > 1 ? names.takeLast() : QString();
+    const QString list = names.join(QStringLiteral(", ")) +
+                         (last.isEmpty() ? QString() : QStringLiteral(" or ") + last);
+    return {QStringLiteral("strategy"), list + QLatin1Char('.'), QStringLiteral("NAME"),
+            QStringLiteral("best-of-n")};
 }
 
 QCommandLineOption RunArguments::tasksDirOption()
@@ -155,8 +159,8 @@ void RunArguments::addOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("budget"), QStringLiteral("Budget on the budget axis."),
                  QStringLiteral("N"), QStringLiteral("32")});
     p.addOption({QStringLiteral("budget-axis"),
-                 QStringLiteral("evals, samples, tokens, seconds or cost."), QStringLiteral("AXIS"),
-                 QStringLiteral("evals")});
+                 QStringLiteral("evals, samples, tokens, seconds, device_seconds or cost."),
+                 QStringLiteral("AXIS"), QStringLiteral("evals")});
     p.addOption({QStringLiteral("seed"), QStringLiteral("Run seed."), QStringLiteral("S"),
                  QStringLiteral("1")});
     p.addOption({QStringLiteral("db"), QStringLiteral("Workspace database (default kiln.db)."),
@@ -214,7 +218,8 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     }
     const auto axis = budgetAxisFromName(p.value(QStringLiteral("budget-axis")));
     if (!axis) {
-        *error = QStringLiteral("--budget-axis must be evals, samples, tokens, seconds or cost");
+        *error = QStringLiteral(
+            "--budget-axis must be evals, samples, tokens, seconds, device_seconds or cost");
         return std::nullopt;
     }
     config.budgetAxis = *axis;

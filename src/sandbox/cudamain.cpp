@@ -760,9 +760,15 @@ private:
     Slot m_candidate, m_reference, m_library;
 };
 
-// --probe: one line per visible device, or why there is none. Runs no candidate code.
+// --probe: the versions line, then one line per visible device, or why there is none. Runs no
+// candidate code. A driver version of 0 means no driver is installed.
 int probeDevices()
 {
+    int runtimeVersion = 0, driverVersion = 0, nvrtcMajor = 0, nvrtcMinor = 0;
+    cudaRuntimeGetVersion(&runtimeVersion);
+    cudaDriverGetVersion(&driverVersion);
+    nvrtcVersion(&nvrtcMajor, &nvrtcMinor);
+    std::printf("versions %d %d %d.%d\n", runtimeVersion, driverVersion, nvrtcMajor, nvrtcMinor);
     int count = 0;
     const cudaError_t error = cudaGetDeviceCount(&count);
     if (error != cudaSuccess) {

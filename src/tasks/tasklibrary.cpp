@@ -2,6 +2,7 @@
 
 #include "tasks/taskloader.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -19,6 +20,7 @@ TaskLibrary TaskLibrary::standard(const QStringList &extraDirectories)
 {
     TaskLibrary library;
     library.loadEmbedded();
+    library.loadSystemDirectories();
     library.loadUserDirectory();
     for (const QString &directory : extraDirectories)
         library.loadDirectory(directory);
@@ -37,6 +39,30 @@ void TaskLibrary::loadEmbedded()
     loadDirectory(embeddedTasksDirectory());
 }
 
+QStringList TaskLibrary::systemTasksDirectories()
+{
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates.append(QDir::cleanPath(QCoreApplication::applicationDirPath() +
+                                          QStringLiteral("/" KILN_TASK_FROM_BIN)));
+    for (const QString &base :
+         QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))
+        candidates.append(QDir::cleanPath(base + QStringLiteral("/kiln/tasks")));
+    const QString user = QDir::cleanPath(userTasksDirectory());
+    QStringList found;
+    for (const QString &directory : std::as_const(candidates)) {
+        if (directory != user && !found.contains(directory) && QFileInfo(directory).isDir())
+            found.append(directory);
+    }
+    return found;
+}
+
+void TaskLibrary::loadSystemDirectories()
+{
+    for (const QString &directory : systemTasksDirectories())
+        loadDirectory(directory, false);
+}
+
 void TaskLibrary::loadUserDirectory()
 {
     // The user folder is optional: its absence is not an error.
@@ -45,7 +71,7 @@ void TaskLibrary::loadUserDirectory()
         loadDirectory(directory);
 }
 
-int TaskLibrary::loadDirectory(const QString &directory)
+int TaskLibrary::loadDirectory(const QString &directory, bool replaceExisting)
 {
     int loaded = 0;
     const QFileInfo info(directory);
@@ -55,18 +81,20 @@ int TaskLibrary::loadDirectory(const QString &directory)
         return 0;
     }
     if (QFileInfo(directory + QStringLiteral("/task.json")).exists()) {
-        loadTaskFolder(directory, loaded);
+        loadTaskFolder(directory, replaceExisting, loaded);
         return loaded;
     }
     const QDir dir(directory);
     const QStringList folders = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QString &folder : folders)
-        loadTaskFolder(dir.filePath(folder), loaded);
+        loadTaskFolder(dir.filePath(folder), replaceExisting, loaded);
     return loaded;
 }
 
-void TaskLibrary::loadTaskFolder(const QString &folder, int &loaded)
+void TaskLibrary::loadTaskFolder(const QString &folder, bool replaceExisting, int &loaded)
 {
+    if (!replaceExisting && m_tasks.contains(QFileInfo(folder).fileName()))
+        return;
     const TaskLoader::Result result = TaskLoader::load(folder);
     if (!result.ok()) {
         m_errors.append(result.errors);

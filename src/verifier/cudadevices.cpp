@@ -14,6 +14,11 @@ double CudaDevice::peakFp32FlopsPerSecond() const
     return double(smCount) * lanes * 2.0 * clockKhz * 1e3;
 }
 
+QString CudaAvailability::versionText(int cudaVersion)
+{
+    return QStringLiteral("%1.%2").arg(cudaVersion / 1000).arg(cudaVersion % 1000 / 10);
+}
+
 CudaAvailability CudaDevices::parse(const QString &output)
 {
     CudaAvailability availability;
@@ -24,6 +29,12 @@ CudaAvailability CudaDevices::parse(const QString &output)
             continue;
         }
         const QStringList words = line.split(QLatin1Char(' '));
+        if (words.size() == 4 && words[0] == QLatin1String("versions")) {
+            availability.runtimeVersion = words[1].toInt();
+            availability.driverVersion = words[2].toInt();
+            availability.nvrtcVersion = words[3];
+            continue;
+        }
         if (words.size() < 11 || words[0] != QLatin1String("device"))
             continue;
         CudaDevice device;

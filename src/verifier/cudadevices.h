@@ -32,6 +32,12 @@ struct CudaAvailability
     bool usable = false;
     QString reason; // why not, when not: no sandbox, no driver, no device, the device's error
     QList<CudaDevice> devices;
+    // From the probe's versions line; 0 / empty when the sandbox did not answer. A driver
+    // version of 0 means no NVIDIA driver is installed. Versions are CUDA's 1000*major+10*minor.
+    int runtimeVersion = 0;
+    int driverVersion = 0;
+    QString nvrtcVersion;
+    static QString versionText(int cudaVersion); // 13000 -> "13.0"
 };
 
 // Whether the CUDA backend can run here. The engine itself never links the CUDA runtime: it asks

@@ -7,16 +7,28 @@
 
 namespace kiln {
 
+namespace {
+
+// kiln-sandbox beside the executable (a build tree), else in the installed libexec folder.
+QString findSandbox()
+{
+    if (!QCoreApplication::instance())
+        return {};
+    const QDir here(QCoreApplication::applicationDirPath());
+    const QString beside = here.filePath(QStringLiteral("kiln-sandbox"));
+    const QString installed =
+        QDir::cleanPath(here.filePath(QStringLiteral(KILN_LIBEXEC_FROM_BIN "/kiln-sandbox")));
+    return QFileInfo(beside).isExecutable() || !QFileInfo(installed).isExecutable() ? beside
+                                                                                    : installed;
+}
+
+} // namespace
+
 VerifierOptions VerifierOptions::defaults()
 {
     VerifierOptions options;
     const QString fromEnvironment = qEnvironmentVariable("KILN_SANDBOX");
-    if (!fromEnvironment.isEmpty()) {
-        options.sandbox.executable = fromEnvironment;
-    } else if (QCoreApplication::instance()) {
-        options.sandbox.executable =
-            QCoreApplication::applicationDirPath() + QStringLiteral("/kiln-sandbox");
-    }
+    options.sandbox.executable = fromEnvironment.isEmpty() ? findSandbox() : fromEnvironment;
     options.cacheDirectory = qEnvironmentVariable("KILN_CACHE_DIR");
     if (options.cacheDirectory.isEmpty()) {
         QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);

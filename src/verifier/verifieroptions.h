@@ -50,8 +50,9 @@ struct VerifierOptions
     // profiler injected into a confined process cannot reach its host and hangs.
     bool cudaProfiling = false;
 
-    // Sandbox beside the running executable (or $KILN_SANDBOX), cache under the user's cache
-    // location (or $KILN_CACHE_DIR), work directories under the temporary directory.
+    // Sandbox beside the running executable, else in the installed libexec folder (or
+    // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache under the user's
+    // cache location (or $KILN_CACHE_DIR), work directories under the temporary directory.
     static VerifierOptions defaults();
 };
 

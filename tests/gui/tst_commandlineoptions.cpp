@@ -66,6 +66,20 @@ private slots:
         QCOMPARE(o->screenshot, QStringLiteral("o.png"));
         QCOMPARE(CommandLineOptions::views().size(), 7);
     }
+
+    // What a file manager passes: the database as a bare path; a second bare word is an error.
+    void barePathIsTheDatabase()
+    {
+        const auto o = CommandLineOptions::parse(
+            {QStringLiteral("/tmp/work.db"), QStringLiteral("--view"), QStringLiteral("plots")},
+            nullptr);
+        QVERIFY(o);
+        QCOMPARE(o->database, QStringLiteral("/tmp/work.db"));
+        QString error;
+        QVERIFY(
+            !CommandLineOptions::parse({QStringLiteral("a.db"), QStringLiteral("b.db")}, &error));
+        QVERIFY2(error.contains(QLatin1String("unknown argument 'b.db'")), qPrintable(error));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCommandLineOptions)

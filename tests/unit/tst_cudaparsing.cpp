@@ -109,6 +109,7 @@ private slots:
     void probeOutput()
     {
         const CudaAvailability two = CudaDevices::parse(QStringLiteral(
+            "versions 13000 13010 13.0\n"
             "device 0 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"
             "device 1 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"));
         QVERIFY(two.usable);
@@ -119,6 +120,9 @@ private slots:
         QCOMPARE(two.devices[0].l2Bytes, qint64(52428800));
         // 132 SMs x 128 lanes x 2 flops x 1.98 GHz
         QCOMPARE(qRound64(two.devices[0].peakFp32FlopsPerSecond() / 1e9), qint64(66908));
+        QCOMPARE(CudaAvailability::versionText(two.runtimeVersion), QStringLiteral("13.0"));
+        QCOMPARE(CudaAvailability::versionText(two.driverVersion), QStringLiteral("13.1"));
+        QCOMPARE(two.nvrtcVersion, QStringLiteral("13.0"));
 
         const CudaAvailability noDriver = CudaDevices::parse(QStringLiteral(
             "error cudaErrorInsufficientDriver: CUDA driver version is insufficient\n"));

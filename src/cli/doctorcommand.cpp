@@ -1,0 +1,67 @@
+#include "cli/commandline.h"
+#include "cli/commands.h"
+#include "engine/machinedoctor.h"
+
+#include <QJsonArray>
+#include <QSysInfo>
+#include <cstdio>
+
+namespace kiln {
+
+namespace {
+
+void printFindings(const QList<DoctorFinding> &findings)
+{
+    for (const DoctorFinding &finding : findings) {
+        std::printf("%-8s %-13s %s\n", qPrintable(DoctorFinding::levelName(finding.level)),
+                    qPrintable(finding.check), qPrintable(finding.found));
+        if (!finding.fix.isEmpty())
+            std::printf("%-22s fix: %s\n", "", qPrintable(finding.fix));
+    }
+}
+
+} // namespace
+
+int runDoctorCommand(const QStringList &arguments)
+{
+    CommandLine cli(QStringLiteral("doctor"),
+                    QStringLiteral("Say what Kiln finds on this machine, with a fix for each "
+                                   "problem: the sandboxes and their isolation, the compilers, "
+                                   "the GPUs and the driver, the cache, the tasks and the "
+                                   "strategies. It verifies one kernel on each usable backend."));
+    cli.addTasksDirOption();
+    cli.addJsonOption();
+    if (const auto done = cli.parse(arguments))
+        return *done;
+
+    MachineDoctor doctor(VerifierOptions::defaults(), cli.tasksDirs());
+    const QList<DoctorFinding> findings = doctor.examine();
+    bool ok = true;
+    for (const DoctorFinding &finding : findings)
+        ok = ok && finding.level != DoctorFinding::Level::Problem;
+
+    if (cli.json()) {
+        QJsonArray checks;
+        for (const DoctorFinding &finding : findings)
+            checks.append(finding.toJson());
+        CommandLine::printJson(QJsonDocument(
+            QJsonObject{{QStringLiteral("version"), QStringLiteral(KILN_VERSION)},
+                        {QStringLiteral("ok"), ok},
+                        {QStringLiteral("backends"),
+                         QJsonObject{{QStringLiteral("cpu"), doctor.cpuBackendUsable()},
+                                     {QStringLiteral("cuda"), doctor.cudaBackendUsable()}}},
+                        {QStringLiteral("checks"), checks}}));
+        return ExitOk;
+    }
+    std::printf("Kiln %s on %s (%s)\n\n", KILN_VERSION, qPrintable(QSysInfo::prettyProductName()),
+                qPrintable(QSysInfo::kernelVersion()));
+    printFindings(findings);
+    std::printf("\nCPU backend: %s. CUDA backend: %s.\n",
+                doctor.cpuBackendUsable() ? "usable" : "NOT usable",
+                doctor.cudaBackendUsable()
+                    ? "usable"
+                    : qPrintable(QStringLiteral("not usable (%1)").arg(doctor.cudaProblem())));
+    return ExitOk;
+}
+
+} // namespace kiln

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "core/backend.h"
+#include "engine/doctorfinding.h"
+#include "verifier/cudadevices.h"
+#include "verifier/verifieroptions.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace kiln {
+
+class TaskLibrary;
+
+// What Kiln finds on this machine (`kiln-cli doctor`): the sandboxes and the isolation the
+// kernel grants them, the compilers, the GPUs and the driver, a writable cache, the task library
+// and the strategies. Every check runs the real part: the sandbox is started, the compilers are
+// asked their versions, and one kernel per usable backend is verified end to end.
+class MachineDoctor
+{
+public:
+    MachineDoctor(VerifierOptions options, QStringList tasksDirectories);
+
+    // Takes a few seconds (it compiles and checks a kernel on each usable backend).
+    QList<DoctorFinding> examine();
+    bool cpuBackendUsable() const { return m_cpuUsable; }
+    bool cudaBackendUsable() const { return m_cudaUsable; }
+    // Why the CUDA backend is not usable (empty when it is).
+    QString cudaProblem() const { return m_cudaUsable ? QString() : m_cuda.reason; }
+
+private:
+    void checkSandbox();
+    void checkIsolation();
+    void describeIsolation(const QString &isolation, bool seccomp);
+    void checkCompiler();
+    void checkNvcc();
+    void checkCudaRuntime();
+    void checkGpus();
+    void checkCache();
+    void checkTasks(const TaskLibrary &library);
+    void checkStrategies();
+    void checkBackend(const TaskLibrary &library, Backend backend);
+    void add(const QString &check, DoctorFinding::Level level, const QString &found,
+             const QString &fix = {});
+
+    VerifierOptions m_options;
+    QStringList m_tasksDirectories;
+    QList<DoctorFinding> m_findings;
+    CudaAvailability m_cuda;
+    bool m_sandboxFound = false;
+    bool m_cpuUsable = false;
+    bool m_cudaUsable = false;
+};
+
+} // namespace kiln
