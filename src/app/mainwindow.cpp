@@ -15,6 +15,7 @@
 #include "transcriptpanel.h"
 #include "ui_mainwindow.h"
 
+#include "engine/runconfig.h"
 #include "models/candidateselection.h"
 #include "models/rundocument.h"
 #include "models/verdictstyle.h"
@@ -363,6 +364,8 @@ QString MainWindow::runLabel(const RunRecord &r) const
             .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
                  r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
                  RunRecord::statusName(r.status));
+    if (RunConfig::verifierOf(r.config) == QLatin1String("lenient"))
+        label += tr(" · LENIENT verifier");
     // A live run's count would be stale at once: the status bar shows it as it grows.
     const bool live = r.status == RunRecord::Status::Running ||
                       r.status == RunRecord::Status::Paused ||
@@ -634,6 +637,9 @@ void MainWindow::updateTitle()
         const RunRecord &r = m_document->run();
         title +=
             tr(" — run #%1 %2 (%3)").arg(r.id).arg(r.tasks.join(QStringLiteral(", ")), r.strategy);
+        // Its speedups are the naive harness's, not true ones.
+        if (RunConfig::verifierOf(r.config) == QLatin1String("lenient"))
+            title += tr(" — LENIENT verifier");
     }
     setWindowTitle(title);
 }

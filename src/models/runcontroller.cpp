@@ -48,19 +48,6 @@ bool RunController::isLive() const
            m_state == State::Stopping;
 }
 
-QString RunController::title() const
-{
-    static const char *const names[] = {"queued",   "starting", "running",   "paused",
-                                        "stopping", "finished", "cancelled", "failed"};
-    const QString run = m_runId ? QStringLiteral("#%1 ").arg(m_runId) : QString();
-    const QString lenient = m_config.verifier == QLatin1String("lenient")
-                                ? QStringLiteral(" · LENIENT verifier")
-                                : QString();
-    return QStringLiteral("%1%2 · %3%4 · %5")
-        .arg(run, m_config.tasks.join(QLatin1Char(',')), m_config.strategy, lenient,
-             QString::fromLatin1(names[int(m_state)]));
-}
-
 void RunController::start()
 {
     if (m_thread)

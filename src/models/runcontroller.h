@@ -66,8 +66,6 @@ public:
     RunProgress progress() const { return m_progress; }
     QString stopReason() const { return m_stopReason; }
     QString error() const { return m_error; }
-    // One line for a queue or a status bar: "#12 softmax · beam · running".
-    QString title() const;
 
 signals:
     void started(qint64 runId);

@@ -410,6 +410,26 @@ private slots:
         QSettings().clear();
     }
 
+    // A lenient run's speedups are not true ones: the title and the run picker say so.
+    void lenientRunIsLabelled()
+    {
+        const QString db = m_dir.filePath(QStringLiteral("lenient.db"));
+        QProcess cli;
+        cli.start(binary("kiln-cli"),
+                  {QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("vector_add"),
+                   QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--verifier"),
+                   QStringLiteral("lenient"), QStringLiteral("--budget"), QStringLiteral("2"),
+                   QStringLiteral("--db"), db});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        open(db);
+        QVERIFY2(m_window->windowTitle().contains(QLatin1String("LENIENT verifier")),
+                 qPrintable(m_window->windowTitle()));
+        QVERIFY(m_window->runCombo()->currentText().contains(QLatin1String("LENIENT verifier")));
+        open(m_fixture);
+        QVERIFY(!m_window->windowTitle().contains(QLatin1String("LENIENT")));
+    }
+
     void screenshots_data()
     {
         QTest::addColumn<QString>("view");

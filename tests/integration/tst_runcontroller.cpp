@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -207,6 +208,33 @@ private slots:
         for (RunController *c : runs)
             QCOMPARE(store->candidateCount(c->runId()), 3);
         QVERIFY(!workspace.hasLiveRuns());
+    }
+
+    // A kernel written by hand into a lenient run is judged by the naive harness, as the run's
+    // own were: one that leaves its output unwritten passes there (strictly it is flagged).
+    void manualCandidateOfALenientRun()
+    {
+        Workspace workspace;
+        QString error;
+        QVERIFY(workspace.open(freshDb(), &error));
+        RunController *c = workspace.startRun(
+            arguments(search(QStringLiteral("vector_add"), 2, 1,
+                             {QStringLiteral("--verifier"), QStringLiteral("lenient")})),
+            &error);
+        QVERIFY2(c, qPrintable(error));
+        QVERIFY(waitForState(c, RunController::State::Finished, 180000));
+        QFile file(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/game_output_unwritten.cpp"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        ManualSubmission::Request request;
+        request.runId = c->runId();
+        request.source = QString::fromUtf8(file.readAll());
+        QSignalSpy finished(&workspace, &Workspace::manualFinished);
+        workspace.submit(request);
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(4).toString()));
+        const auto result = finished.first().at(3).value<EvaluationResult>();
+        QCOMPARE(verdictName(result.verdict), QStringLiteral("pass"));
     }
 
     void badRunFails()
