@@ -4,6 +4,7 @@
 #include "codepanel.h"
 #include "commandlineoptions.h"
 #include "diffpanel.h"
+#include "doctordialog.h"
 #include "lineageview.h"
 #include "manualeditorpanel.h"
 #include "plotspanel.h"
@@ -232,6 +233,12 @@ void MainWindow::setupActions()
     });
     connect(ui.actionResetLayout, &QAction::triggered, this,
             [this] { restoreState(m_defaultState); });
+    connect(ui.actionDoctor, &QAction::triggered, this, [this] {
+        auto *dialog = new DoctorDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        dialog->start();
+    });
     connect(ui.actionAbout, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Kiln"),
                            tr("<h3>Kiln %1</h3><p>A workbench for inference-time scaling of "
@@ -430,8 +437,10 @@ bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error,
                 if (r.kind == QStringLiteral("search") && r.id > runId)
                     runId = r.id;
             }
-            for (const RunRecord &r : runs)
-                runId = runId ? runId : r.id;
+            if (!runId) {
+                for (const RunRecord &r : runs)
+                    runId = std::max(runId, r.id);
+            }
         }
         if (runId && !wait) {
             m_pendingSelect = options.select.value_or(0);

@@ -12,12 +12,8 @@ namespace {
 
 void printFindings(const QList<DoctorFinding> &findings)
 {
-    for (const DoctorFinding &finding : findings) {
-        std::printf("%-8s %-13s %s\n", qPrintable(DoctorFinding::levelName(finding.level)),
-                    qPrintable(finding.check), qPrintable(finding.found));
-        if (!finding.fix.isEmpty())
-            std::printf("%-22s fix: %s\n", "", qPrintable(finding.fix));
-    }
+    for (const DoctorFinding &finding : findings)
+        std::fputs(finding.toText().toLocal8Bit().constData(), stdout);
 }
 
 } // namespace

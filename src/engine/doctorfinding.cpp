@@ -25,4 +25,13 @@ QJsonObject DoctorFinding::toJson() const
     return object;
 }
 
+QString DoctorFinding::toText() const
+{
+    QString text = levelName(level).leftJustified(8) + QLatin1Char(' ') + check.leftJustified(13) +
+                   QLatin1Char(' ') + found + QLatin1Char('\n');
+    if (!fix.isEmpty())
+        text += QString(23, QLatin1Char(' ')) + QStringLiteral("fix: ") + fix + QLatin1Char('\n');
+    return text;
+}
+
 } // namespace kiln

@@ -23,6 +23,9 @@ struct DoctorFinding
 
     static QString levelName(Level level);
     QJsonObject toJson() const;
+    // "warning  nvcc          nvcc not found" and, when there is one, an indented "fix:" line:
+    // the text report of `kiln-cli doctor` and of the window's copy button.
+    QString toText() const;
 };
 
 } // namespace kiln

@@ -3,6 +3,7 @@
 #include "app/codepanel.h"
 #include "app/commandlineoptions.h"
 #include "app/diffpanel.h"
+#include "app/doctordialog.h"
 #include "app/lineageview.h"
 #include "app/mainwindow.h"
 #include "app/reportpanel.h"
@@ -18,6 +19,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAbstractItemView>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -27,11 +29,13 @@
 #include <QImage>
 #include <QProcess>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolTip>
+#include <QTreeWidget>
 
 using namespace kiln;
 using namespace kiln::testing;
@@ -408,6 +412,28 @@ private slots:
         QVERIFY(again.dockFor(QStringLiteral("transcript"))->isHidden());
         QVERIFY(!again.dockFor(QStringLiteral("code"))->isHidden());
         QSettings().clear();
+    }
+
+    // Help > Check this machine: the doctor's findings in a table, filled from a worker thread.
+    void doctorDialog()
+    {
+        auto *action = m_window->findChild<QAction *>(QStringLiteral("actionDoctor"));
+        QVERIFY(action);
+        action->trigger();
+        auto *dialog = m_window->findChild<DoctorDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        QSignalSpy checked(dialog, &DoctorDialog::checked);
+        QVERIFY(dialog->isChecking() || !checked.isEmpty());
+        QVERIFY(checked.wait(120000) || !checked.isEmpty());
+        QCOMPARE(dialog->table()->topLevelItemCount(), dialog->findings().size());
+        bool cpu = false;
+        for (int i = 0; i < dialog->table()->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *item = dialog->table()->topLevelItem(i);
+            if (item->text(1) == QLatin1String("cpu-backend"))
+                cpu = item->text(0) == QLatin1String("ok");
+        }
+        QVERIFY(cpu);
+        dialog->close();
     }
 
     // A lenient run's speedups are not true ones: the title and the run picker say so.
