@@ -22,6 +22,7 @@
 #include "models/verdictstyle.h"
 #include "models/workspace.h"
 
+#include <QAbstractItemView>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
@@ -85,6 +86,9 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     m_statusTimer.setSingleShot(true);
     m_statusTimer.setInterval(100);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
+    m_runListTimer.setInterval(2000);
+    connect(&m_runListTimer, &QTimer::timeout, this, &MainWindow::refreshRunsIfChanged);
+    m_runListTimer.start();
     auto statusSoon = [this] {
         if (!m_statusTimer.isActive())
             m_statusTimer.start();
@@ -387,10 +391,26 @@ void MainWindow::refreshRuns()
     const QSignalBlocker blocker(m_runCombo);
     m_runCombo->clear();
     const QList<RunRecord> runs = m_document->runs();
-    for (auto it = runs.crbegin(); it != runs.crend(); ++it)
+    m_runListSeen.clear();
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
         m_runCombo->addItem(runLabel(*it), it->id);
+        m_runListSeen.append({it->id, int(it->status)});
+    }
     if (m_document->hasRun())
         m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
+}
+
+void MainWindow::refreshRunsIfChanged()
+{
+    // Never under an open picker: rebuilding it would close the list the user is reading.
+    if (!m_document->isOpen() || m_runCombo->view()->isVisible())
+        return;
+    const QList<RunRecord> runs = m_document->runs();
+    QList<QPair<qint64, int>> now;
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it)
+        now.append({it->id, int(it->status)});
+    if (now != m_runListSeen)
+        refreshRuns();
 }
 
 bool MainWindow::loadRun(qint64 runId, QString *error)

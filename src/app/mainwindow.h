@@ -146,6 +146,7 @@ private:
     void setupActions();
     void applyDefaultLayout();
     void refreshRuns();
+    void refreshRunsIfChanged();
     QString runLabel(const RunRecord &run) const; // the run picker's line
     void updateStatus();
     void updateTitle();
@@ -200,6 +201,9 @@ private:
     QLineEdit *m_findEdit = nullptr;
     SteadyLabel *m_statusLabel = nullptr;
     QTimer m_statusTimer; // coalesces a live run's changes into one status line
+    // Runs another process adds or ends on the open database reach the run picker this way.
+    QTimer m_runListTimer;
+    QList<QPair<qint64, int>> m_runListSeen; // (id, status) of the runs the picker shows
     QByteArray m_defaultState;
     bool m_resettingCompare = false;
     QString m_pendingView;      // dock sizes only apply once the window is shown

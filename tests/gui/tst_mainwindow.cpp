@@ -436,6 +436,29 @@ private slots:
         dialog->close();
     }
 
+    // A run another process adds to the open database reaches the run picker by itself.
+    void runPickerSeesRunsOfAnotherProcess()
+    {
+        const QString db = m_dir.filePath(QStringLiteral("shared.db"));
+        auto cliRun = [&db](const QString &seed) {
+            QProcess cli;
+            cli.start(binary("kiln-cli"),
+                      {QStringLiteral("run"), QStringLiteral("--task"),
+                       QStringLiteral("vector_add"), QStringLiteral("--backend"),
+                       QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("2"),
+                       QStringLiteral("--seed"), seed, QStringLiteral("--db"), db});
+            return cli.waitForFinished(120000) && cli.exitCode() == 0;
+        };
+        QVERIFY(cliRun(QStringLiteral("1")));
+        open(db);
+        QCOMPARE(m_window->runCombo()->count(), 1);
+        QVERIFY(cliRun(QStringLiteral("2")));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->runCombo()->count(), 2, 10000);
+        // The shown run stays the one that was open.
+        QCOMPARE(m_window->runCombo()->currentData().toLongLong(), m_window->document()->run().id);
+        open(m_fixture);
+    }
+
     // A lenient run's speedups are not true ones: the title and the run picker say so.
     void lenientRunIsLabelled()
     {
