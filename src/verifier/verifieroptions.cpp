@@ -31,9 +31,11 @@ VerifierOptions VerifierOptions::defaults()
     options.sandbox.executable = fromEnvironment.isEmpty() ? findSandbox() : fromEnvironment;
     options.cacheDirectory = qEnvironmentVariable("KILN_CACHE_DIR");
     if (options.cacheDirectory.isEmpty()) {
-        QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-        if (base.isEmpty())
-            base = QDir::tempPath() + QStringLiteral("/kiln-cache");
+        // ~/.cache/kiln/compile, not the per-application CacheLocation: the window (organisation
+        // "Kiln") and kiln-cli ("kiln") share one cache of compiled candidates.
+        QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+        base = base.isEmpty() ? QDir::tempPath() + QStringLiteral("/kiln-cache")
+                              : base + QStringLiteral("/kiln");
         options.cacheDirectory = base + QStringLiteral("/compile");
     }
     options.workRoot = QDir::tempPath();

@@ -51,8 +51,8 @@ struct VerifierOptions
     bool cudaProfiling = false;
 
     // Sandbox beside the running executable, else in the installed libexec folder (or
-    // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache under the user's
-    // cache location (or $KILN_CACHE_DIR), work directories under the temporary directory.
+    // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache in ~/.cache/kiln
+    // (or $KILN_CACHE_DIR), work directories under the temporary directory.
     static VerifierOptions defaults();
 };
 

@@ -2,9 +2,12 @@
 // served the old one's artifacts, and what is stored comes back as it was.
 
 #include "verifier/compilecache.h"
+#include "verifier/verifieroptions.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -38,6 +41,20 @@ class TestCompileCache : public QObject
 
 private slots:
     // nvcc prints the same first line for every release; the version comes lines later.
+    // The window and kiln-cli have different organisation names; their compiled candidates
+    // must still land in one cache.
+    void defaultCacheIsSharedByEveryProgram()
+    {
+        qunsetenv("KILN_CACHE_DIR");
+        const QString expected =
+            QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
+            QStringLiteral("/kiln/compile");
+        for (const QString &organisation : {QStringLiteral("Kiln"), QStringLiteral("kiln")}) {
+            QCoreApplication::setOrganizationName(organisation);
+            QCOMPARE(VerifierOptions::defaults().cacheDirectory, expected);
+        }
+    }
+
     void identityFollowsTheWholeVersionText()
     {
         QTemporaryDir dir;
