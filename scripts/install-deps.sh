@@ -4,9 +4,12 @@
 # apt line to run and stops with status 1.
 set -euo pipefail
 
+# The last line is packaging: PNG icons (rsvg-convert), CPack's dpkg-shlibdeps (file), the
+# desktop-entry, metainfo and man-page checks, and the fresh Debian root of tst_package.
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb
-          xauth sqlite3 binutils)
+          xauth sqlite3 binutils
+          librsvg2-bin file desktop-file-utils appstream groff-base debootstrap)
 
 missing=()
 for p in "${packages[@]}"; do
