@@ -7,7 +7,13 @@
 set -euo pipefail
 
 build=$(cd "${1:?usage: test-package.sh BUILD_DIR [MIRROR]}" && pwd)
-mirror=${2:-$(sed -n 's/^URIs: *\(\S*debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)}
+# The host's Debian mirror, from either sources format; none found is no error.
+host_mirror() {
+    { sed -n 's/^URIs: *\(\S*debian\)$/\1/p' /etc/apt/sources.list.d/*.sources
+      sed -n 's/^deb \(http\S*debian\) .*/\1/p' /etc/apt/sources.list; } 2>/dev/null | head -n1
+    return 0
+}
+mirror=${2:-$(host_mirror)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
 if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap >/dev/null; then
