@@ -1,9 +1,9 @@
 #include "strategyregistry.h"
 
 #include "builtinstrategies.h"
+#include "core/installlayout.h"
 #include "parametervalues.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QJsonObject>
 #include <QLibrary>
@@ -29,9 +29,10 @@ QStringList defaultDirectories()
 {
     QStringList directories =
         qEnvironmentVariable("KILN_PLUGIN_PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    if (QCoreApplication::instance())
-        directories.append(QDir::cleanPath(QCoreApplication::applicationDirPath() +
-                                           QStringLiteral("/" KILN_PLUGIN_FROM_BIN)));
+    if (const QString installed =
+            InstallLayout::besideExecutable(QStringLiteral(KILN_PLUGIN_FROM_BIN));
+        !installed.isEmpty())
+        directories.append(installed);
     directories.append(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
                        QStringLiteral("/kiln/plugins"));
     return directories;

@@ -23,7 +23,7 @@ QColor levelColour(DoctorFinding::Level level)
     case DoctorFinding::Level::Ok:
         return VerdictStyle::color(Verdict::Pass);
     case DoctorFinding::Level::Warning:
-        return VerdictStyle::color(Verdict::Timeout);
+        return VerdictStyle::color(Verdict::Wrong); // the palette's amber
     case DoctorFinding::Level::Problem:
         return VerdictStyle::color(Verdict::Crash);
     }
@@ -61,8 +61,8 @@ DoctorDialog::DoctorDialog(QWidget *parent)
             text += finding.toText();
         QApplication::clipboard()->setText(m_summary->text() + QStringLiteral("\n\n") + text);
     });
-    connect(&m_watcher, &QFutureWatcher<Report>::finished, this,
-            [this] { showReport(m_watcher.result()); });
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<MachineDoctor>>::finished, this,
+            [this] { showReport(*m_watcher.result()); });
 }
 
 DoctorDialog::~DoctorDialog()
@@ -81,19 +81,15 @@ void DoctorDialog::start()
     m_again->setEnabled(false);
     m_copy->setEnabled(false);
     m_watcher.setFuture(QtConcurrent::run([] {
-        MachineDoctor doctor(VerifierOptions::defaults(), {});
-        Report report;
-        report.findings = doctor.examine();
-        report.cpuUsable = doctor.cpuBackendUsable();
-        report.cudaUsable = doctor.cudaBackendUsable();
-        report.cudaProblem = doctor.cudaProblem();
-        return report;
+        auto doctor = std::make_shared<MachineDoctor>(VerifierOptions::defaults(), QStringList());
+        doctor->examine();
+        return doctor;
     }));
 }
 
-void DoctorDialog::showReport(const Report &report)
+void DoctorDialog::showReport(const MachineDoctor &doctor)
 {
-    m_findings = report.findings;
+    m_findings = doctor.findings();
     m_table->clear();
     for (const DoctorFinding &finding : std::as_const(m_findings)) {
         const QString text = finding.fix.isEmpty()
@@ -106,10 +102,7 @@ void DoctorDialog::showReport(const Report &report)
     }
     m_table->resizeColumnToContents(0);
     m_table->resizeColumnToContents(1);
-    m_summary->setText(
-        tr("CPU backend: %1. CUDA backend: %2.")
-            .arg(report.cpuUsable ? tr("usable") : tr("NOT usable"),
-                 report.cudaUsable ? tr("usable") : tr("not usable (%1)").arg(report.cudaProblem)));
+    m_summary->setText(doctor.summary());
     m_again->setEnabled(true);
     m_copy->setEnabled(true);
     emit checked();

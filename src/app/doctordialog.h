@@ -5,12 +5,15 @@
 #include <QDialog>
 #include <QFutureWatcher>
 #include <QList>
+#include <memory>
 
 class QLabel;
 class QPushButton;
 class QTreeWidget;
 
 namespace kiln {
+
+class MachineDoctor;
 
 // Help ▸ Check this machine: what `kiln-cli doctor` says, in the window. The checks run on a
 // worker thread (they start a sandbox and verify a kernel per backend); the dialog stays
@@ -32,20 +35,13 @@ signals:
     void checked(); // the findings are shown
 
 private:
-    struct Report
-    {
-        QList<DoctorFinding> findings;
-        bool cpuUsable = false;
-        bool cudaUsable = false;
-        QString cudaProblem;
-    };
-    void showReport(const Report &report);
+    void showReport(const MachineDoctor &doctor);
 
     QLabel *m_summary;
     QTreeWidget *m_table;
     QPushButton *m_again;
     QPushButton *m_copy;
-    QFutureWatcher<Report> m_watcher;
+    QFutureWatcher<std::shared_ptr<MachineDoctor>> m_watcher;
     QList<DoctorFinding> m_findings;
 };
 

@@ -375,7 +375,7 @@ QString MainWindow::runLabel(const RunRecord &r) const
             .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
                  r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
                  RunRecord::statusName(r.status));
-    if (RunConfig::verifierOf(r.config) == QLatin1String("lenient"))
+    if (RunConfig::lenientOf(r.config))
         label += tr(" · LENIENT verifier");
     // A live run's count would be stale at once: the status bar shows it as it grows.
     const bool live = r.status == RunRecord::Status::Running ||
@@ -391,13 +391,19 @@ void MainWindow::refreshRuns()
     const QSignalBlocker blocker(m_runCombo);
     m_runCombo->clear();
     const QList<RunRecord> runs = m_document->runs();
-    m_runListSeen.clear();
-    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
+    m_runListSeen = runListKey(runs);
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it)
         m_runCombo->addItem(runLabel(*it), it->id);
-        m_runListSeen.append({it->id, int(it->status)});
-    }
     if (m_document->hasRun())
         m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
+}
+
+QList<QPair<qint64, int>> MainWindow::runListKey(const QList<RunRecord> &runs)
+{
+    QList<QPair<qint64, int>> key;
+    for (const RunRecord &r : runs)
+        key.append({r.id, int(r.status)});
+    return key;
 }
 
 void MainWindow::refreshRunsIfChanged()
@@ -405,11 +411,7 @@ void MainWindow::refreshRunsIfChanged()
     // Never under an open picker: rebuilding it would close the list the user is reading.
     if (!m_document->isOpen() || m_runCombo->view()->isVisible())
         return;
-    const QList<RunRecord> runs = m_document->runs();
-    QList<QPair<qint64, int>> now;
-    for (auto it = runs.crbegin(); it != runs.crend(); ++it)
-        now.append({it->id, int(it->status)});
-    if (now != m_runListSeen)
+    if (runListKey(m_document->runs()) != m_runListSeen)
         refreshRuns();
 }
 
@@ -667,7 +669,7 @@ void MainWindow::updateTitle()
         title +=
             tr(" — run #%1 %2 (%3)").arg(r.id).arg(r.tasks.join(QStringLiteral(", ")), r.strategy);
         // Its speedups are the naive harness's, not true ones.
-        if (RunConfig::verifierOf(r.config) == QLatin1String("lenient"))
+        if (RunConfig::lenientOf(r.config))
             title += tr(" — LENIENT verifier");
     }
     setWindowTitle(title);

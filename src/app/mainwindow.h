@@ -147,6 +147,8 @@ private:
     void applyDefaultLayout();
     void refreshRuns();
     void refreshRunsIfChanged();
+    // What the picker's rebuild depends on: each run's id and status.
+    static QList<QPair<qint64, int>> runListKey(const QList<RunRecord> &runs);
     QString runLabel(const RunRecord &run) const; // the run picker's line
     void updateStatus();
     void updateTitle();

@@ -58,8 +58,8 @@ std::optional<int> CommandLine::parse(const QStringList &arguments)
     if (m_parser.isSet(QStringLiteral("help"))) {
         // Qt names the program by its path; the usage line names the command.
         QString help = m_parser.helpText();
-        help.replace(0, help.indexOf(QLatin1String(" [options]")),
-                     QStringLiteral("Usage: kiln-cli ") + m_command);
+        if (const qsizetype end = help.indexOf(QLatin1String(" [options]")); end >= 0)
+            help.replace(0, end, QStringLiteral("Usage: kiln-cli ") + m_command);
         std::fputs(qPrintable(help), stdout);
         return ExitOk;
     }

@@ -32,9 +32,6 @@ int runDoctorCommand(const QStringList &arguments)
 
     MachineDoctor doctor(VerifierOptions::defaults(), cli.tasksDirs());
     const QList<DoctorFinding> findings = doctor.examine();
-    bool ok = true;
-    for (const DoctorFinding &finding : findings)
-        ok = ok && finding.level != DoctorFinding::Level::Problem;
 
     if (cli.json()) {
         QJsonArray checks;
@@ -42,7 +39,7 @@ int runDoctorCommand(const QStringList &arguments)
             checks.append(finding.toJson());
         CommandLine::printJson(QJsonDocument(
             QJsonObject{{QStringLiteral("version"), QStringLiteral(KILN_VERSION)},
-                        {QStringLiteral("ok"), ok},
+                        {QStringLiteral("ok"), doctor.ok()},
                         {QStringLiteral("backends"),
                          QJsonObject{{QStringLiteral("cpu"), doctor.cpuBackendUsable()},
                                      {QStringLiteral("cuda"), doctor.cudaBackendUsable()}}},
@@ -52,11 +49,7 @@ int runDoctorCommand(const QStringList &arguments)
     std::printf("Kiln %s on %s (%s)\n\n", KILN_VERSION, qPrintable(QSysInfo::prettyProductName()),
                 qPrintable(QSysInfo::kernelVersion()));
     printFindings(findings);
-    std::printf("\nCPU backend: %s. CUDA backend: %s.\n",
-                doctor.cpuBackendUsable() ? "usable" : "NOT usable",
-                doctor.cudaBackendUsable()
-                    ? "usable"
-                    : qPrintable(QStringLiteral("not usable (%1)").arg(doctor.cudaProblem())));
+    std::printf("\n%s\n", qPrintable(doctor.summary()));
     return ExitOk;
 }
 

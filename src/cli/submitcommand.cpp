@@ -61,7 +61,7 @@ int runSubmitCommand(const QStringList &arguments)
     // Judged as the run's own candidates were.
     VerifierOptions options = VerifierOptions::defaults();
     if (const std::optional<RunRecord> run = store->run(*runId))
-        options.lenient = RunConfig::verifierOf(run->config) == QLatin1String("lenient");
+        options.lenient = RunConfig::lenientOf(run->config);
     VerifierEvaluator evaluator(options, 1);
     const QString setup = evaluator.verifier().checkSetup();
     if (!setup.isEmpty())

@@ -9,10 +9,12 @@ namespace kiln {
 
 int runTasksCommand(const QStringList &arguments)
 {
-    CommandLine cli(QStringLiteral("tasks"),
-                    QStringLiteral("List the tasks: embedded core tasks, the per-user folder (%1) "
-                                   "and any --tasks-dir folders.")
-                        .arg(TaskLibrary::userTasksDirectory()));
+    CommandLine cli(
+        QStringLiteral("tasks"),
+        QStringLiteral(
+            "List the tasks: embedded core tasks, the installed folders, the per-user folder (%1) "
+            "and any --tasks-dir folders.")
+            .arg(TaskLibrary::userTasksDirectory()));
     cli.addTasksDirOption();
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))

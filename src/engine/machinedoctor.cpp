@@ -3,7 +3,6 @@
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/sandboxprocess.h"
-#include "verifier/verifier.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -16,6 +15,7 @@
 #include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
+#include <algorithm>
 #include <tuple>
 
 namespace kiln {
@@ -48,6 +48,12 @@ int isolationValue(const QString &isolation, const QString &key)
     return 0;
 }
 
+VerifierOptions withoutTiming(VerifierOptions options)
+{
+    options.runTiming = false;
+    return options;
+}
+
 QString gib(qint64 bytes)
 {
     return QString::number(double(bytes) / double(1ll << 30), 'f', 1) + QStringLiteral(" GiB");
@@ -56,8 +62,23 @@ QString gib(qint64 bytes)
 } // namespace
 
 MachineDoctor::MachineDoctor(VerifierOptions options, QStringList tasksDirectories)
-    : m_options(std::move(options)), m_tasksDirectories(std::move(tasksDirectories))
+    : m_options(std::move(options)), m_verifier(withoutTiming(m_options)),
+      m_tasksDirectories(std::move(tasksDirectories))
 {
+}
+
+bool MachineDoctor::ok() const
+{
+    return std::none_of(m_findings.cbegin(), m_findings.cend(),
+                        [](const DoctorFinding &f) { return f.level == Level::Problem; });
+}
+
+QString MachineDoctor::summary() const
+{
+    return QStringLiteral("CPU backend: %1. CUDA backend: %2.")
+        .arg(m_cpuUsable ? QStringLiteral("usable") : QStringLiteral("NOT usable"),
+             m_cudaUsable ? QStringLiteral("usable")
+                          : QStringLiteral("not usable (%1)").arg(m_cuda.reason));
 }
 
 QList<DoctorFinding> MachineDoctor::examine()
@@ -68,7 +89,7 @@ QList<DoctorFinding> MachineDoctor::examine()
     checkIsolation();
     checkCompiler();
     checkNvcc();
-    m_cuda = CudaDevices::probe(m_options);
+    m_cuda = m_verifier.cudaAvailability();
     checkCudaRuntime();
     checkGpus();
     checkCache();
@@ -86,23 +107,25 @@ void MachineDoctor::add(const QString &check, Level level, const QString &found,
     m_findings.append(DoctorFinding{check, level, found, fix});
 }
 
+bool MachineDoctor::sandboxFound() const
+{
+    return m_verifier.checkSetup().isEmpty();
+}
+
 void MachineDoctor::checkSandbox()
 {
-    const QString path = m_options.sandbox.executable;
-    m_sandboxFound = !path.isEmpty() && QFileInfo(path).isExecutable();
-    if (m_sandboxFound)
-        add(QStringLiteral("sandbox"), Level::Ok, QStringLiteral("kiln-sandbox at %1").arg(path));
-    else
-        add(QStringLiteral("sandbox"), Level::Problem,
-            QStringLiteral("kiln-sandbox not found (looked for %1)")
-                .arg(path.isEmpty() ? QStringLiteral("it beside this program") : path),
+    if (const QString problem = m_verifier.checkSetup(); !problem.isEmpty())
+        add(QStringLiteral("sandbox"), Level::Problem, problem,
             QStringLiteral("reinstall Kiln (kiln-sandbox belongs in libexec/kiln), or set "
                            "KILN_SANDBOX to the kiln-sandbox executable"));
+    else
+        add(QStringLiteral("sandbox"), Level::Ok,
+            QStringLiteral("kiln-sandbox at %1").arg(m_options.sandbox.executable));
 }
 
 void MachineDoctor::checkIsolation()
 {
-    if (!m_sandboxFound)
+    if (!sandboxFound())
         return;
     QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-doctor-XXXXXX"));
     SandboxProcess sandbox(m_options.sandbox);
@@ -112,7 +135,7 @@ void MachineDoctor::checkIsolation()
             QStringLiteral("kiln-sandbox does not start: %1")
                 .arg(work.isValid() ? error
                                     : QStringLiteral("no work folder in ") + m_options.workRoot),
-            QStringLiteral("check that %1 is writable and that kiln-sandbox runs (%2 --help)")
+            QStringLiteral("check that %1 is writable and that %2 can be started")
                 .arg(m_options.workRoot, m_options.sandbox.executable));
         return;
     }
@@ -326,16 +349,13 @@ void MachineDoctor::checkBackend(const TaskLibrary &library, Backend backend)
 {
     const QString check = backendName(backend) + QStringLiteral("-backend");
     const Task *task = library.task(QStringLiteral("vector_add"));
-    if (!m_sandboxFound || !task || !task->referenceSource.contains(backend))
+    if (!sandboxFound() || !task || !task->referenceSource.contains(backend))
         return;
-    VerifierOptions options = m_options;
-    options.runTiming = false; // correctness only: the doctor answers in seconds
-    Verifier verifier(options);
     QElapsedTimer clock;
     clock.start();
     const EvaluationResult result =
-        verifier.evaluate(*task, backend, task->referenceSource.value(backend),
-                          QRandomGenerator::system()->generate64());
+        m_verifier.evaluate(*task, backend, task->referenceSource.value(backend),
+                            QRandomGenerator::system()->generate64());
     const bool passed = result.correct && !result.hasBlockingFlag();
     (backend == Backend::Cpu ? m_cpuUsable : m_cudaUsable) = passed;
     if (passed)

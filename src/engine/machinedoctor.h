@@ -3,6 +3,7 @@
 #include "core/backend.h"
 #include "engine/doctorfinding.h"
 #include "verifier/cudadevices.h"
+#include "verifier/verifier.h"
 #include "verifier/verifieroptions.h"
 
 #include <QList>
@@ -23,12 +24,16 @@ public:
 
     // Takes a few seconds (it compiles and checks a kernel on each usable backend).
     QList<DoctorFinding> examine();
+    // After examine():
+    QList<DoctorFinding> findings() const { return m_findings; }
     bool cpuBackendUsable() const { return m_cpuUsable; }
     bool cudaBackendUsable() const { return m_cudaUsable; }
-    // Why the CUDA backend is not usable (empty when it is).
-    QString cudaProblem() const { return m_cudaUsable ? QString() : m_cuda.reason; }
+    bool ok() const; // no finding is a problem
+    // "CPU backend: usable. CUDA backend: not usable (why)."
+    QString summary() const;
 
 private:
+    bool sandboxFound() const;
     void checkSandbox();
     void checkIsolation();
     void describeIsolation(const QString &isolation, bool seccomp);
@@ -44,10 +49,10 @@ private:
              const QString &fix = {});
 
     VerifierOptions m_options;
+    Verifier m_verifier; // m_options without timing: the doctor answers in seconds
     QStringList m_tasksDirectories;
     QList<DoctorFinding> m_findings;
     CudaAvailability m_cuda;
-    bool m_sandboxFound = false;
     bool m_cpuUsable = false;
     bool m_cudaUsable = false;
 };

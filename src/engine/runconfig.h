@@ -42,6 +42,10 @@ struct RunConfig
     static QString verifierProblem(const QString &mode, Backend backend);
     // The verifier a stored run was judged by (its config, as toJson() wrote it).
     static QString verifierOf(const QJsonObject &config);
+    static bool lenientOf(const QJsonObject &config)
+    {
+        return verifierOf(config) == QLatin1String("lenient");
+    }
 
     QJsonObject toJson() const;
     static RunConfig fromJson(const QJsonObject &object);

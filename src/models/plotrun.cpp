@@ -34,7 +34,7 @@ QString PlotRun::settingsKey() const
 QString PlotRun::label() const
 {
     // A lenient run's speedups are the naive harness's, not the true ones: say so on the curve.
-    const bool lenient = RunConfig::verifierOf(run.config) == QLatin1String("lenient");
+    const bool lenient = RunConfig::lenientOf(run.config);
     return QStringLiteral("%1 on %2, seed %3 (run %4)%5")
         .arg(run.strategy, run.tasks.join(QLatin1Char(',')))
         .arg(run.seed)

@@ -88,7 +88,7 @@ RunController *Workspace::startRun(const RunArguments::Parsed &arguments, QStrin
     }
     TaskLibrary tasks =
         arguments.tasksDirs.isEmpty() ? m_tasks : TaskLibrary::standard(arguments.tasksDirs);
-    return addController(new RunController(*m_store, evaluatorFor(arguments.config),
+    return addController(new RunController(*m_store, evaluatorFor(arguments.config.lenient()),
                                            std::move(tasks), arguments.config, 0,
                                            deviceNames(arguments.config.backend), this));
 }
@@ -113,15 +113,15 @@ RunController *Workspace::resumeRun(qint64 runId, QString *error)
         return nullptr;
     }
     const RunConfig config = RunConfig::fromJson(run->config);
-    return addController(new RunController(*m_store, evaluatorFor(config), m_tasks, config, runId,
-                                           deviceNames(config.backend), this));
+    return addController(new RunController(*m_store, evaluatorFor(config.lenient()), m_tasks,
+                                           config, runId, deviceNames(config.backend), this));
 }
 
-Evaluator &Workspace::evaluatorFor(const RunConfig &config)
+Evaluator &Workspace::evaluatorFor(bool lenient)
 {
     // A lenient run is judged by the naive harness, made the first time one starts; an
     // evaluator set with useEvaluator judges every run.
-    if (m_runEvaluator != m_evaluator.get() || config.verifier != QLatin1String("lenient"))
+    if (m_runEvaluator != m_evaluator.get() || !lenient)
         return *m_runEvaluator;
     if (!m_lenientEvaluator) {
         VerifierOptions options = VerifierOptions::defaults();
@@ -251,11 +251,8 @@ int Workspace::submit(const ManualSubmission::Request &request)
     // Judged as the run's own candidates were: a lenient run's by the naive harness.
     Evaluator *evaluator = m_evaluator.get();
     if (const std::optional<RunRecord> run = store ? store->run(request.runId) : std::nullopt;
-        run && RunConfig::verifierOf(run->config) == QLatin1String("lenient")) {
-        RunConfig lenient;
-        lenient.verifier = QStringLiteral("lenient");
-        evaluator = &evaluatorFor(lenient);
-    }
+        run && RunConfig::lenientOf(run->config))
+        evaluator = &evaluatorFor(true);
     return runManual([this, request, cancel, store, evaluator](const auto &stored, QString *error) {
         if (!store) {
             *error = tr("no workspace database is open");

@@ -75,7 +75,7 @@ signals:
 
 private:
     RunController *addController(RunController *controller);
-    Evaluator &evaluatorFor(const RunConfig &config);
+    Evaluator &evaluatorFor(bool lenient);
     void startQueued();
     QStringList deviceNames(Backend backend);
     int runManual(const std::function<std::optional<ManualSubmission::Outcome>(

@@ -1,8 +1,8 @@
 #include "tasks/tasklibrary.h"
 
+#include "core/installlayout.h"
 #include "tasks/taskloader.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -41,10 +41,7 @@ void TaskLibrary::loadEmbedded()
 
 QStringList TaskLibrary::systemTasksDirectories()
 {
-    QStringList candidates;
-    if (QCoreApplication::instance())
-        candidates.append(QDir::cleanPath(QCoreApplication::applicationDirPath() +
-                                          QStringLiteral("/" KILN_TASK_FROM_BIN)));
+    QStringList candidates{InstallLayout::besideExecutable(QStringLiteral(KILN_TASK_FROM_BIN))};
     for (const QString &base :
          QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))
         candidates.append(QDir::cleanPath(base + QStringLiteral("/kiln/tasks")));

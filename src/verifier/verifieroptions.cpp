@@ -1,6 +1,7 @@
 #include "verifieroptions.h"
 
-#include <QCoreApplication>
+#include "core/installlayout.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -12,12 +13,9 @@ namespace {
 // kiln-sandbox beside the executable (a build tree), else in the installed libexec folder.
 QString findSandbox()
 {
-    if (!QCoreApplication::instance())
-        return {};
-    const QDir here(QCoreApplication::applicationDirPath());
-    const QString beside = here.filePath(QStringLiteral("kiln-sandbox"));
+    const QString beside = InstallLayout::besideExecutable(QStringLiteral("kiln-sandbox"));
     const QString installed =
-        QDir::cleanPath(here.filePath(QStringLiteral(KILN_LIBEXEC_FROM_BIN "/kiln-sandbox")));
+        InstallLayout::besideExecutable(QStringLiteral(KILN_LIBEXEC_FROM_BIN "/kiln-sandbox"));
     return QFileInfo(beside).isExecutable() || !QFileInfo(installed).isExecutable() ? beside
                                                                                     : installed;
 }

@@ -41,6 +41,12 @@ QString status(const QJsonObject &report, const QString &check)
     return all.isEmpty() ? QString() : all.first().value(QStringLiteral("status")).toString();
 }
 
+QString fixOf(const QJsonObject &report, const QString &check)
+{
+    const QList<QJsonObject> all = findings(report, check);
+    return all.isEmpty() ? QString() : all.first().value(QStringLiteral("fix")).toString();
+}
+
 QProcessEnvironment environmentWith(const QString &name, const QString &value)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -98,11 +104,7 @@ private slots:
             QStringLiteral("KILN_SANDBOX"), QStringLiteral("/nonexistent/kiln-sandbox")));
         QVERIFY(!report.isEmpty());
         QCOMPARE(status(report, QStringLiteral("sandbox")), QStringLiteral("problem"));
-        QVERIFY(findings(report, QStringLiteral("sandbox"))
-                    .first()
-                    .value(QStringLiteral("fix"))
-                    .toString()
-                    .contains(QLatin1String("KILN_SANDBOX")));
+        QVERIFY(fixOf(report, QStringLiteral("sandbox")).contains(QLatin1String("KILN_SANDBOX")));
         QVERIFY(!report.value(QStringLiteral("ok")).toBool());
         QVERIFY(!report.value(QStringLiteral("backends")).toObject().value(u"cpu").toBool());
     }
@@ -113,11 +115,7 @@ private slots:
         const QJsonObject report = doctor(
             environmentWith(QStringLiteral("KILN_CACHE_DIR"), QStringLiteral("/proc/kiln-cache")));
         QCOMPARE(status(report, QStringLiteral("cache")), QStringLiteral("problem"));
-        QVERIFY(findings(report, QStringLiteral("cache"))
-                    .first()
-                    .value(QStringLiteral("fix"))
-                    .toString()
-                    .contains(QLatin1String("KILN_CACHE_DIR")));
+        QVERIFY(fixOf(report, QStringLiteral("cache")).contains(QLatin1String("KILN_CACHE_DIR")));
         QVERIFY(!report.value(QStringLiteral("ok")).toBool());
     }
 

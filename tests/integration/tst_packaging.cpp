@@ -28,27 +28,10 @@ QString readText(const QString &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
-struct Outcome
+// A tool other than kiln-cli, run the same way.
+CliOutcome runTool(const QString &program, const QStringList &arguments, int timeoutMs = 120000)
 {
-    int status = -1;
-    QString out;
-    QString err;
-};
-
-Outcome runTool(const QString &program, const QStringList &arguments, int timeoutMs = 120000)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Outcome o;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return o;
-    }
-    o.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = QString::fromUtf8(process.readAllStandardOutput());
-    o.err = QString::fromUtf8(process.readAllStandardError());
-    return o;
+    return runCli(arguments, timeoutMs, QProcessEnvironment::systemEnvironment(), program);
 }
 
 // "--foo-bar" words of a --help text, without Qt's own help options.
@@ -92,8 +75,8 @@ QStringList complete(const QStringList &words)
                        "COMP_CWORD=%3\n_kiln_cli\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n")
             .arg(kSource, quoted.join(QLatin1Char(' ')))
             .arg(words.size() - 1);
-    const Outcome o = runTool(QStringLiteral("bash"), {QStringLiteral("-c"), script});
-    return o.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const CliOutcome o = runTool(QStringLiteral("bash"), {QStringLiteral("-c"), script});
+    return QString::fromUtf8(o.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
 QStringList sorted(QStringList list)
@@ -115,10 +98,9 @@ private slots:
             QStandardPaths::findExecutable(QStringLiteral("desktop-file-validate"));
         if (tool.isEmpty())
             QSKIP("desktop-file-validate not installed (desktop-file-utils)");
-        const Outcome o =
+        const CliOutcome o =
             runTool(tool, {kSource + u"/packaging/linux/io.github.kiln.Kiln.desktop"_s});
-        QVERIFY2(o.status == 0 && !o.out.contains(QLatin1String("error")),
-                 qPrintable(o.out + o.err));
+        QVERIFY2(o.status == 0 && !o.out.contains("error"), (o.out + o.err).constData());
     }
 
     void metainfoValidates()
@@ -126,10 +108,10 @@ private slots:
         const QString tool = QStandardPaths::findExecutable(QStringLiteral("appstreamcli"));
         if (tool.isEmpty())
             QSKIP("appstreamcli not installed (appstream)");
-        const Outcome o =
+        const CliOutcome o =
             runTool(tool, {QStringLiteral("validate"), QStringLiteral("--no-net"),
                            kSource + u"/packaging/linux/io.github.kiln.Kiln.metainfo.xml"_s});
-        QVERIFY2(o.status == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.status == 0, (o.out + o.err).constData());
     }
 
     void versionsAgree()
@@ -156,10 +138,11 @@ private slots:
         if (groff.isEmpty())
             QSKIP("groff not installed (groff-base)");
         for (const QString &page : {QStringLiteral("kiln.1"), QStringLiteral("kiln-cli.1")}) {
-            const Outcome o = runTool(groff, {QStringLiteral("-man"), QStringLiteral("-Tutf8"),
-                                              QStringLiteral("-ww"), QStringLiteral("-z"),
-                                              kSource + u"/packaging/man/"_s + page});
-            QVERIFY2(o.status == 0 && o.err.isEmpty(), qPrintable(page + u": "_s + o.err));
+            const CliOutcome o = runTool(groff, {QStringLiteral("-man"), QStringLiteral("-Tutf8"),
+                                                 QStringLiteral("-ww"), QStringLiteral("-z"),
+                                                 kSource + u"/packaging/man/"_s + page});
+            QVERIFY2(o.status == 0 && o.err.isEmpty(),
+                     qPrintable(page + u": "_s + QString::fromUtf8(o.err)));
         }
     }
 
@@ -190,10 +173,10 @@ private slots:
     void windowManPageCoversHelp()
     {
         const QString page = readText(kSource + u"/packaging/man/kiln.1"_s);
-        const Outcome help =
+        const CliOutcome help =
             runTool(QStringLiteral(KILN_BINARY_DIR "/bin/kiln"), {QStringLiteral("--help")});
         QCOMPARE(help.status, 0);
-        const QSet<QString> options = optionsOf(help.out);
+        const QSet<QString> options = optionsOf(QString::fromUtf8(help.out));
         QVERIFY(options.contains(QStringLiteral("screenshot")));
         for (const QString &option : options)
             QVERIFY2(page.contains(troff(option)),
@@ -234,12 +217,12 @@ private slots:
     {
         QTemporaryDir scratch;
         const QString prefix = scratch.filePath(QStringLiteral("first"));
-        const Outcome install =
+        const CliOutcome install =
             runTool(QStringLiteral("cmake"),
                     {QStringLiteral("--install"), QStringLiteral(KILN_BINARY_DIR),
                      QStringLiteral("--prefix"), prefix},
                     300000);
-        QVERIFY2(install.status == 0, qPrintable(install.err));
+        QVERIFY2(install.status == 0, install.err.constData());
         const QStringList manifest =
             readText(QStringLiteral(KILN_BINARY_DIR "/install_manifest.txt"))
                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
