@@ -118,9 +118,8 @@ std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList &a
             }
         } else if (name == QStringLiteral("--plot")) {
             if (!plotKindFromName(value))
-                return fail(QStringLiteral("--plot must be one of "
-                                           "speedup|coverage|reasoning|timing|roofline, got '%1'")
-                                .arg(value));
+                return fail(QStringLiteral("--plot must be one of %1, got '%2'")
+                                .arg(plotKindNames(), value));
             options.plot = value;
         } else if (name == QStringLiteral("--x-axis")) {
             if (!computeAxisFromName(value)) {

@@ -23,7 +23,7 @@ struct CommandLineOptions
     bool newRun = false;
     QStringList runArguments; // after --new-run
     QList<qint64> runs;       // --runs
-    QString plot;             // --plot: speedup, coverage, reasoning, timing, roofline
+    QString plot;             // --plot: speedup, coverage, reasoning, timing, roofline, fastp
     QString xAxis;            // --x-axis: a ComputeAxis name
     QString exportPath;       // --export
     // --compare --task T --strategies S1,S2 --budget N --seeds K

@@ -24,7 +24,7 @@ const char usage[] =
     "            [--new-run RUN-OPTIONS...]\n"
     "       kiln [--db FILE] --compare --task T --strategies S1,S2,... [--budget N] [--seeds K]\n"
     "       kiln --db FILE [--run ID | --runs ID,ID,...] [--select ID]\n"
-    "            --plot speedup|coverage|reasoning|timing|roofline [--x-axis AXIS]\n"
+    "            --plot speedup|coverage|reasoning|timing|roofline|fastp [--x-axis AXIS]\n"
     "            --export OUT.png|OUT.pdf|OUT.svg\n"
     "\n"
     "Kiln workbench: start, watch and explore the search runs of a workspace database.\n"
@@ -39,7 +39,8 @@ const char usage[] =
     "  --compare          run each strategy over K seeds (1..K) at an equal budget of N\n"
     "                     evaluations (default 24, 3 seeds) and overlay their curves live\n"
     "  --plot KIND        render one plot of the run (or of --runs) without a window, save it\n"
-    "                     to --export and exit; timing and roofline show the --select candidate\n"
+    "                     to --export and exit; timing and roofline show the --select candidate,\n"
+    "                     fastp every KernelBench run of the database\n"
     "  --x-axis AXIS      samples, prompt_tokens, completion_tokens, reasoning_tokens, tokens,\n"
     "                     evals, device_seconds, wall_seconds or cost (speedup plot)\n";
 

@@ -81,9 +81,9 @@ RunRecord::Status recordStatus(RunController::State state)
 
 bool isCandidateFile(const QString &path)
 {
-    static const QStringList suffixes{QStringLiteral("cu"), QStringLiteral("cpp"),
-                                      QStringLiteral("cc"), QStringLiteral("cxx"),
-                                      QStringLiteral("c++")};
+    static const QStringList suffixes{QStringLiteral("cu"),  QStringLiteral("cpp"),
+                                      QStringLiteral("cc"),  QStringLiteral("cxx"),
+                                      QStringLiteral("c++"), QStringLiteral("py")};
     return suffixes.contains(QFileInfo(path).suffix().toLower());
 }
 
@@ -494,9 +494,14 @@ bool MainWindow::evaluateFile(const QString &path, const QString &task, QString 
                         .arg(QFileInfo(path).fileName(), m_workspace->gpus().reason));
     if (!ensureWorkspace(defaultDatabase(), error))
         return false;
-    m_fileTickets.insert(m_workspace->evaluateAlone(chosen, cudaFile ? Backend::Cuda : Backend::Cpu,
-                                                    source, QFileInfo(path).absoluteFilePath()),
-                         path);
+    // A KernelBench problem has one backend; otherwise the file's kind decides.
+    const Task *chosenTask = m_workspace->tasks().task(chosen);
+    const Backend backend = chosenTask && chosenTask->isKernelBench() ? Backend::Torch
+                            : cudaFile                                ? Backend::Cuda
+                                                                      : Backend::Cpu;
+    m_fileTickets.insert(
+        m_workspace->evaluateAlone(chosen, backend, source, QFileInfo(path).absoluteFilePath()),
+        path);
     statusBar()->showMessage(
         tr("Verifying %1 against %2…").arg(QFileInfo(path).fileName(), chosen));
     return true;

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <QMap>
+
 #include <algorithm>
 #include <cmath>
 
@@ -109,6 +111,9 @@ void PlotRenderer::draw(const QList<PlotRun> &runs, const PlotOptions &options, 
     case PlotKind::Roofline:
         drawRoofline(first, selected);
         break;
+    case PlotKind::FastP:
+        drawFastP();
+        break;
     }
     finish();
 }
@@ -141,6 +146,7 @@ void PlotRenderer::reset(const QString &title)
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_padX = true;
+    m_fixedRanges = false;
 }
 
 void PlotRenderer::setLogX(bool log)
@@ -166,6 +172,12 @@ void PlotRenderer::remember(const QList<CandidatePoint> &points, QCPAxis *valueA
 
 void PlotRenderer::finish()
 {
+    if (m_fixedRanges) { // the plot set both ranges itself
+        if (!m_emptyReason.isEmpty())
+            note(m_plot, m_emptyReason, 0.5, 0.5, Qt::AlignCenter);
+        m_plot->replot();
+        return;
+    }
     const QCPRange second = m_plot->yAxis2->range(); // set by the plot, not by the data
     m_plot->rescaleAxes();
     if (m_plot->yAxis2->visible())
@@ -441,6 +453,52 @@ void PlotRenderer::drawRoofs(const RooflineSeries &s, double from, double to)
                                   .arg(s.peakGflops, 0, 'f', 0),
                               Qt::darkGray);
     roof->setData(x, y, true);
+}
+
+void PlotRenderer::drawFastP()
+{
+    const FastPSeries &s = m_fastP;
+    QString title = QStringLiteral("fast_p by KernelBench level: %1 problem(s) over %2 run(s) of "
+                                   "the database")
+                        .arg(s.problems)
+                        .arg(s.runs);
+    if (s.lenientRuns > 0)
+        title += QStringLiteral(" (%1 lenient left out)").arg(s.lenientRuns);
+    reset(title);
+    m_padX = false;
+    m_fixedRanges = true; // shares over p in [0, pMax]: levels and databases compare at a glance
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_plot->xAxis->setLabel(QStringLiteral("p (speedup threshold, ×)"));
+    m_plot->yAxis->setLabel(QStringLiteral("fast_p: share of problems correct and faster than p"));
+    // A little room beyond 0, so steps at p = 0 and curves at 0 are not hidden by the frame.
+    m_plot->xAxis->setRange(-0.05, s.pMax + 0.05);
+    m_plot->yAxis->setRange(-0.03, 1.05);
+    if (s.curves.isEmpty()) {
+        m_emptyReason = s.lenientRuns > 0
+                            ? QStringLiteral("No KernelBench runs in this database judged by the "
+                                             "strict verifier (%1 lenient left out).")
+                                  .arg(s.lenientRuns)
+                            : QStringLiteral("No KernelBench runs in this database.");
+        return;
+    }
+    verticalLine(m_plot, 1.0, Qt::gray); // as fast as the baseline
+    QMap<int, int> colourOf;
+    for (const FastPCurve &c : s.curves) {
+        if (!colourOf.contains(c.level)) // one colour per level, both baselines
+            colourOf.insert(c.level, int(colourOf.size()));
+        const QColor color = seriesColor(colourOf.value(c.level));
+        QCPGraph *graph = addGraph(QStringLiteral("level %1, %2 problem%3: vs %4")
+                                       .arg(c.level)
+                                       .arg(c.problems)
+                                       .arg(c.problems == 1 ? QString() : QStringLiteral("s"))
+                                       .arg(c.compiled ? QStringLiteral("torch.compile")
+                                                       : QStringLiteral("eager PyTorch")),
+                                   color);
+        if (c.compiled)
+            graph->setPen(QPen(color, m_presenting ? 3.5 : 1.8, Qt::DashLine));
+        graph->setData(c.p, c.fraction, true);
+        graph->setLineStyle(QCPGraph::lsStepLeft);
+    }
 }
 
 } // namespace kiln

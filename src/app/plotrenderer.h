@@ -39,6 +39,9 @@ public:
     // plot draws and the roofline highlights.
     void draw(const QList<PlotRun> &runs, const PlotOptions &options, qint64 selected,
               const std::optional<EvaluationResult> &selectedEvaluation);
+    // What the fastp plot draws (the whole database's KernelBench problems, not `runs`): the
+    // panel sets it before drawing that plot.
+    void setFastP(const FastPSeries &series) { m_fastP = series; }
     // The candidate drawn nearest to a pixel position within `radius` pixels; 0 for none.
     qint64 candidateAt(const QPointF &position, double radius = 8.0) const;
     // Why the plot is empty, when it is ("no candidate has passed yet"); else empty.
@@ -63,6 +66,7 @@ private:
     void drawTiming(qint64 selected, const std::optional<EvaluationResult> &evaluation);
     void drawRoofline(const PlotRun &run, qint64 selected);
     void drawRoofs(const RooflineSeries &series, double from, double to);
+    void drawFastP();
     QCPGraph *addGraph(const QString &name, const QColor &color, QCPAxis *valueAxis = nullptr);
     void remember(const QList<CandidatePoint> &points, QCPAxis *valueAxis);
     void setLogX(bool log);
@@ -78,7 +82,9 @@ private:
     QCustomPlot *m_plot;
     QList<Hover> m_hover;
     QString m_emptyReason;
+    FastPSeries m_fastP;
     bool m_padX = true;
+    bool m_fixedRanges = false; // the plot set its axis ranges: finish() keeps them
     bool m_presenting = false;
 };
 

@@ -1,6 +1,7 @@
 #include "plotspanel.h"
 
 #include "models/candidateselection.h"
+#include "models/plotdata.h"
 #include "models/rundocument.h"
 #include "models/strategycomparison.h"
 
@@ -40,6 +41,8 @@ QString kindTitle(PlotKind kind)
         return PlotsPanel::tr("Timing distribution (selected)");
     case PlotKind::Roofline:
         return PlotsPanel::tr("Roofline");
+    case PlotKind::FastP:
+        return PlotsPanel::tr("fast_p by KernelBench level");
     }
     return {};
 }
@@ -292,6 +295,8 @@ void PlotsPanel::refresh()
             if (run.run.id)
                 m_runs.append(std::move(run));
         }
+    if (m_options.kind == PlotKind::FastP)
+        m_renderer.setFastP(kernelBenchSeries());
     const qint64 selected = m_selection->current();
     std::optional<EvaluationResult> evaluation;
     if (m_options.kind == PlotKind::Timing && selected)
@@ -300,6 +305,17 @@ void PlotsPanel::refresh()
     fillComparisonTable();
     // A large run takes a while to plot: redraw it less often, so the window stays responsive.
     m_refreshTimer.setInterval(int(std::clamp<qint64>(4 * took.elapsed(), 300, 5000)));
+}
+
+FastPSeries PlotsPanel::kernelBenchSeries()
+{
+    if (!m_document->isOpen())
+        return {};
+    const FastPReport::Collected collected = m_document->fastP();
+    FastPSeries series = PlotData::fastP(collected.problems);
+    series.runs = collected.runs;
+    series.lenientRuns = collected.lenientRuns;
+    return series;
 }
 
 QString PlotsPanel::describe(qint64 candidateId) const

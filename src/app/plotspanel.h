@@ -19,7 +19,8 @@ class CandidateSelection;
 class RunDocument;
 
 // The Plots panel: one plot at a time (speedup against compute, coverage, reasoning, timing,
-// roofline) of the shown run and of the runs ticked beside it, redrawn as a live run grows.
+// roofline) of the shown run and of the runs ticked beside it, redrawn as a live run grows; and
+// fast_p per KernelBench level, of the whole database.
 // Hovering a point names its candidate; a click selects it everywhere. Exports PNG, PDF, SVG.
 class PlotsPanel : public QWidget
 {
@@ -64,6 +65,7 @@ private:
     void onExportClicked();
     bool exportSvg(const QString &path, int width, int height);
     void fillComparisonTable();
+    FastPSeries kernelBenchSeries(); // the fastp plot's data, read from the database
 
     RunDocument *m_document;
     CandidateSelection *m_selection;

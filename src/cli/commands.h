@@ -15,5 +15,6 @@ int runExportCommand(const QStringList &arguments);
 int runSubmitCommand(const QStringList &arguments);
 int runRejudgeCommand(const QStringList &arguments);
 int runDoctorCommand(const QStringList &arguments);
+int runImportKernelBenchCommand(const QStringList &arguments);
 
 } // namespace kiln

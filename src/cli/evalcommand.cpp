@@ -51,9 +51,11 @@ int runEvalCommand(const QStringList &arguments)
     QCommandLineParser &parser = command.parser();
     parser.addOption({QStringLiteral("task"), QStringLiteral("Task to verify against."),
                       QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("backend"),
-                      QStringLiteral("auto, cpu or cuda (default auto)."),
-                      QStringLiteral("BACKEND"), QStringLiteral("auto")});
+    parser.addOption(
+        {QStringLiteral("backend"),
+         QStringLiteral(
+             "auto, cpu, cuda or pytorch (default auto; KernelBench problems run on pytorch)."),
+         QStringLiteral("BACKEND"), QStringLiteral("auto")});
     parser.addOption({QStringLiteral("db"),
                       QStringLiteral("Store the evaluation in this workspace database."),
                       QStringLiteral("FILE")});
@@ -76,15 +78,6 @@ int runEvalCommand(const QStringList &arguments)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
         return command.usageError(QStringLiteral("exactly one candidate FILE is required"));
-    QString backendError;
-    const std::optional<Backend> chosen =
-        BackendChoice::resolve(parser.value(QStringLiteral("backend")), &backendError);
-    if (!chosen)
-        return command.usageError(backendError);
-    const Backend backend = *chosen;
-    const QString mode = parser.value(QStringLiteral("verifier"));
-    if (const QString problem = RunConfig::verifierProblem(mode, backend); !problem.isEmpty())
-        return command.usageError(problem);
 
     quint64 seed = QRandomGenerator::system()->generate64();
     if (parser.isSet(QStringLiteral("seed"))) {
@@ -101,6 +94,15 @@ int runEvalCommand(const QStringList &arguments)
     if (!task)
         return command.usageError(QStringLiteral("unknown task \"%1\" (known: %2)")
                                       .arg(taskName, library.names().join(QStringLiteral(", "))));
+    QString backendError;
+    const std::optional<Backend> chosen = BackendChoice::resolve(
+        parser.value(QStringLiteral("backend")), &backendError, task->isKernelBench());
+    if (!chosen)
+        return command.usageError(backendError);
+    const Backend backend = *chosen;
+    const QString mode = parser.value(QStringLiteral("verifier"));
+    if (const QString problem = RunConfig::verifierProblem(mode, backend); !problem.isEmpty())
+        return command.usageError(problem);
     if (!task->backends().contains(backend))
         return command.usageError(
             QStringLiteral("task \"%1\" has no %2 reference").arg(taskName, backendName(backend)));

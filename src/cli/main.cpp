@@ -29,6 +29,8 @@ const QList<Subcommand> &subcommands()
         {"submit", "Add a hand-written candidate to a run and verify it.", kiln::runSubmitCommand},
         {"rejudge", "Verify a run's candidates again, as a new run.", kiln::runRejudgeCommand},
         {"doctor", "Say what Kiln finds on this machine, with fixes.", kiln::runDoctorCommand},
+        {"import-kernelbench", "Import a KernelBench checkout's problems as tasks.",
+         kiln::runImportKernelBenchCommand},
     };
     return list;
 }
@@ -38,7 +40,7 @@ void printUsage(FILE *stream)
     std::fputs("Usage: kiln-cli <command> [options]\n       kiln-cli --version\n\nCommands:\n",
                stream);
     for (const Subcommand &command : subcommands())
-        std::fprintf(stream, "  %-10s %s\n", command.name, command.summary);
+        std::fprintf(stream, "  %-18s %s\n", command.name, command.summary);
     std::fputs("\nEvery command accepts --help.\n", stream);
 }
 

@@ -1,7 +1,9 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "engine/fastpreport.h"
 #include "engine/runreport.h"
 #include "store/runstore.h"
+#include "tasks/tasklibrary.h"
 
 #include <QJsonArray>
 #include <cstdio>
@@ -23,14 +25,85 @@ QString verifierLabel(const QJsonObject &run)
     return label;
 }
 
+// The text report's run table, from the runs' JSON documents.
+void printRuns(const QJsonArray &runs)
+{
+    std::printf("%-5s %-16s %-10s %-8s %-7s %-10s %6s %8s %6s %6s  %s\n", "run", "task", "strategy",
+                "policy", "back", "status", "cands", "best", "pass", "evals", "verifier");
+    for (const QJsonValue &value : runs) {
+        const QJsonObject r = value.toObject();
+        const QJsonValue best =
+            r.value(QStringLiteral("best")).toObject().value(QStringLiteral("speedup"));
+        std::printf(
+            "%-5lld %-16s %-10s %-8s %-7s %-10s %6d %7sx %6d %6lld  %s\n",
+            qint64(r.value(QStringLiteral("id")).toDouble()),
+            qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
+            qPrintable(r.value(QStringLiteral("strategy")).toString()),
+            qPrintable(r.value(QStringLiteral("policy")).toString()),
+            qPrintable(r.value(QStringLiteral("backend")).toString()),
+            qPrintable(r.value(QStringLiteral("status")).toString()),
+            r.value(QStringLiteral("candidates")).toInt(),
+            best.isDouble() ? qPrintable(QString::number(best.toDouble(), 'f', 2)) : "-",
+            r.value(QStringLiteral("verdicts")).toObject().value(QStringLiteral("pass")).toInt(),
+            qint64(r.value(QStringLiteral("budget_used"))
+                       .toObject()
+                       .value(QStringLiteral("evals"))
+                       .toDouble()),
+            qPrintable(verifierLabel(r)));
+    }
+}
+
+// One value of the fast_p table: a share as a percentage of the problems.
+QString share(double value)
+{
+    return QStringLiteral("%1%").arg(100.0 * value, 0, 'f', 0);
+}
+
+// The text report's fast_p section: one line per KernelBench level, against eager PyTorch and
+// against torch.compile (whose fast_0, the share correct, is eager's), over every run of the
+// database.
+void printFastP(const FastPReport::Collected &collected)
+{
+    std::printf("\nfast_p by KernelBench level: the share of problems whose best passing candidate "
+                "is more than p times faster\n(fast_0: the share correct), over %d run(s) of the "
+                "whole database",
+                collected.runs);
+    if (collected.lenientRuns > 0)
+        std::printf(", %d lenient run(s) left out", collected.lenientRuns);
+    std::printf("\n%-22s   %-35s   %s\n", "", "against eager PyTorch", "against torch.compile");
+    std::printf("%-5s %8s %7s   %8s %8s %8s %8s   %8s %8s %8s\n", "level", "problems", "correct",
+                "fast_0", "fast_1", "fast_1.5", "fast_2", "fast_1", "fast_1.5", "fast_2");
+    for (const FastPLevel &row : FastPMetrics::byLevel(collected.problems)) {
+        QString line = QStringLiteral("%1 %2 %3  ")
+                           .arg(row.level, -5)
+                           .arg(row.problems, 8)
+                           .arg(row.correct, 7);
+        for (int i = 0; i < 4; ++i)
+            line += QStringLiteral(" %1").arg(share(row.eager.value(i)), 8);
+        line += QStringLiteral("  ");
+        for (int i = 1; i < 4; ++i)
+            line += QStringLiteral(" %1").arg(share(row.compiled.value(i)), 8);
+        if (row.compiledMeasured < row.correct)
+            line += QStringLiteral("   (%1 correct without a torch.compile timing)")
+                        .arg(row.correct - row.compiledMeasured);
+        std::printf("%s\n", qPrintable(line));
+    }
+}
+
 } // namespace
 
 int runReportCommand(const QStringList &arguments)
 {
-    CommandLine cli(QStringLiteral("report"),
-                    QStringLiteral("Summarise the runs of a workspace database."));
+    CommandLine cli(
+        QStringLiteral("report"),
+        QStringLiteral("Summarise the runs of a workspace database. When it holds runs on "
+                       "KernelBench problems, also fast_p by KernelBench level (p = 0, 1, 1.5, 2, "
+                       "against eager PyTorch and torch.compile), always over every run of the "
+                       "database (--run does not narrow it): one problem per task, its best "
+                       "passing candidate over all runs; lenient runs are left out."));
     cli.addDbOption();
-    cli.addRunOption(QStringLiteral("Only this run."));
+    cli.addRunOption(QStringLiteral("Only this run (the run table; fast_p stays database-wide)."));
+    cli.addTasksDirOption();
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
@@ -56,33 +129,18 @@ int runReportCommand(const QStringList &arguments)
     QJsonArray runs;
     for (qint64 id : ids)
         runs.append(RunReport::runJson(*store, id));
+    const TaskLibrary library = TaskLibrary::standard(cli.tasksDirs());
+    const FastPReport::Collected fastP = FastPReport::collect(*store, &library);
     if (cli.json()) {
-        CommandLine::printJson(QJsonDocument(QJsonObject{{QStringLiteral("runs"), runs}}));
+        QJsonObject document{{QStringLiteral("runs"), runs}};
+        if (!fastP.isEmpty())
+            document.insert(QStringLiteral("fast_p"), FastPReport::json(fastP));
+        CommandLine::printJson(QJsonDocument(document));
         return ExitOk;
     }
-    std::printf("%-5s %-16s %-10s %-8s %-5s %-10s %6s %8s %6s %6s  %s\n", "run", "task", "strategy",
-                "policy", "back", "status", "cands", "best", "pass", "evals", "verifier");
-    for (const QJsonValue &value : runs) {
-        const QJsonObject r = value.toObject();
-        const QJsonValue best =
-            r.value(QStringLiteral("best")).toObject().value(QStringLiteral("speedup"));
-        std::printf(
-            "%-5lld %-16s %-10s %-8s %-5s %-10s %6d %7sx %6d %6lld  %s\n",
-            qint64(r.value(QStringLiteral("id")).toDouble()),
-            qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
-            qPrintable(r.value(QStringLiteral("strategy")).toString()),
-            qPrintable(r.value(QStringLiteral("policy")).toString()),
-            qPrintable(r.value(QStringLiteral("backend")).toString()),
-            qPrintable(r.value(QStringLiteral("status")).toString()),
-            r.value(QStringLiteral("candidates")).toInt(),
-            best.isDouble() ? qPrintable(QString::number(best.toDouble(), 'f', 2)) : "-",
-            r.value(QStringLiteral("verdicts")).toObject().value(QStringLiteral("pass")).toInt(),
-            qint64(r.value(QStringLiteral("budget_used"))
-                       .toObject()
-                       .value(QStringLiteral("evals"))
-                       .toDouble()),
-            qPrintable(verifierLabel(r)));
-    }
+    printRuns(runs);
+    if (!fastP.isEmpty())
+        printFastP(fastP);
     return ExitOk;
 }
 

@@ -4,7 +4,15 @@ namespace kiln {
 
 QString backendName(Backend backend)
 {
-    return backend == Backend::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpu");
+    switch (backend) {
+    case Backend::Cuda:
+        return QStringLiteral("cuda");
+    case Backend::Torch:
+        return QStringLiteral("pytorch");
+    case Backend::Cpu:
+        break;
+    }
+    return QStringLiteral("cpu");
 }
 
 std::optional<Backend> backendFromName(const QString &name)
@@ -13,6 +21,8 @@ std::optional<Backend> backendFromName(const QString &name)
         return Backend::Cpu;
     if (name == QLatin1String("cuda"))
         return Backend::Cuda;
+    if (name == QLatin1String("pytorch"))
+        return Backend::Torch;
     return std::nullopt;
 }
 

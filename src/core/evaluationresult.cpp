@@ -56,6 +56,10 @@ QJsonObject EvaluationResult::toJson() const
                        {QStringLiteral("flags"), flagArray},
                        {QStringLiteral("stages"), stageArray},
                        {QStringLiteral("summary"), summary}};
+    if (compiledBaselineMs)
+        object.insert(QStringLiteral("compiled_baseline_ms"), *compiledBaselineMs);
+    if (compiledSpeedup)
+        object.insert(QStringLiteral("speedup_compiled"), *compiledSpeedup);
     if (candidateTiming.n > 0)
         object.insert(QStringLiteral("candidate_timing"), candidateTiming.toJson());
     if (baselineTiming.n > 0)
@@ -75,6 +79,9 @@ EvaluationResult EvaluationResult::fromJson(const QJsonObject &object)
     result.candidateMs = optionalFromJson(object.value(QStringLiteral("candidate_ms")));
     result.baselineMs = optionalFromJson(object.value(QStringLiteral("baseline_ms")));
     result.rooflineFraction = optionalFromJson(object.value(QStringLiteral("roofline_fraction")));
+    result.compiledBaselineMs =
+        optionalFromJson(object.value(QStringLiteral("compiled_baseline_ms")));
+    result.compiledSpeedup = optionalFromJson(object.value(QStringLiteral("speedup_compiled")));
     for (const QJsonValue &flag : object.value(QStringLiteral("flags")).toArray())
         result.flags.append(CheatFlag::fromJson(flag.toObject()));
     for (const QJsonValue &s : object.value(QStringLiteral("stages")).toArray())

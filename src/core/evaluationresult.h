@@ -24,6 +24,10 @@ struct EvaluationResult
     std::optional<double> candidateMs;
     std::optional<double> baselineMs;
     std::optional<double> rooflineFraction;
+    // PyTorch backend: speedup is against eager PyTorch (baselineMs); these are against
+    // torch.compile of the same Model, measured in the same session.
+    std::optional<double> compiledBaselineMs;
+    std::optional<double> compiledSpeedup;
     QList<CheatFlag> flags;
     QList<StageResult> stages;
     TimingStats candidateTiming;

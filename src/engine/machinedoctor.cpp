@@ -96,6 +96,7 @@ QList<DoctorFinding> MachineDoctor::examine()
     const TaskLibrary library = TaskLibrary::standard(m_tasksDirectories);
     checkTasks(library);
     checkStrategies();
+    checkTorch();
     checkBackend(library, Backend::Cpu);
     if (m_cuda.usable)
         checkBackend(library, Backend::Cuda);
@@ -110,6 +111,20 @@ void MachineDoctor::add(const QString &check, Level level, const QString &found,
 bool MachineDoctor::sandboxFound() const
 {
     return m_verifier.checkSetup().isEmpty();
+}
+
+// The PyTorch backend (KernelBench problems) is optional: a warning, never a problem.
+void MachineDoctor::checkTorch()
+{
+    const TorchEnvironment &torch = m_verifier.torchEnvironment();
+    if (torch.usable)
+        add(QStringLiteral("pytorch"), Level::Ok, torch.describe());
+    else
+        add(QStringLiteral("pytorch"), Level::Warning,
+            QStringLiteral("the pytorch backend (KernelBench problems) cannot run: %1")
+                .arg(torch.reason),
+            QStringLiteral("install PyTorch with CUDA for python3 (pip install torch), or point "
+                           "KILN_PYTHON at an interpreter that has it"));
 }
 
 void MachineDoctor::checkSandbox()

@@ -44,6 +44,7 @@ private:
     void checkCache();
     void checkTasks(const TaskLibrary &library);
     void checkStrategies();
+    void checkTorch();
     void checkBackend(const TaskLibrary &library, Backend backend);
     void add(const QString &check, DoctorFinding::Level level, const QString &found,
              const QString &fix = {});

@@ -3,6 +3,7 @@
 #include "engine/backendchoice.h"
 #include "engine/policyfactory.h"
 #include "strategyregistry.h"
+#include "tasks/tasklibrary.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -152,7 +153,9 @@ void RunArguments::addOptions(QCommandLineParser &p)
         {QStringLiteral("task"), QStringLiteral("Task to search."), QStringLiteral("NAME")});
     p.addOption({QStringLiteral("suite"), QStringLiteral("Several tasks sharing one budget."),
                  QStringLiteral("NAME,NAME,...")});
-    p.addOption({QStringLiteral("backend"), QStringLiteral("auto, cpu or cuda."),
+    p.addOption({QStringLiteral("backend"),
+                 QStringLiteral(
+                     "auto, cpu, cuda or pytorch (KernelBench problems; auto picks it for them)."),
                  QStringLiteral("BACKEND"), QStringLiteral("auto")});
     p.addOption({QStringLiteral("policy"), QStringLiteral("offline, llm or replay."),
                  QStringLiteral("POLICY"), QStringLiteral("offline")});
@@ -189,6 +192,25 @@ void RunArguments::addOptions(QCommandLineParser &p)
                                 "anti-cheat; CPU backend) for the leaky-verifier lesson."),
                  QStringLiteral("MODE"), QStringLiteral("strict")});
     p.addOption(tasksDirOption());
+}
+
+// Whether the run's tasks are KernelBench problems (all of them) or Kiln tasks (none);
+// a mix is an error, since one run has one backend.
+static bool kernelBenchTasks(const QStringList &names, const QStringList &tasksDirs,
+                             bool *kernelBench, QString *error)
+{
+    const TaskLibrary library = TaskLibrary::standard(tasksDirs);
+    int count = 0;
+    for (const QString &name : names) {
+        const Task *task = library.task(name);
+        count += task && task->isKernelBench() ? 1 : 0;
+    }
+    *kernelBench = count > 0;
+    if (count > 0 && count < names.size()) {
+        *error = QStringLiteral("a run cannot mix KernelBench problems with Kiln's own tasks");
+        return false;
+    }
+    return true;
 }
 
 std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
@@ -249,12 +271,16 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     const QString backendName = p.value(QStringLiteral("backend"));
     if (backends == Backends::NameOnly) {
         if (backendName == QLatin1String("auto") || backendName == QLatin1String("cpu") ||
-            backendName == QLatin1String("cuda"))
+            backendName == QLatin1String("cuda") || backendName == QLatin1String("pytorch"))
             return config;
-        *error = QStringLiteral("--backend must be auto, cpu or cuda, not '%1'").arg(backendName);
+        *error = QStringLiteral("--backend must be auto, cpu, cuda or pytorch, not '%1'")
+                     .arg(backendName);
         return std::nullopt;
     }
-    const std::optional<Backend> backend = BackendChoice::resolve(backendName, error);
+    bool kernelBench = false;
+    if (!kernelBenchTasks(config.tasks, p.values(QStringLiteral("tasks-dir")), &kernelBench, error))
+        return std::nullopt;
+    const std::optional<Backend> backend = BackendChoice::resolve(backendName, error, kernelBench);
     if (!backend)
         return std::nullopt;
     config.backend = *backend;

@@ -24,7 +24,7 @@ EvaluationResult VerifierEvaluator::evaluate(const Task &task, Backend backend,
                                              const QString &source, quint64 runSecret,
                                              const std::atomic<bool> &cancel)
 {
-    if (backend == Backend::Cuda) // the GPU pool queues these itself
+    if (backend != Backend::Cpu) // the GPU backends queue these themselves
         return m_verifier.evaluate(task, backend, source, runSecret, cancel);
     // Wait for a CPU sandbox, but give up promptly on cancel.
     while (!m_cpuSlots.tryAcquire(1, 50)) {

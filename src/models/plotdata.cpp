@@ -3,6 +3,7 @@
 #include "engine/coveragemetrics.h"
 
 #include <QHash>
+#include <QMap>
 #include <algorithm>
 #include <cmath>
 
@@ -47,6 +48,39 @@ QList<Spent> spentAlong(const PlotRun &run, ComputeAxis axis)
     return spent;
 }
 
+// One level's step curve: the share correct at 0, then a step down at each distinct speedup
+// below pMax (a speedup of exactly p is not above p), held to pMax.
+FastPCurve fastPCurve(const QList<FastPProblem> &problems, int level, bool compiled, double pMax)
+{
+    FastPCurve curve;
+    curve.level = level;
+    curve.compiled = compiled;
+    curve.problems = int(problems.size());
+    QVector<double> speedups;
+    for (const FastPProblem &p : problems) {
+        if (!p.correct)
+            continue;
+        const std::optional<double> s = compiled ? p.compiledSpeedup : p.speedup;
+        speedups.append(s ? std::max(0.0, *s) : 0.0); // no timing: faster than nothing
+    }
+    std::sort(speedups.begin(), speedups.end());
+    const double n = std::max(1, curve.problems);
+    curve.p.append(0.0);
+    curve.fraction.append(speedups.size() / n);
+    for (int i = 0; i < speedups.size(); ++i) {
+        const double at = speedups[i];
+        if (at > pMax || (i + 1 < speedups.size() && speedups[i + 1] == at))
+            continue;
+        curve.p.append(at);
+        curve.fraction.append((speedups.size() - i - 1) / n);
+    }
+    if (curve.p.last() < pMax) {
+        curve.p.append(pMax);
+        curve.fraction.append(curve.fraction.last());
+    }
+    return curve;
+}
+
 QList<int> coverageKs(int n)
 {
     constexpr int kPoints = 200;
@@ -70,6 +104,18 @@ double StepCurve::valueAt(double at) const
     if (it == x.cbegin())
         return 0.0;
     return y.at(int(it - x.cbegin()) - 1);
+}
+
+double FastPCurve::valueAt(double at) const
+{
+    // fast_0 is the share correct; beyond 0 the last vertex at or before `at` holds (a step at
+    // exactly `at` already applies: a speedup of p is not above p).
+    if (fraction.isEmpty())
+        return 0.0;
+    const auto it = std::upper_bound(p.cbegin(), p.cend(), at);
+    if (at <= 0.0 || it == p.cbegin())
+        return fraction.first();
+    return fraction.at(int(it - p.cbegin()) - 1);
 }
 
 double RooflineSeries::roofAt(double intensity) const
@@ -296,6 +342,20 @@ RooflineSeries PlotData::roofline(const PlotRun &run)
         series.points.append(
             {it->flops / it->bytes, it->flops / (*c.candidateMs * 1e-3) / 1e9, c.id});
     }
+    return series;
+}
+
+FastPSeries PlotData::fastP(const QList<FastPProblem> &problems, double pMax)
+{
+    FastPSeries series;
+    series.pMax = pMax;
+    series.problems = int(problems.size());
+    QMap<int, QList<FastPProblem>> byLevel;
+    for (const FastPProblem &p : problems)
+        byLevel[p.level].append(p);
+    for (auto it = byLevel.cbegin(); it != byLevel.cend(); ++it)
+        for (bool compiled : {false, true})
+            series.curves.append(fastPCurve(*it, it.key(), compiled, pMax));
     return series;
 }
 

@@ -5,6 +5,7 @@
 #include "plotseries.h"
 
 #include "core/timingstats.h"
+#include "engine/fastpmetrics.h"
 
 namespace kiln {
 
@@ -28,6 +29,8 @@ public:
     static TimingHistogram timing(const TimingStats &candidate, const TimingStats &baseline,
                                   int bins = 30);
     static RooflineSeries roofline(const PlotRun &run);
+    // fast_p from p = 0 to pMax for each level of the problems (FastPMetrics's definition).
+    static FastPSeries fastP(const QList<FastPProblem> &problems, double pMax = 3.0);
     // Quantile q of sorted values, linear between order statistics.
     static double quantile(const QVector<double> &sorted, double q);
 };

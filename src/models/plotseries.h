@@ -92,4 +92,26 @@ struct RooflineSeries
     double roofAt(double intensity) const;
 };
 
+// fast_p against a continuous threshold p, one step curve per KernelBench level and baseline:
+// y(p) is the share of the level's problems whose best candidate is correct and faster than p
+// (y(0) the share correct), held from each vertex to the next.
+struct FastPCurve
+{
+    int level = 0;
+    bool compiled = false; // against torch.compile; else eager PyTorch
+    int problems = 0;
+    QVector<double> p;
+    QVector<double> fraction;
+    double valueAt(double at) const;
+};
+
+struct FastPSeries
+{
+    int problems = 0;
+    int runs = 0;        // runs counted (the caller fills in these two)
+    int lenientRuns = 0; // runs left out as judged by the lenient verifier
+    double pMax = 3.0;
+    QList<FastPCurve> curves; // by level, eager before torch.compile
+};
+
 } // namespace kiln

@@ -1,5 +1,6 @@
 #include "rundocument.h"
 
+#include "engine/fastpreport.h"
 #include "runfollower.h"
 #include "store/runstore.h"
 
@@ -323,6 +324,11 @@ PlotRun RunDocument::plotRun(qint64 runId, bool withFacts)
     if (withFacts)
         plotted.facts = m_store->plotFacts(runId);
     return plotted;
+}
+
+FastPReport::Collected RunDocument::fastP()
+{
+    return m_store ? FastPReport::collect(*m_store) : FastPReport::Collected();
 }
 
 std::optional<CandidateRecord> RunDocument::candidate(qint64 candidateId)

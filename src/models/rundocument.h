@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/candidatesummary.h"
+#include "engine/fastpreport.h"
 #include "growthtimeline.h"
 #include "plotrun.h"
 #include "rundelta.h"
@@ -63,6 +64,9 @@ public:
     // A run as the plots see it: for the shown run, this document's rows (live as they are);
     // for another run of the database, the store's. Empty when there is no such run.
     PlotRun plotRun(qint64 runId, bool withFacts = true);
+    // The KernelBench problems of every run of the database, for the fastp plot (levels from
+    // the runs' task snapshots or the task names; lenient runs left out).
+    FastPReport::Collected fastP();
 
     // Growth replay: the run as it stood after `step` of its timeline's steps (GrowthTimeline).
     // Stepping forward updates the views as a live run does; a step back reloads them. While

@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 #include <QStringList>
+#include <functional>
 
 namespace kiln {
 
@@ -115,15 +116,29 @@ bool CodeExtractor::definesEntry(const QString &code, const QString &entry)
     return definition.match(code).hasMatch();
 }
 
-ExtractedCode CodeExtractor::extract(const QString &answer, const QString &entry)
+bool CodeExtractor::definesClass(const QString &code, const QString &name)
+{
+    if (name.isEmpty())
+        return false;
+    const QRegularExpression definition(
+        QStringLiteral("(^|\\n)class\\s+%1\\s*[(:]").arg(QRegularExpression::escape(name)));
+    return definition.match(code).hasMatch();
+}
+
+namespace {
+
+// The last of the answer's blocks that `accepts`, or why there is none (`what` names the
+// definition looked for).
+ExtractedCode lastBlock(const QString &answer, const std::function<bool(const QString &)> &accepts,
+                        const QString &what)
 {
     ExtractedCode out;
     QString text = answer;
-    splitThinking(&text);
-    const QList<CodeBlock> all = blocks(text);
+    CodeExtractor::splitThinking(&text);
+    const QList<CodeBlock> all = CodeExtractor::blocks(text);
     out.blockCount = int(all.size());
     for (int i = int(all.size()) - 1; i >= 0; --i) {
-        if (definesEntry(all.at(i).code, entry)) {
+        if (accepts(all.at(i).code)) {
             out.found = true;
             out.code = all.at(i).code;
             out.language = all.at(i).language;
@@ -136,10 +151,28 @@ ExtractedCode CodeExtractor::extract(const QString &answer, const QString &entry
     else if (all.isEmpty())
         out.reason = QStringLiteral("no code: the answer has no fenced code block");
     else
-        out.reason = QStringLiteral("no code: none of the %1 fenced block(s) defines `%2`")
+        out.reason = QStringLiteral("no code: none of the %1 fenced block(s) defines %2")
                          .arg(all.size())
-                         .arg(entry);
+                         .arg(what);
     return out;
+}
+
+} // namespace
+
+ExtractedCode CodeExtractor::extract(const QString &answer, const QString &entry)
+{
+    return lastBlock(
+        answer, [&](const QString &code) { return definesEntry(code, entry); },
+        QStringLiteral("`%1`").arg(entry));
+}
+
+ExtractedCode CodeExtractor::extractModule(const QString &answer, const QString &className)
+{
+    return lastBlock(
+        answer, [&](const QString &code) { return definesClass(code, className); },
+        QStringLiteral("`class %1(nn.Module)` (a KernelBench answer is one Python module "
+                       "defining it)")
+            .arg(className));
 }
 
 } // namespace kiln

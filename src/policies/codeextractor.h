@@ -34,9 +34,15 @@ class CodeExtractor
 {
 public:
     static ExtractedCode extract(const QString &answer, const QString &entry);
+    // A KernelBench answer: the last fenced block (```python, ```py or any other) that defines a
+    // top-level `class <className>`; the reason names the class when none does.
+    static ExtractedCode extractModule(const QString &answer,
+                                       const QString &className = QStringLiteral("ModelNew"));
     static QList<CodeBlock> blocks(const QString &answer);
     // True when code contains a definition (not a declaration or a call) of entry.
     static bool definesEntry(const QString &code, const QString &entry);
+    // True when Python code defines `class name` at the top level (not indented, not a comment).
+    static bool definesClass(const QString &code, const QString &name);
     // Splits a leading <think>...</think> section off an answer: returns the reasoning and leaves
     // the rest in *answer.
     static QString splitThinking(QString *answer);

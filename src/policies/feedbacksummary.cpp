@@ -103,6 +103,13 @@ QString FeedbackSummary::describe(const EvaluationResult &result, int maxChars)
             timing << QStringLiteral("baseline %1 ms").arg(number(*result.baselineMs));
         if (result.speedup)
             timing << QStringLiteral("speedup %1x").arg(number(*result.speedup));
+        // KernelBench: the baseline above is eager PyTorch; torch.compile is the harder one.
+        if (result.compiledBaselineMs)
+            timing << QStringLiteral("torch.compile baseline %1 ms")
+                          .arg(number(*result.compiledBaselineMs));
+        if (result.compiledSpeedup)
+            timing << QStringLiteral("speedup vs torch.compile %1x")
+                          .arg(number(*result.compiledSpeedup));
         if (result.candidateTiming.n > 0)
             timing << QStringLiteral("n=%1, relative SEM %2%")
                           .arg(result.candidateTiming.n)

@@ -208,7 +208,11 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     const QString entry =
         request.task ? (request.task->entry.isEmpty() ? request.task->name : request.task->entry)
                      : QString();
-    const ExtractedCode code = CodeExtractor::extract(answer, entry);
+    // A KernelBench answer is a Python module: its ModelNew class, not a C entry, marks it.
+    const bool module =
+        request.backend == Backend::Torch || (request.task && request.task->isKernelBench());
+    const ExtractedCode code =
+        module ? CodeExtractor::extractModule(answer) : CodeExtractor::extract(answer, entry);
     meta.insert(QStringLiteral("code_blocks"), code.blockCount);
     if (!code.found) {
         result.ok = false;

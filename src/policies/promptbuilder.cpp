@@ -18,14 +18,106 @@ QString readText(const QString &path, bool *ok)
     return *ok ? QString::fromUtf8(file.readAll()) : QString();
 }
 
+// KernelBench problems are answered with a Python module whatever backend the request names.
+Backend promptBackend(const GenerationRequest &request)
+{
+    return request.task && request.task->isKernelBench() ? Backend::Torch : request.backend;
+}
+
+QString fenceLanguage(Backend backend)
+{
+    switch (backend) {
+    case Backend::Cuda:
+        return QStringLiteral("cuda");
+    case Backend::Torch:
+        return QStringLiteral("python");
+    case Backend::Cpu:
+        break;
+    }
+    return QStringLiteral("cpp");
+}
+
+QString backendLabel(Backend backend)
+{
+    switch (backend) {
+    case Backend::Cuda:
+        return QStringLiteral("CUDA");
+    case Backend::Torch:
+        return QStringLiteral("PyTorch with custom CUDA kernels (KernelBench)");
+    case Backend::Cpu:
+        break;
+    }
+    return QStringLiteral("CPU (C++17)");
+}
+
+QString rulesTemplate(Backend backend)
+{
+    switch (backend) {
+    case Backend::Cuda:
+        return QStringLiteral("backend_cuda");
+    case Backend::Torch:
+        return QStringLiteral("backend_pytorch");
+    case Backend::Cpu:
+        break;
+    }
+    return QStringLiteral("backend_cpu");
+}
+
 QString sourceBlock(const QString &source, Backend backend)
 {
-    const QString language =
-        backend == Backend::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpp");
     QString body = source;
     if (!body.endsWith(QLatin1Char('\n')))
         body += QLatin1Char('\n');
-    return QStringLiteral("```") + language + QLatin1Char('\n') + body + QStringLiteral("```");
+    return QStringLiteral("```") + fenceLanguage(backend) + QLatin1Char('\n') + body +
+           QStringLiteral("```");
+}
+
+// What the answer must be, for the system message.
+QString deliverable(Backend backend)
+{
+    if (backend == Backend::Torch)
+        return QStringLiteral(
+            "The source file is one Python module that defines `class ModelNew(nn.Module)` with "
+            "the constructor and `forward` signature of the reference `Model`, computing the same "
+            "outputs with your own CUDA kernels compiled through "
+            "`torch.utils.cpp_extension.load_inline`. Never change that interface.");
+    return QStringLiteral("The source file must compile on its own and define the entry function "
+                          "with the exact signature requested, declared `extern \"C\"`. Never "
+                          "change the signature, and never read or write outside the given "
+                          "buffers.");
+}
+
+// The interface section of the user message: the C entry to implement, or for KernelBench the
+// reference program (verbatim) that ModelNew replaces.
+QString interfaceSection(const Task &task, Backend backend, const QString &label)
+{
+    if (backend != Backend::Torch)
+        return QStringLiteral("## Entry point\n\nImplement this function (backend: %1):\n\n```\n"
+                              "extern \"C\" %2\n```")
+            .arg(label, task.signature(backend));
+    QString origin = QStringLiteral("The PyTorch program to make faster");
+    if (task.kernelBench) {
+        origin = QStringLiteral("KernelBench level %1, problem %2")
+                     .arg(task.kernelBench->level)
+                     .arg(task.kernelBench->number);
+        if (!task.kernelBench->file.isEmpty())
+            origin += QStringLiteral(" (`%1`)").arg(task.kernelBench->file);
+        origin += QStringLiteral(": the PyTorch program to make faster");
+    }
+    return QStringLiteral("## Reference program\n\n%1, verbatim:\n\n%2\n\nWrite `class "
+                          "ModelNew(nn.Module)`, a drop-in replacement for `Model`: it is built "
+                          "as `ModelNew(*get_init_inputs())`, called with `*get_inputs()` (moved "
+                          "to the GPU), and must return what `Model` returns.")
+        .arg(origin, sourceBlock(task.referenceSource.value(Backend::Torch), Backend::Torch));
+}
+
+QString toleranceText(const Task &task)
+{
+    const Tolerance t = task.tolerance(QStringLiteral("f32"));
+    const double abs = t.abs > 0 ? t.abs : 1e-2; // KernelBench's own default
+    const double rel = t.rel > 0 ? t.rel : 1e-2;
+    return QStringLiteral("%1 absolute and %2 relative error")
+        .arg(QString::number(abs, 'g', 3), QString::number(rel, 'g', 3));
 }
 
 // What the model should aim for next: repair a broken parent, speed up a working one, or (mutate)
@@ -89,9 +181,10 @@ PromptBuilder::PromptBuilder(const QString &templateDir)
 
 QStringList PromptBuilder::templateNames()
 {
-    return {QStringLiteral("system"),      QStringLiteral("first"),
-            QStringLiteral("refine"),      QStringLiteral("crossover"),
-            QStringLiteral("backend_cpu"), QStringLiteral("backend_cuda")};
+    return {QStringLiteral("system"),         QStringLiteral("first"),
+            QStringLiteral("refine"),         QStringLiteral("crossover"),
+            QStringLiteral("backend_cpu"),    QStringLiteral("backend_cuda"),
+            QStringLiteral("backend_pytorch")};
 }
 
 QString PromptBuilder::defaultTemplateDir()
@@ -130,27 +223,15 @@ QString PromptBuilder::render(const QString &text, const QMap<QString, QString> 
 QMap<QString, QString> PromptBuilder::values(const GenerationRequest &request) const
 {
     QMap<QString, QString> v;
-    const Backend backend = request.backend;
-    v.insert(QStringLiteral("backend"),
-             backend == Backend::Cuda ? QStringLiteral("CUDA") : QStringLiteral("CPU (C++17)"));
+    const Backend backend = promptBackend(request);
+    v.insert(QStringLiteral("backend"), backendLabel(backend));
+    v.insert(QStringLiteral("deliverable"), deliverable(backend));
     v.insert(QStringLiteral("operation"), operationName(request.operation));
     v.insert(QStringLiteral("generation"), QString::number(request.generation));
     v.insert(QStringLiteral("reasoning_budget"),
              request.reasoningLength > 0 ? QString::number(request.reasoningLength) : QString());
-    if (const Task *task = request.task) {
-        v.insert(QStringLiteral("task_name"), task->name);
-        v.insert(QStringLiteral("task_title"), task->title);
-        v.insert(QStringLiteral("task_description"), task->description.trimmed());
-        v.insert(QStringLiteral("entry"), task->entry.isEmpty() ? task->name : task->entry);
-        v.insert(QStringLiteral("signature"), task->signature(backend));
-        v.insert(QStringLiteral("forbidden_libraries"),
-                 task->forbiddenLibraries.isEmpty()
-                     ? QStringLiteral("none")
-                     : task->forbiddenLibraries.join(QStringLiteral(", ")));
-        const QStringList allowed = task->allowedLibraries.value(backend);
-        v.insert(QStringLiteral("allowed_libraries"),
-                 allowed.isEmpty() ? QStringLiteral("none") : allowed.join(QStringLiteral(", ")));
-    }
+    if (request.task)
+        insertTaskValues(*request.task, backend, &v);
     v.insert(QStringLiteral("goal"), goalFor(request));
     for (int i = 0; i < 2; ++i) {
         const QString prefix = i == 0 ? QString() : QStringLiteral("second_");
@@ -166,10 +247,39 @@ QMap<QString, QString> PromptBuilder::values(const GenerationRequest &request) c
     }
     // Backend rules are a template of their own so a user can edit them; they may use every
     // placeholder above.
-    const QString rulesName =
-        backend == Backend::Cuda ? QStringLiteral("backend_cuda") : QStringLiteral("backend_cpu");
-    v.insert(QStringLiteral("backend_rules"), render(m_templates.value(rulesName), v).trimmed());
+    v.insert(QStringLiteral("backend_rules"),
+             render(m_templates.value(rulesTemplate(backend)), v).trimmed());
     return v;
+}
+
+void PromptBuilder::insertTaskValues(const Task &task, Backend backend,
+                                     QMap<QString, QString> *values)
+{
+    QMap<QString, QString> &v = *values;
+    v.insert(QStringLiteral("task_name"), task.name);
+    v.insert(QStringLiteral("task_title"), task.title);
+    v.insert(QStringLiteral("task_description"), task.description.trimmed());
+    v.insert(QStringLiteral("entry"), task.entry.isEmpty() ? task.name : task.entry);
+    v.insert(QStringLiteral("signature"), task.signature(backend));
+    v.insert(QStringLiteral("interface"),
+             interfaceSection(task, backend, v.value(QStringLiteral("backend"))));
+    v.insert(QStringLiteral("forbidden_libraries"),
+             task.forbiddenLibraries.isEmpty()
+                 ? QStringLiteral("none")
+                 : task.forbiddenLibraries.join(QStringLiteral(", ")));
+    const QStringList allowed = task.allowedLibraries.value(backend);
+    v.insert(QStringLiteral("allowed_libraries"),
+             allowed.isEmpty() ? QStringLiteral("none") : allowed.join(QStringLiteral(", ")));
+    if (backend != Backend::Torch)
+        return;
+    v.insert(QStringLiteral("reference_source"),
+             sourceBlock(task.referenceSource.value(Backend::Torch), Backend::Torch));
+    v.insert(QStringLiteral("tolerance"), toleranceText(task));
+    if (task.kernelBench) {
+        v.insert(QStringLiteral("kernelbench_level"), QString::number(task.kernelBench->level));
+        v.insert(QStringLiteral("kernelbench_problem"), QString::number(task.kernelBench->number));
+        v.insert(QStringLiteral("kernelbench_file"), task.kernelBench->file);
+    }
 }
 
 Prompt PromptBuilder::build(const GenerationRequest &request) const

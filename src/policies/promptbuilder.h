@@ -29,7 +29,8 @@ public:
     // Template names: "system", "first", "refine", "crossover" (mutate uses "refine").
     QString templateText(const QString &name) const;
 
-    // Every template name, including the per-backend rules ("backend_cpu", "backend_cuda").
+    // Every template name, including the per-backend rules ("backend_cpu", "backend_cuda",
+    // "backend_pytorch": KernelBench problems, answered with a Python ModelNew module).
     static QStringList templateNames();
     // <AppConfigLocation>/prompts: where the desktop app writes a user's edited templates.
     static QString defaultTemplateDir();
@@ -42,6 +43,10 @@ public:
     QMap<QString, QString> values(const GenerationRequest &request) const;
 
 private:
+    // The task's placeholders; the KernelBench ones (reference_source, tolerance,
+    // kernelbench_level, ...) only for backend Torch.
+    static void insertTaskValues(const Task &task, Backend backend, QMap<QString, QString> *values);
+
     QMap<QString, QString> m_templates;
     QStringList m_overridden;
 };

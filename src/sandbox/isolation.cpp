@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <vector>
@@ -76,7 +77,8 @@ void enterNamespaces(IsolationReport &report)
         report.networkNamespace = true;
 }
 
-void confineFilesystem(const std::string &workDir, IsolationReport &report)
+void confineFilesystem(const std::string &workDir, const std::vector<std::string> &alsoWritable,
+                       IsolationReport &report)
 {
     const long abi =
         ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
@@ -112,6 +114,15 @@ void confineFilesystem(const std::string &workDir, IsolationReport &report)
         ::close(fd);
     };
     allow(workDir.c_str(), writes);
+    // Rights that only directories have make the kernel refuse a rule for a file (a device).
+    const std::uint64_t fileWrites = kLandlockWriteFile | (abi >= 3 ? kLandlockTruncate : 0);
+    for (const std::string &path : alsoWritable) {
+        struct stat info
+        {
+        };
+        if (::stat(path.c_str(), &info) == 0)
+            allow(path.c_str(), S_ISDIR(info.st_mode) ? writes : fileWrites);
+    }
     allow("/dev/null", kLandlockWriteFile | (abi >= 3 ? kLandlockTruncate : 0));
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     if (::syscall(SYS_landlock_restrict_self, ruleset, 0) == 0)
@@ -146,10 +157,10 @@ void isolateNamespaces(IsolationReport &report)
 }
 
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
-                     bool confineWrites)
+                     bool confineWrites, const std::vector<std::string> &alsoWritable)
 {
     if (confineWrites)
-        confineFilesystem(workDir, report);
+        confineFilesystem(workDir, alsoWritable, report);
     setLimit(RLIMIT_CORE, 0);
     setLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpuSeconds));
     if (limits.addressSpaceBytes > 0)

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kiln::sandbox {
 
@@ -32,9 +33,10 @@ void isolateProcess(const std::string &workDir, const Limits &limits, IsolationR
 // has one thread, the driver must open its device files before Landlock confines writes.
 void isolateNamespaces(IsolationReport &report);
 // confineWrites false: the limits only (the GPU checker, which runs no candidate code and needs
-// the driver's device files for CUDA IPC after start-up).
+// the driver's device files for CUDA IPC after start-up). alsoWritable: further folders or
+// files writes may reach (the PyTorch sandbox's extension cache and the GPU's device files).
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
-                     bool confineWrites = true);
+                     bool confineWrites = true, const std::vector<std::string> &alsoWritable = {});
 
 // After compilation, before any candidate code is loaded: forbids new processes, exec, sockets,
 // ptrace and signals to other processes (seccomp). Threads stay allowed (OpenMP, std::thread).

@@ -1118,7 +1118,15 @@ bool loadEvaluations(sqlite3 *db, const char *filter, qint64 key,
         SqliteStatement s(db, QByteArray("SELECT e.id, e.candidate_id, e.backend, e.verdict, "
                                          "e.correct, e.speedup, e.candidate_ms, e.baseline_ms, "
                                          "e.roofline_fraction, e.candidate_timing_json, "
-                                         "e.baseline_timing_json, e.summary FROM evaluations e "
+                                         "e.baseline_timing_json, e.summary, "
+                                         // PyTorch backend: against torch.compile, kept in
+                                         // the result's JSON only (a malformed one reads as
+                                         // none rather than failing the query).
+                                         "CASE WHEN json_valid(e.result_json) THEN "
+                                         "json_extract(e.result_json, '$.compiled_baseline_ms') "
+                                         "END, CASE WHEN json_valid(e.result_json) THEN "
+                                         "json_extract(e.result_json, '$.speedup_compiled') END "
+                                         "FROM evaluations e "
                                          "JOIN candidates c ON c.id = e.candidate_id ") +
                                   filter + " ORDER BY e.id");
         s.bind(1, key);
@@ -1134,6 +1142,8 @@ bool loadEvaluations(sqlite3 *db, const char *filter, qint64 key,
             r.candidateTiming = TimingStats::fromJson(jsonObject(s.text(9)));
             r.baselineTiming = TimingStats::fromJson(jsonObject(s.text(10)));
             r.summary = s.text(11);
+            r.compiledBaselineMs = s.optionalReal(12);
+            r.compiledSpeedup = s.optionalReal(13);
             byEvaluation.insert(s.int64(0), r);
             latest.insert(s.int64(1), s.int64(0));
         }

@@ -38,6 +38,8 @@ QString TaskParameter::declaration() const
 
 QString Task::signature(Backend backend) const
 {
+    if (isKernelBench())
+        return QStringLiteral("class ModelNew(nn.Module)");
     QStringList declarations;
     for (const TaskParameter &parameter : parameters)
         declarations.append(parameter.declaration());
@@ -90,11 +92,14 @@ QJsonObject Task::summaryJson() const
         backendNames.append(backendName(backend));
         signatures.insert(backendName(backend), signature(backend));
     }
-    return QJsonObject{{QStringLiteral("name"), name},
-                       {QStringLiteral("title"), title},
-                       {QStringLiteral("backends"), backendNames},
-                       {QStringLiteral("signature"), signatures},
-                       {QStringLiteral("shapes"), int(correctnessShapes.size())}};
+    QJsonObject summary{{QStringLiteral("name"), name},
+                        {QStringLiteral("title"), title},
+                        {QStringLiteral("backends"), backendNames},
+                        {QStringLiteral("signature"), signatures},
+                        {QStringLiteral("shapes"), int(correctnessShapes.size())}};
+    if (isKernelBench())
+        summary.insert(QStringLiteral("kernelbench_level"), kernelBench->level);
+    return summary;
 }
 
 const TaskParameter *Task::parameter(const QString &parameterName) const

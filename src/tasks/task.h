@@ -68,6 +68,16 @@ struct Tolerance
     double scaled = 0.0;
 };
 
+// Where a KernelBench problem came from: its level (1-3), its number within the level and the
+// file it was imported from. Such a task has no C entry: its reference is the problem's Python
+// source (referenceSource[Backend::Torch]) and candidates are a ModelNew module.
+struct KernelBenchProblem
+{
+    int level = 0;
+    int number = 0;
+    QString file;
+};
+
 struct Task
 {
     QString name; // folder name and entry symbol
@@ -88,6 +98,9 @@ struct Task
     QMap<Backend, QString> libraryBaselineSource; // e.g. cuBLAS for matmul on CUDA
     QMap<Backend, QStringList> libraryBaselineLibraries;
     QString directory; // where it was loaded from (":/tasks/x" for embedded ones)
+    std::optional<KernelBenchProblem> kernelBench;
+
+    bool isKernelBench() const { return kernelBench.has_value(); }
 
     QList<Backend> backends() const { return referenceSource.keys(); }
     // The exact C declaration of the entry, e.g.

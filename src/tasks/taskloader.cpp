@@ -1,5 +1,6 @@
 #include "tasks/taskloader.h"
 
+#include "tasks/kernelbenchtaskloader.h"
 #include "tasks/sizeexpression.h"
 
 #include <QDir>
@@ -964,6 +965,10 @@ TaskLoader::Result TaskLoader::load(const QString &directory)
 
 TaskLoader::Result TaskLoader::loadJson(const QByteArray &json, const QString &directory)
 {
+    // A KernelBench problem has a format of its own; everything else is a Kiln task.
+    const QJsonObject root = QJsonDocument::fromJson(json).object();
+    if (root.value(QStringLiteral("format")).toString() == QLatin1String("kernelbench"))
+        return KernelBenchTaskLoader::load(root, QDir::cleanPath(directory));
     Validator validator(QDir::cleanPath(directory));
     return validator.run(json);
 }

@@ -103,6 +103,60 @@ const QList<FlagInfo> &FlagCatalog::all()
          QStringLiteral("Contains #line or line-marker directives, which make its code look like "
                         "it came from another file; a kernel has no use for them."),
          true, QStringLiteral("screen")},
+        // KernelBench candidates (TorchScreen): a Python ModelNew with load_inline CUDA.
+        {QStringLiteral("torch_reference_model"),
+         QStringLiteral("Uses the reference Model (inherits from it, creates or calls it, or "
+                        "imports the problem file), so the reference computes the answer."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_fallback"),
+         QStringLiteral("Catches errors (try/except, contextlib.suppress) to fall back to another "
+                        "path when the kernel fails; the kernel must work on its own."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_library_compute"),
+         QStringLiteral("PyTorch or a library computes the answer: forward calls no function of "
+                        "its load_inline extension, still does every operation of the reference "
+                        "with PyTorch, or uses torch.compile, torch.jit, Triton, torch.backends "
+                        "or cuBLAS/cuDNN through torch."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_partial_library"),
+         QStringLiteral("Part of the computation stays in PyTorch (allowed, as in most level-2 "
+                        "solutions); only the custom kernels are what you wrote."),
+         false, QStringLiteral("screen")},
+        {QStringLiteral("torch_monkey_patch"),
+         QStringLiteral("Changes attributes of torch, time, the builtins, sys.modules, another "
+                        "module or an object it did not create (this is how timers and "
+                        "torch.cuda.Event get replaced)."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_threads"),
+         QStringLiteral("Starts threads, processes or asynchronous tasks (threading, "
+                        "multiprocessing, subprocess, asyncio, os.fork, signal); work they do "
+                        "after forward returns is not timed."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_lazy_tensor"),
+         QStringLiteral("Returns something that computes later (a torch.Tensor subclass, "
+                        "__torch_function__/__torch_dispatch__, a generator), so the work "
+                        "happens outside the timed call."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_stream"),
+         QStringLiteral("Uses its own CUDA stream or graph (torch.cuda.Stream, torch.cuda.stream, "
+                        "CUDA graphs, non_blocking copies, a stream from the pool); the timer on "
+                        "torch's current stream does not see that work."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_default_stream"),
+         QStringLiteral("Launches or copies on the CUDA default stream instead of torch's "
+                        "current stream; pass at::cuda::getCurrentCUDAStream() so the work is "
+                        "ordered with, and timed on, the caller's stream."),
+         false, QStringLiteral("screen")},
+        {QStringLiteral("torch_introspection"),
+         QStringLiteral("Inspects or rewrites the running program, reads files or loads code the "
+                        "screen cannot see (inspect, gc, ctypes, importlib, eval/exec, open, "
+                        "getattr with a computed name, C++ built at run time, unknown modules)."),
+         true, QStringLiteral("screen")},
+        {QStringLiteral("torch_state_between_calls"),
+         QStringLiteral("Keeps state between calls (a cache, global, attributes set on self in "
+                        "forward, keys from data_ptr()/id()); results must not depend on earlier "
+                        "calls."),
+         false, QStringLiteral("screen")},
         {QStringLiteral("output_unwritten"),
          QStringLiteral("Returned without writing its output at all."), true,
          QStringLiteral("correctness")},

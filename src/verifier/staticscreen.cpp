@@ -1,5 +1,7 @@
 #include "staticscreen.h"
 
+#include "screenflags.h"
+
 #include "flagcatalog.h"
 
 #include <QMap>
@@ -139,48 +141,6 @@ QString plainName(const QString &symbol)
     }
     return last.isEmpty() ? symbol : last;
 }
-
-class FlagCollector
-{
-public:
-    void add(const QString &id, int line, const QString &detail = {})
-    {
-        Entry &entry = m_entries[id];
-        if (line > 0 && !entry.lines.contains(line))
-            entry.lines.append(line);
-        if (!detail.isEmpty() && !entry.details.contains(detail))
-            entry.details.append(detail);
-        if (!m_order.contains(id))
-            m_order.append(id);
-    }
-    void addLines(const QString &id, const QList<int> &lines, const QString &detail)
-    {
-        if (lines.isEmpty())
-            add(id, 0, detail);
-        for (int line : lines)
-            add(id, line, detail);
-    }
-    QList<CheatFlag> flags() const
-    {
-        QList<CheatFlag> result;
-        for (const QString &id : m_order) {
-            Entry entry = m_entries.value(id);
-            std::sort(entry.lines.begin(), entry.lines.end());
-            result.append(FlagCatalog::make(id, entry.lines,
-                                            entry.details.mid(0, 4).join(QStringLiteral(", "))));
-        }
-        return result;
-    }
-
-private:
-    struct Entry
-    {
-        QList<int> lines;
-        QStringList details;
-    };
-    QMap<QString, Entry> m_entries;
-    QStringList m_order;
-};
 
 bool isIdentifierStart(QChar c)
 {
@@ -856,7 +816,7 @@ bool declaresVariableNamed(const QList<Token> &tokens, const QString &name)
 // The CUDA rules over the candidate's tokens (verifier.md: streams, L2 policies, libraries,
 // precision, definitions of runtime functions).
 void screenCudaTokens(const QList<Token> &tokens, const QSet<QString> &forbidden, bool fp32Task,
-                      const QMap<QString, QList<int>> &identifierLines, FlagCollector &flags)
+                      const QMap<QString, QList<int>> &identifierLines, ScreenFlags &flags)
 {
     auto text = [&](int k) { return k >= 0 && k < tokens.size() ? tokens[k].text : QString(); };
     auto isIdentifier = [&](int k) {
@@ -1001,7 +961,7 @@ void screenCudaTokens(const QList<Token> &tokens, const QSet<QString> &forbidden
 
 // The CUDA rules over the host object's symbols (nvcc -c).
 void screenCudaSymbols(const Task &task, const ElfSymbols &symbols, const QSet<QString> &forbidden,
-                       const QMap<QString, QList<int>> &identifierLines, FlagCollector &flags)
+                       const QMap<QString, QList<int>> &identifierLines, ScreenFlags &flags)
 {
     auto linesOf = [&](const QString &symbol) {
         for (const QString &candidate : {symbol, plainName(symbol), cudaApiName(symbol)}) {
@@ -1013,16 +973,16 @@ void screenCudaSymbols(const Task &task, const ElfSymbols &symbols, const QSet<Q
     for (const QString &import : symbols.undefined) {
         const QString api = cudaApiName(import);
         if (createsStream(api))
-            flags.addLines(QStringLiteral("stream_creation"), linesOf(import), import);
+            flags.add(QStringLiteral("stream_creation"), linesOf(import), import);
         if (isSynchronousCopy(api))
-            flags.addLines(QStringLiteral("legacy_default_stream"), linesOf(import), import);
+            flags.add(QStringLiteral("legacy_default_stream"), linesOf(import), import);
         if (api == QLatin1String("cudaCtxResetPersistingL2Cache") ||
             api == QLatin1String("cuCtxResetPersistingL2Cache"))
-            flags.addLines(QStringLiteral("persisting_l2"), linesOf(import), import);
+            flags.add(QStringLiteral("persisting_l2"), linesOf(import), import);
         if (loadsCode(api))
-            flags.addLines(QStringLiteral("dynamic_loading"), linesOf(import), import);
+            flags.add(QStringLiteral("dynamic_loading"), linesOf(import), import);
         if (isForbiddenCudaLibraryName(import, forbidden))
-            flags.addLines(QStringLiteral("forbidden_library"), linesOf(import), import);
+            flags.add(QStringLiteral("forbidden_library"), linesOf(import), import);
     }
     const QStringList definitions = symbols.defined + symbols.weakDefined;
     for (const QString &symbol : definitions) {
@@ -1030,9 +990,9 @@ void screenCudaSymbols(const Task &task, const ElfSymbols &symbols, const QSet<Q
             continue;
         if (isCudaApiName(symbol)) {
             const QString api = cudaApiName(symbol);
-            flags.addLines(isCudaTimerApi(api) ? QStringLiteral("timer_tampering")
-                                               : QStringLiteral("symbol_interposition"),
-                           linesOf(symbol), symbol);
+            flags.add(isCudaTimerApi(api) ? QStringLiteral("timer_tampering")
+                                          : QStringLiteral("symbol_interposition"),
+                      linesOf(symbol), symbol);
             continue;
         }
         // Template libraries leave their instantiations in the object.
@@ -1043,16 +1003,16 @@ void screenCudaSymbols(const Task &task, const ElfSymbols &symbols, const QSet<Q
              ++it) {
             for (const QString &ns : it.value()) {
                 if (forbidden.contains(it.key()) && parts.contains(ns))
-                    flags.addLines(QStringLiteral("forbidden_library"), linesOf(ns),
-                                   ns + QStringLiteral("::"));
+                    flags.add(QStringLiteral("forbidden_library"), linesOf(ns),
+                              ns + QStringLiteral("::"));
             }
         }
         if (forbidden.contains(QStringLiteral("cub_device")) &&
             parts.contains(QStringLiteral("cub"))) {
             for (const QString &part : parts) {
                 if (isCubDeviceName(part))
-                    flags.addLines(QStringLiteral("forbidden_library"), linesOf(part),
-                                   QStringLiteral("cub::") + part);
+                    flags.add(QStringLiteral("forbidden_library"), linesOf(part),
+                              QStringLiteral("cub::") + part);
             }
         }
     }
@@ -1072,7 +1032,7 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
 {
     const bool cuda = backend == Backend::Cuda;
     const QList<Token> tokens = candidateTokens(preprocessed, candidateFile);
-    FlagCollector flags;
+    ScreenFlags flags;
     QMap<QString, QList<int>> identifierLines;
     for (const Token &token : tokens) {
         if (token.kind == Token::Kind::Identifier &&
@@ -1190,13 +1150,13 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
             if (cuda && import == QLatin1String("exit") && lines.isEmpty())
                 continue;
             if (!flag.isEmpty() && import != QLatin1String("terminate"))
-                flags.addLines(flag, lines, import);
+                flags.add(flag, lines, import);
             for (const auto &[id, prefix] : importPrefixes()) {
                 if (import.startsWith(QLatin1String(prefix)))
-                    flags.addLines(QString::fromLatin1(id), lines, import);
+                    flags.add(QString::fromLatin1(id), lines, import);
             }
             if (startsWithAny(import, forbiddenPrefixes))
-                flags.addLines(QStringLiteral("forbidden_library"), lines, import);
+                flags.add(QStringLiteral("forbidden_library"), lines, import);
         }
         QStringList definitions = symbols.defined;
         for (const QString &weak : symbols.weakDefined) {
@@ -1208,7 +1168,7 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
                 continue; // CUDA runtime names: screenCudaSymbols
             const QList<int> lines = identifierLines.value(plainName(symbol));
             if (timerSymbols().contains(symbol)) {
-                flags.addLines(QStringLiteral("timer_tampering"), lines, symbol);
+                flags.add(QStringLiteral("timer_tampering"), lines, symbol);
                 continue;
             }
             bool runtime = startsWithAny(symbol, runtimePrefixes());
@@ -1216,7 +1176,7 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
             // interposed for the candidate's code.
             runtime = runtime || ::dlsym(RTLD_DEFAULT, symbol.toLatin1().constData()) != nullptr;
             if (runtime)
-                flags.addLines(QStringLiteral("symbol_interposition"), lines, symbol);
+                flags.add(QStringLiteral("symbol_interposition"), lines, symbol);
         }
         for (const QString &object : symbols.mutableObjects) {
             // Guard variables of local statics and <iostream>'s initialiser are not state.
@@ -1225,8 +1185,8 @@ QList<CheatFlag> StaticScreen::screen(const Task &task, Backend backend,
                 object.startsWith(QLatin1String("DW.ref.")) ||
                 (cuda && isGeneratedCudaObject(object)))
                 continue;
-            flags.addLines(QStringLiteral("static_state"),
-                           identifierLines.value(plainName(object)).mid(0, 1), plainName(object));
+            flags.add(QStringLiteral("static_state"),
+                      identifierLines.value(plainName(object)).mid(0, 1), plainName(object));
         }
     }
     return flags.flags();

@@ -2,6 +2,7 @@
 
 #include "cpuevaluation.h"
 #include "cudaevaluation.h"
+#include "torchevaluation.h"
 #include "verdictrules.h"
 
 #include <QFileInfo>
@@ -10,7 +11,7 @@ namespace kiln {
 
 Verifier::Verifier(VerifierOptions options)
     : m_options(std::move(options)), m_cache(m_options.cacheDirectory),
-      m_references(m_options, m_cache), m_baselines(m_options)
+      m_references(m_options, m_cache), m_baselines(m_options), m_torch(m_options)
 {
 }
 
@@ -38,6 +39,11 @@ CudaAvailability Verifier::cudaAvailability()
     return cudaPool().availability();
 }
 
+const TorchEnvironment &Verifier::torchEnvironment()
+{
+    return m_torch.environment();
+}
+
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret)
 {
@@ -48,11 +54,27 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret, const std::atomic<bool> &cancel)
 {
-    if (backend == Backend::Cuda && m_options.lenient) {
+    if (backend != Backend::Cpu && m_options.lenient) {
         EvaluationResult refused;
-        refused.backend = Backend::Cuda;
+        refused.backend = backend;
         refused.summary = QStringLiteral("the lenient verifier runs on the CPU backend only");
         return refused;
+    }
+    if (task.isKernelBench() != (backend == Backend::Torch)) {
+        EvaluationResult refused;
+        refused.backend = backend;
+        refused.summary = task.isKernelBench()
+                              ? QStringLiteral("%1 is a KernelBench problem: it runs on the "
+                                               "pytorch backend only")
+                                    .arg(task.name)
+                              : QStringLiteral("the pytorch backend runs KernelBench problems "
+                                               "only, and %1 is not one")
+                                    .arg(task.name);
+        return refused;
+    }
+    if (backend == Backend::Torch) {
+        TorchEvaluation evaluation(m_options, m_torch, task, source, runSecret, cancel);
+        return evaluation.run();
     }
     if (backend == Backend::Cuda) {
         CudaEvaluation evaluation(m_options, m_cache, m_references, cudaPool(), task, source,

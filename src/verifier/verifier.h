@@ -7,6 +7,7 @@
 #include "cudasandboxpool.h"
 #include "referencebank.h"
 #include "tasks/task.h"
+#include "torchbackend.h"
 #include "verifieroptions.h"
 
 #include <QMutex>
@@ -36,6 +37,8 @@ public:
     QString checkSetup() const;
     // Whether the CUDA backend can run here (GPUs, or why not); asks the GPU sandbox once.
     CudaAvailability cudaAvailability();
+    // Whether the PyTorch backend can run here (python3, torch, a GPU torch sees); probed once.
+    const TorchEnvironment &torchEnvironment();
     // Timing baselines kept between evaluations (reference code only), and stopping them.
     int idleBaselineSandboxes() { return m_baselines.kept(); }
     void releaseIdleSandboxes() { m_baselines.release(); }
@@ -49,6 +52,7 @@ private:
     BaselineSandboxes m_baselines;
     QMutex m_cudaMutex;
     std::unique_ptr<CudaSandboxPool> m_cudaPool; // created on first use
+    TorchBackend m_torch;
 };
 
 } // namespace kiln

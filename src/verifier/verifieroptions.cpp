@@ -44,6 +44,18 @@ VerifierOptions VerifierOptions::defaults()
         options.cudaSandbox = QFileInfo(options.sandbox.executable)
                                   .dir()
                                   .filePath(QStringLiteral("kiln-cuda-sandbox"));
+    options.torchSandbox = qEnvironmentVariable("KILN_TORCH_SANDBOX");
+    if (options.torchSandbox.isEmpty() && !options.sandbox.executable.isEmpty())
+        options.torchSandbox = QFileInfo(options.sandbox.executable)
+                                   .dir()
+                                   .filePath(QStringLiteral("kiln-torch-sandbox"));
+    if (qEnvironmentVariable("KILN_TORCH_DEVICE") == QLatin1String("cpu"))
+        options.torchDevice = QStringLiteral("cpu");
+    options.python = qEnvironmentVariable("KILN_PYTHON");
+    if (options.python.isEmpty())
+        options.python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    options.torchExtensionCache =
+        QFileInfo(options.cacheDirectory).dir().filePath(QStringLiteral("torch-extensions"));
     options.nvcc = qEnvironmentVariable("KILN_NVCC");
     const QString cudaHome = qEnvironmentVariable("CUDA_HOME");
     for (const QString &candidate :

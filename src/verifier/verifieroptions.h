@@ -50,6 +50,24 @@ struct VerifierOptions
     // profiler injected into a confined process cannot reach its host and hangs.
     bool cudaProfiling = false;
 
+    // PyTorch backend (KernelBench problems): kiln-torch-sandbox isolates itself and runs the
+    // user's python3 on kiln_torch_worker.py. Extensions are built once per source, in
+    // torchExtensionCache, by a process of their own that runs while another candidate is timed.
+    QString torchSandbox;             // empty: beside kiln-sandbox (or $KILN_TORCH_SANDBOX)
+    QString python;                   // empty: python3 on PATH (or $KILN_PYTHON)
+    QString torchExtensionCache;      // empty: torch-extensions beside the compile cache
+    int torchBuildTimeoutMs = 900000; // load_inline of one candidate (about 70 s on a big GPU)
+    int torchStartTimeoutMs = 120000; // python3, import torch, CUDA context
+    int torchCallTimeoutMs = 120000;  // a load, one correctness call or a batch of timed calls
+    int torchSeeds = 3;               // correctness input sets (get_inputs under secret seeds)
+    double torchTimingBudgetMs = 2000.0;
+    double torchTargetRelativeSem = 0.01;
+    int torchMaxTrials = 400;
+    bool torchUserNamespace = true;
+    // "cuda", or "cpu": the same pipeline on torch's CPU device, for tests and machines without
+    // a GPU (candidates without CUDA code only). Set by $KILN_TORCH_DEVICE.
+    QString torchDevice = QStringLiteral("cuda");
+
     // Sandbox beside the running executable, else in the installed libexec folder (or
     // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache in ~/.cache/kiln
     // (or $KILN_CACHE_DIR), work directories under the temporary directory.

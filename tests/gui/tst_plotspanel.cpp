@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "app/plotspanel.h"
 #include "app/replaybar.h"
+#include "kernelbenchdb.h"
 #include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
@@ -16,6 +17,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
@@ -62,6 +64,7 @@ class TestPlotsPanel : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_db;
+    QString m_kernelBenchDb; // tests/kernelbenchdb.h: KernelBench runs with known fast_p
 
     bool makeRun(const QString &strategy, int seed)
     {
@@ -85,6 +88,8 @@ private slots:
         QVERIFY(makeRun(QStringLiteral("best-of-n"), 1));
         QVERIFY(makeRun(QStringLiteral("best-of-n"), 2));
         QVERIFY(makeRun(QStringLiteral("beam"), 1));
+        m_kernelBenchDb = m_dir.filePath(QStringLiteral("kernelbench.db"));
+        QVERIFY(test::writeKernelBenchDatabase(m_kernelBenchDb));
     }
 
     void exportsEveryPlot_data()
@@ -103,12 +108,14 @@ private slots:
         QFETCH(QString, plot);
         QFETCH(QString, format);
         const QString out = m_dir.filePath(plot + QLatin1Char('.') + format);
+        // fast_p is drawn from the KernelBench runs of a database; the others from these runs.
+        const QString db = plot == QLatin1String("fastp") ? m_kernelBenchDb : m_db;
         QString err;
-        QCOMPARE(runKiln({QStringLiteral("--db"), m_db, QStringLiteral("--runs"),
-                          QStringLiteral("1,2,3"), QStringLiteral("--plot"), plot,
-                          QStringLiteral("--export"), out},
-                         &err, KilnPlatform::None),
-                 0);
+        QCOMPARE(
+            runKiln({QStringLiteral("--db"), db, QStringLiteral("--runs"), QStringLiteral("1,2,3"),
+                     QStringLiteral("--plot"), plot, QStringLiteral("--export"), out},
+                    &err, KilnPlatform::None),
+            0);
         QVERIFY2(!err.contains(QStringLiteral("note:")), qPrintable(err)); // nothing left empty
         if (format == QLatin1String("png")) {
             const QImage image(out);
@@ -270,6 +277,85 @@ private slots:
         QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
         QCOMPARE(window.font().pointSize(), normalFont);
         QVERIFY(window.dockFor(QStringLiteral("code"))->isVisible());
+    }
+
+    void fastPDrawsEveryLevel()
+    {
+        RunDocument document;
+        QVERIFY(document.openDatabase(m_kernelBenchDb));
+        QVERIFY(document.loadRun(1));
+        CandidateSelection selection;
+        PlotsPanel panel(&document, &selection);
+        panel.resize(1000, 640);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *kind = panel.findChild<QComboBox *>(QStringLiteral("plotKind"));
+        QVERIFY(kind);
+        const int index = kind->findData(QStringLiteral("fastp"));
+        QVERIFY(index >= 0);
+        kind->setCurrentIndex(index); // as the user picks it
+        QCOMPARE(panel.options().kind, PlotKind::FastP);
+        panel.refresh();
+        QCOMPARE(panel.renderer().emptyReason(), QString());
+        QCustomPlot *plot = panel.plot();
+        // Two levels, each against eager (solid) and torch.compile (dashed), in one colour.
+        QCOMPARE(plot->graphCount(), 4);
+        QStringList names;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            names << plot->graph(i)->name();
+        QCOMPARE(names, (QStringList{QStringLiteral("level 1, 2 problems: vs eager PyTorch"),
+                                     QStringLiteral("level 1, 2 problems: vs torch.compile"),
+                                     QStringLiteral("level 2, 1 problem: vs eager PyTorch"),
+                                     QStringLiteral("level 2, 1 problem: vs torch.compile")}));
+        QCOMPARE(plot->graph(0)->pen().style(), Qt::SolidLine);
+        QCOMPARE(plot->graph(1)->pen().style(), Qt::DashLine);
+        QCOMPARE(plot->graph(0)->pen().color(), plot->graph(1)->pen().color());
+        QVERIFY(plot->graph(0)->pen().color() != plot->graph(2)->pen().color());
+        // Level 1 against eager: both correct (1.6x and 0.8x), then one, then none.
+        auto points = [&](int graph) {
+            QList<QPointF> xy;
+            for (auto it = plot->graph(graph)->data()->constBegin();
+                 it != plot->graph(graph)->data()->constEnd(); ++it)
+                xy << QPointF(it->key, it->value);
+            return xy;
+        };
+        QCOMPARE(points(0), (QList<QPointF>{{0, 1}, {0.8, 0.5}, {1.6, 0}, {3, 0}}));
+        QCOMPARE(points(3), (QList<QPointF>{{0, 1}, {0, 0}, {3, 0}})); // correct, never timed
+        // p from 0 to 3 and shares from 0 to 1, with a little room at the frame.
+        QCOMPARE(plot->xAxis->range().lower, -0.05);
+        QCOMPARE(plot->xAxis->range().upper, 3.05);
+        QCOMPARE(plot->yAxis->range().lower, -0.03);
+        QCOMPARE(plot->yAxis->range().upper, 1.05);
+        // The flagged 30x of level 1 and the lenient run never reach the plot.
+        auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QCOMPARE(title->text(), QStringLiteral("fast_p by KernelBench level: 3 problem(s) over 2 "
+                                               "run(s) of the database (1 lenient left out)"));
+    }
+
+    void fastPWithoutKernelBenchRuns()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("empty-fastp.png"));
+        QString err;
+        QCOMPARE(runKiln({QStringLiteral("--db"), m_db, QStringLiteral("--plot"),
+                          QStringLiteral("fastp"), QStringLiteral("--export"), out},
+                         &err, KilnPlatform::None),
+                 0);
+        QVERIFY2(err.contains(QStringLiteral("note: No KernelBench runs in this database.")),
+                 qPrintable(err));
+        QCOMPARE(QImage(out).size(), QSize(1100, 680));
+        RunDocument document;
+        QVERIFY(document.openDatabase(m_db));
+        QVERIFY(document.loadRun(1));
+        CandidateSelection selection;
+        PlotsPanel panel(&document, &selection);
+        PlotOptions options;
+        options.kind = PlotKind::FastP;
+        panel.setOptions(options);
+        panel.refresh();
+        QCOMPARE(panel.plot()->graphCount(), 0);
+        QCOMPARE(panel.renderer().emptyReason(),
+                 QStringLiteral("No KernelBench runs in this database."));
     }
 
     void badPlotArguments_data()

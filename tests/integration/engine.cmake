@@ -11,3 +11,10 @@ add_dependencies(tst_leakyverifier kiln-cli)
 kiln_add_test(NAME tst_workshop SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_workshop.cpp
               LIBS kiln_engine LABEL integration TIMEOUT 900)
 add_dependencies(tst_workshop kiln-cli)
+
+# fast_p by KernelBench level: a database written by RunStore, read by the real kiln-cli report.
+kiln_add_test(NAME tst_kernelbenchreport
+              SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_kernelbenchreport.cpp
+                      ${PROJECT_SOURCE_DIR}/tests/kernelbenchdb.h
+              LIBS kiln_engine kiln_store LABEL integration TIMEOUT 300)
+add_dependencies(tst_kernelbenchreport kiln-cli)

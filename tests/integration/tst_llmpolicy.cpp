@@ -110,6 +110,7 @@ private slots:
     void openAiCandidate();
     void anthropicThinkingBudgetFromRequest();
     void noCodeIsARecordedFailure();
+    void kernelBenchAnswerIsAPythonModule();
     void inlineThinkIsReasoning();
     void brokenStreamKeepsPartialAnswer();
     void httpFailureKeepsTranscriptAndHidesKey();
@@ -235,6 +236,58 @@ void TestLlmPolicy::noCodeIsARecordedFailure()
     QCOMPARE(result.candidate.policyMeta.value(QStringLiteral("error_kind")).toString(),
              QStringLiteral("no_code"));
     QCOMPARE(result.candidate.promptTokens, 10);
+}
+
+void TestLlmPolicy::kernelBenchAnswerIsAPythonModule()
+{
+    Task problem;
+    problem.name = QStringLiteral("kb1_019_relu");
+    problem.title = QStringLiteral("ReLU");
+    problem.entry = QStringLiteral("ModelNew");
+    problem.kernelBench = KernelBenchProblem{1, 19, QStringLiteral("level1/19_ReLU.py")};
+    const QString reference = QStringLiteral(
+        "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return "
+        "torch.relu(x)\n\ndef get_inputs():\n    return [torch.randn(16, 16384)]\n\ndef "
+        "get_init_inputs():\n    return []\n");
+    problem.referenceSource.insert(Backend::Torch, reference);
+    const QString module = QStringLiteral(
+        "import torch\nfrom torch.utils.cpp_extension import load_inline\nops = "
+        "load_inline(name='relu', cpp_sources=CPP, cuda_sources=CUDA, functions=['relu'])\n\n"
+        "class ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return "
+        "ops.relu(x)\n");
+    const QString answer =
+        QStringLiteral("The kernel:\n```cuda\n__global__ void relu_kernel(float* x) {}\n```\n"
+                       "The module:\n```python\n") +
+        module + QStringLiteral("```\n");
+    GenerationRequest r = request();
+    r.task = &problem;
+    r.backend = Backend::Torch;
+    LlmConfig c = config(QStringLiteral("openai"));
+    c.stream = false;
+    LlmPolicy policy(c);
+    std::atomic<bool> cancel{false};
+
+    m_server->setScript(
+        {ScriptedResponse::json(200, compact(openAiCompletion(answer, 10, 10, -1)))});
+    const GenerationResult result = policy.generate(r, cancel);
+    QVERIFY2(result.ok, qPrintable(result.error));
+    QCOMPARE(result.candidate.source, module);
+    QCOMPARE(result.candidate.policyMeta.value(QStringLiteral("code_language")).toString(),
+             QStringLiteral("python"));
+    QVERIFY(result.candidate.prompt.contains(QStringLiteral("```python\n") + reference));
+    QVERIFY(result.candidate.prompt.contains(QStringLiteral("class ModelNew(nn.Module)")));
+
+    // A C kernel alone is no answer to a KernelBench problem.
+    const QString kernelOnly = QStringLiteral("```cuda\n__global__ void k(float* x) {}\n```");
+    m_server->setScript(
+        {ScriptedResponse::json(200, compact(openAiCompletion(kernelOnly, 10, 10, -1)))});
+    const GenerationResult refused = policy.generate(r, cancel);
+    QVERIFY(!refused.ok);
+    QVERIFY2(refused.error.startsWith(QStringLiteral("no code")) &&
+                 refused.error.contains(QStringLiteral("class ModelNew(nn.Module)")),
+             qPrintable(refused.error));
+    QCOMPARE(refused.candidate.policyMeta.value(QStringLiteral("error_kind")).toString(),
+             QStringLiteral("no_code"));
 }
 
 void TestLlmPolicy::inlineThinkIsReasoning()

@@ -300,6 +300,55 @@ private slots:
         QCOMPARE(s.ridge(), 10.0);
     }
 
+    void fastPSteps()
+    {
+        // Level 1: speedups 0.8, 1.5, 1.5 and 4.0 (torch.compile: 0.5, none, 1.2, 2.0), one
+        // problem failed; level 2: nothing correct.
+        auto p = [](int level, bool correct, std::optional<double> eager,
+                    std::optional<double> compiled) {
+            return FastPProblem{QStringLiteral("t"), level, correct, eager, compiled};
+        };
+        const FastPSeries s =
+            PlotData::fastP({p(1, true, 0.8, 0.5), p(1, true, 1.5, {}), p(1, true, 1.5, 1.2),
+                             p(1, true, 4.0, 2.0), p(1, false, {}, {}), p(2, false, {}, {})},
+                            3.0);
+        QCOMPARE(s.problems, 6);
+        QCOMPARE(s.curves.size(), 4);
+        const FastPCurve &eager = s.curves[0];
+        QCOMPARE(eager.level, 1);
+        QVERIFY(!eager.compiled);
+        QCOMPARE(eager.problems, 5);
+        // One step down per distinct speedup (1.5 twice: one step of two), none past p = 3.
+        compareVectors(eager.p, {0.0, 0.8, 1.5, 3.0});
+        compareVectors(eager.fraction, {0.8, 0.6, 0.2, 0.2});
+        QCOMPARE(eager.valueAt(0.0), 0.8);
+        QCOMPARE(eager.valueAt(1.0), 0.6);
+        QCOMPARE(eager.valueAt(1.5), 0.2); // 1.5 is not above 1.5
+        QCOMPARE(eager.valueAt(2.0), 0.2);
+        const FastPCurve &compiled = s.curves[1];
+        QVERIFY(compiled.compiled);
+        // The untimed one is correct (fast_0) but faster than nothing.
+        compareVectors(compiled.p, {0.0, 0.0, 0.5, 1.2, 2.0, 3.0});
+        compareVectors(compiled.fraction, {0.8, 0.6, 0.4, 0.2, 0.0, 0.0});
+        QCOMPARE(compiled.valueAt(0.0), 0.8);
+        QCOMPARE(compiled.valueAt(1.0), 0.4);
+        // The same values as the report's table at its thresholds.
+        const FastPLevel row =
+            FastPMetrics::byLevel({p(1, true, 0.8, 0.5), p(1, true, 1.5, {}), p(1, true, 1.5, 1.2),
+                                   p(1, true, 4.0, 2.0), p(1, false, {}, {})})
+                .first();
+        for (int i = 0; i < FastPMetrics::thresholds().size(); ++i) {
+            const double at = FastPMetrics::thresholds()[i];
+            QCOMPARE(eager.valueAt(at), row.eager[i]);
+            QCOMPARE(compiled.valueAt(at), row.compiled[i]);
+        }
+        const FastPCurve &none = s.curves[2];
+        QCOMPARE(none.level, 2);
+        compareVectors(none.p, {0.0, 3.0});
+        compareVectors(none.fraction, {0.0, 0.0});
+        QVERIFY(PlotData::fastP({}).curves.isEmpty());
+    }
+
     void readFromAStore()
     {
         QTemporaryDir dir;

@@ -4,3 +4,7 @@ kiln_add_test(NAME tst_budgetledger SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_budget
               LIBS kiln_engine LABEL unit)
 kiln_add_test(NAME tst_runarguments SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_runarguments.cpp
               LIBS kiln_engine LABEL unit)
+kiln_add_test(NAME tst_fastpmetrics SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_fastpmetrics.cpp
+              LIBS kiln_engine LABEL unit)
+kiln_add_test(NAME tst_searchsession SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_searchsession.cpp
+              LIBS kiln_engine LABEL unit)

@@ -15,6 +15,8 @@ private slots:
     void definesEntry_data();
     void definesEntry();
     void thinkingIsSplitOff();
+    void extractModule_data();
+    void extractModule();
 };
 
 namespace {
@@ -134,6 +136,76 @@ void TestCodeExtractor::thinkingIsSplitOff()
     QString plain = QStringLiteral("no thinking <think>x</think>");
     QVERIFY(CodeExtractor::splitThinking(&plain).isEmpty());
     QCOMPARE(plain, QStringLiteral("no thinking <think>x</think>"));
+}
+
+namespace {
+const QString moduleV1 = QStringLiteral(
+    "import torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load_inline\n\n"
+    "relu = load_inline(name=\"relu\", cpp_sources=CPP, cuda_sources=CUDA, "
+    "functions=[\"relu\"])\n\n"
+    "class ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+    "    def forward(self, x):\n        return relu.relu(x)\n");
+const QString moduleV2 = QStringLiteral("class ModelNew(nn.Module):\n    def forward(self, x):\n"
+                                        "        return relu.relu_vec4(x)\n");
+const QString cudaSource = QStringLiteral("__global__ void relu_kernel(const float* x, float* y, "
+                                          "int n) {\n    y[0] = x[0];\n}\n");
+} // namespace
+
+void TestCodeExtractor::extractModule_data()
+{
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<bool>("found");
+    QTest::addColumn<QString>("code"); // expected code, or part of the reason
+    QTest::addColumn<QString>("language");
+
+    QTest::newRow("python block") << u"Plan.\n```python\n"_s + moduleV1 + u"```\nDone."_s << true
+                                  << moduleV1 << u"python"_s;
+    QTest::newRow("py block") << u"```py\n"_s + moduleV1 + u"```"_s << true << moduleV1 << u"py"_s;
+    QTest::newRow("bare fence") << u"```\n"_s + moduleV1 + u"```"_s << true << moduleV1 << u""_s;
+    QTest::newRow("the kernel shown apart is not the module")
+        << u"The kernel:\n```cuda\n"_s + cudaSource + u"```\nThe module:\n```python\n"_s +
+               moduleV1 + u"```\nUsage:\n```python\nm = ModelNew()\n```\n"_s
+        << true << moduleV1 << u"python"_s;
+    QTest::newRow("last defining block wins")
+        << u"```python\n"_s + moduleV1 + u"```\nFaster:\n```python\n"_s + moduleV2 + u"```"_s
+        << true << moduleV2 << u"python"_s;
+    QTest::newRow("unterminated fence runs to the end")
+        << u"```python\n"_s + moduleV1 << true << moduleV1 << u"python"_s;
+    QTest::newRow("a C kernel is no answer")
+        << u"```cuda\n"_s + cudaSource + u"```"_s << false
+        << u"none of the 1 fenced block(s) defines `class ModelNew(nn.Module)`"_s << u""_s;
+    QTest::newRow("Model alone is no answer")
+        << u"```python\nclass Model(nn.Module):\n    pass\n```"_s << false
+        << u"a KernelBench answer is one Python module"_s << u""_s;
+    QTest::newRow("a longer name is another class")
+        << u"```python\nclass ModelNewer(nn.Module):\n    pass\n```"_s << false
+        << u"class ModelNew(nn.Module)"_s << u""_s;
+    QTest::newRow("a nested class is not top-level")
+        << u"```python\ndef make():\n    class ModelNew(nn.Module):\n        pass\n```"_s << false
+        << u"class ModelNew(nn.Module)"_s << u""_s;
+    QTest::newRow("no fence") << moduleV1 << false << u"no fenced code block"_s << u""_s;
+    QTest::newRow("empty") << QString() << false << u"the answer is empty"_s << u""_s;
+}
+
+void TestCodeExtractor::extractModule()
+{
+    QFETCH(QString, answer);
+    QFETCH(bool, found);
+    QFETCH(QString, code);
+    QFETCH(QString, language);
+    const ExtractedCode e = CodeExtractor::extractModule(answer);
+    QCOMPARE(e.found, found);
+    if (found) {
+        QCOMPARE(e.code, code);
+        QCOMPARE(e.language, language);
+        QVERIFY(e.reason.isEmpty());
+    } else {
+        QVERIFY(e.code.isEmpty());
+        QVERIFY2(e.reason.startsWith(QStringLiteral("no code")), qPrintable(e.reason));
+        QVERIFY2(e.reason.contains(code), qPrintable(e.reason));
+    }
+    // The C extraction never takes a Python module for a kernel.
+    QVERIFY(!CodeExtractor::extract(answer, QStringLiteral("ModelNew")).found);
 }
 
 QTEST_GUILESS_MAIN(TestCodeExtractor)

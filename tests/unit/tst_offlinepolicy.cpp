@@ -37,6 +37,8 @@ private slots:
     void gamingKindsRewriteTheEntry_data();
     void gamingKindsRewriteTheEntry();
     void taskWithoutSpaceIsRefused();
+    void kernelBenchTaskIsRefused_data();
+    void kernelBenchTaskIsRefused();
     void foreignParentIsRefused();
 
 private:
@@ -783,6 +785,53 @@ void TstOfflinePolicy::taskWithoutSpaceIsRefused()
              qPrintable(result.error));
     QCOMPARE(policy.refusal(custom, Backend::Cpu), result.error);
     QVERIFY(policy.refusal(*m_tasks.task(QStringLiteral("vector_add")), Backend::Cpu).isEmpty());
+}
+
+void TstOfflinePolicy::kernelBenchTaskIsRefused_data()
+{
+    QTest::addColumn<int>("backend");
+    QTest::addColumn<int>("operation");
+    QTest::newRow("pytorch sample") << int(Backend::Torch) << int(Operation::Sample);
+    QTest::newRow("pytorch refine") << int(Backend::Torch) << int(Operation::Refine);
+    QTest::newRow("cuda sample") << int(Backend::Cuda) << int(Operation::Sample);
+}
+
+void TstOfflinePolicy::kernelBenchTaskIsRefused()
+{
+    QFETCH(int, backend);
+    QFETCH(int, operation);
+    // Named like a core task, so only its being a KernelBench problem can refuse it.
+    Task problem;
+    problem.name = QStringLiteral("softmax");
+    problem.title = QStringLiteral("Softmax");
+    problem.entry = QStringLiteral("ModelNew");
+    problem.kernelBench = KernelBenchProblem{1, 23, QStringLiteral("level1/23_Softmax.py")};
+    problem.referenceSource.insert(
+        Backend::Torch, QStringLiteral("import torch\nclass Model(torch.nn.Module):\n    def "
+                                       "forward(self, x):\n        return x.softmax(-1)\n"));
+    OfflinePolicy policy(OfflinePolicyOptions{});
+    const std::atomic<bool> cancel{false};
+    GenerationRequest r;
+    r.task = &problem;
+    r.backend = Backend(backend);
+    r.operation = Operation(operation);
+    if (r.operation == Operation::Refine) {
+        CandidateRecord parent;
+        parent.id = 3;
+        parent.policy = QStringLiteral("llm");
+        parent.source = QStringLiteral("class ModelNew: pass\n");
+        r.parents << parent;
+    }
+    const GenerationResult result = policy.generate(r, cancel);
+    QVERIFY(!result.ok);
+    QVERIFY(result.candidate.source.isEmpty()); // no C kernel passed off as an answer
+    const QString expected =
+        QStringLiteral("the offline policy writes kernels for Kiln's own tasks; KernelBench "
+                       "problems need --policy llm (or replay/manual)");
+    QVERIFY2(result.error.contains(expected), qPrintable(result.error));
+    // The run asks first, and is refused with the same words before any request.
+    QCOMPARE(policy.refusal(problem, Backend(backend)), result.error);
+    QVERIFY(policy.refusal(*m_tasks.task(QStringLiteral("softmax")), Backend::Cuda).isEmpty());
 }
 
 void TstOfflinePolicy::foreignParentIsRefused()

@@ -39,6 +39,41 @@ Task softmax()
     return t;
 }
 
+const QString kReluSource =
+    QStringLiteral("import torch\n"
+                   "import torch.nn as nn\n"
+                   "\n"
+                   "class Model(nn.Module):\n"
+                   "    \"\"\"Simple model that performs a ReLU activation.\"\"\"\n"
+                   "    def __init__(self):\n"
+                   "        super(Model, self).__init__()\n"
+                   "\n"
+                   "    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+                   "        return torch.relu(x)  # {{not_a_placeholder}}\n"
+                   "\n"
+                   "batch_size = 16\n"
+                   "dim = 16384\n"
+                   "\n"
+                   "def get_inputs():\n"
+                   "    x = torch.randn(batch_size, dim)\n"
+                   "    return [x]\n"
+                   "\n"
+                   "def get_init_inputs():\n"
+                   "    return []\n");
+
+Task kernelBenchRelu()
+{
+    Task t;
+    t.name = QStringLiteral("kb1_019_relu");
+    t.title = QStringLiteral("ReLU");
+    t.description = QStringLiteral("Simple model that performs a ReLU activation.");
+    t.entry = QStringLiteral("ModelNew");
+    t.kernelBench = KernelBenchProblem{1, 19, QStringLiteral("level1/19_ReLU.py")};
+    t.tolerances.insert(QStringLiteral("f32"), Tolerance{0.02, 0.01, 0.0});
+    t.referenceSource.insert(Backend::Torch, kReluSource);
+    return t;
+}
+
 EvaluationResult wrongResult()
 {
     EvaluationResult e;
@@ -77,6 +112,10 @@ private slots:
     void renderLeavesUnknownPlaceholders();
     void feedbackSummary();
     void everyEmbeddedTask();
+    void cPromptsKeepTheEntryPoint();
+    void kernelBench_data();
+    void kernelBench();
+    void kernelBenchFeedbackNamesTorchCompile();
 };
 
 void TestPromptBuilder::embeddedTemplatesExist()
@@ -255,6 +294,111 @@ void TestPromptBuilder::everyEmbeddedTask()
             }
         }
     }
+}
+
+void TestPromptBuilder::cPromptsKeepTheEntryPoint()
+{
+    const Task task = softmax();
+    GenerationRequest request;
+    request.task = &task;
+    request.backend = Backend::Cuda;
+    const Prompt prompt = PromptBuilder().build(request);
+    QVERIFY2(prompt.user.contains(
+                 u"## Entry point\n\nImplement this function (backend: CUDA):\n\n```\nextern "
+                 u"\"C\" void softmax(const float* x, float* y, int rows, int cols, "
+                 u"cudaStream_t stream)\n```"_s),
+             qPrintable(prompt.user));
+    QVERIFY(prompt.system.contains(u"declared `extern \"C\"`"_s));
+    for (const QString &text : {prompt.system, prompt.user}) {
+        QVERIFY2(!text.contains(u"ModelNew"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"{{"_s), qPrintable(text));
+    }
+}
+
+void TestPromptBuilder::kernelBench_data()
+{
+    QTest::addColumn<int>("operation");
+    QTest::addColumn<int>("backend"); // what the request names; the task decides
+    QTest::addColumn<int>("parents");
+    QTest::addColumn<QStringList>("contains");
+    QTest::newRow("first") << int(Operation::Sample) << int(Backend::Torch) << 0
+                           << QStringList{u"Write a correct kernel"_s};
+    QTest::newRow("first, request says cuda")
+        << int(Operation::Sample) << int(Backend::Cuda) << 0 << QStringList{};
+    QTest::newRow("refine") << int(Operation::Refine) << int(Backend::Torch) << 1
+                            << QStringList{u"## Previous attempt\n\n```python\n# PARENT_ONE\n"_s,
+                                           u"Verdict: wrong"_s, u"Fix the problems"_s};
+    QTest::newRow("crossover") << int(Operation::Crossover) << int(Backend::Torch) << 2
+                               << QStringList{u"## Kernel A\n\n```python\n# PARENT_ONE\n"_s,
+                                              u"## Kernel B\n\n```python\n# PARENT_TWO\n"_s,
+                                              u"Combine the strengths"_s};
+}
+
+void TestPromptBuilder::kernelBench()
+{
+    QFETCH(int, operation);
+    QFETCH(int, backend);
+    QFETCH(int, parents);
+    QFETCH(QStringList, contains);
+    const Task task = kernelBenchRelu();
+    GenerationRequest request;
+    request.task = &task;
+    request.backend = Backend(backend);
+    request.operation = Operation(operation);
+    for (int i = 0; i < parents; ++i) {
+        CandidateRecord parent;
+        parent.id = i + 1;
+        parent.source = i == 0 ? u"# PARENT_ONE\nclass ModelNew(nn.Module): ...\n"_s
+                               : u"# PARENT_TWO\nclass ModelNew(nn.Module): ...\n"_s;
+        request.parents << parent;
+        request.parentEvaluations << wrongResult();
+    }
+    const Prompt prompt = PromptBuilder().build(request);
+    const QStringList expected =
+        contains +
+        QStringList{// the reference, verbatim, as a Python block
+                    u"```python\n"_s + kReluSource + u"```"_s,
+                    u"KernelBench level 1, problem 19 (`level1/19_ReLU.py`)"_s,
+                    // the answer's form and KernelBench's convention
+                    u"class ModelNew(nn.Module)"_s, u"same arguments as `Model.__init__`"_s,
+                    u"same arguments as `Model.forward`"_s,
+                    u"torch.utils.cpp_extension.load_inline"_s,
+                    // what is not allowed
+                    u"fp32"_s, u"bfloat16"_s, u"TF32"_s, u"at::cuda::getCurrentCUDAStream()"_s,
+                    u"create no streams"_s, u"start no threads"_s, u"try/except"_s,
+                    u"monkey-patching"_s, u"nothing cached between calls"_s,
+                    u"inherit from the reference `Model`"_s, u"torch.compile, cuBLAS, cuDNN"_s,
+                    u"0.02 absolute and 0.01 relative error"_s, u"one ```python block"_s};
+    for (const QString &needle : expected)
+        QVERIFY2(prompt.user.contains(needle),
+                 qPrintable(needle + u" missing in:\n"_s + prompt.user));
+    // Nothing of the C prompts, and every placeholder filled in (the reference's own "{{" kept).
+    for (const QString &needle :
+         {u"extern \"C\""_s, u"-fopenmp"_s, u"```cpp"_s, u"```cuda"_s, u"Entry point"_s})
+        QVERIFY2(!prompt.user.contains(needle), qPrintable(needle + u" in:\n"_s + prompt.user));
+    QCOMPARE(prompt.user.count(u"{{"_s), 1);
+    QVERIFY(prompt.user.contains(u"{{not_a_placeholder}}"_s));
+    QVERIFY2(prompt.system.contains(u"`class ModelNew(nn.Module)`"_s), qPrintable(prompt.system));
+    QVERIFY(prompt.system.contains(u"load_inline"_s));
+    QVERIFY2(!prompt.system.contains(u"extern"_s), qPrintable(prompt.system));
+    QVERIFY(!prompt.system.contains(u"{{"_s));
+    if (qEnvironmentVariableIsSet("KILN_PRINT_PROMPTS"))
+        qInfo().noquote() << prompt.transcript();
+}
+
+void TestPromptBuilder::kernelBenchFeedbackNamesTorchCompile()
+{
+    EvaluationResult pass;
+    pass.verdict = Verdict::Pass;
+    pass.correct = true;
+    pass.speedup = 1.8;
+    pass.baselineMs = 0.9;
+    pass.compiledBaselineMs = 0.6;
+    pass.compiledSpeedup = 1.2;
+    const QString text = FeedbackSummary::describe(pass);
+    QVERIFY2(text.contains(u"speedup 1.8x"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"torch.compile baseline 0.6 ms"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"speedup vs torch.compile 1.2x"_s), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(TestPromptBuilder)

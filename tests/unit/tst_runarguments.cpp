@@ -99,7 +99,7 @@ private slots:
                                 << QStringLiteral("--policy must be offline, llm or replay");
         QTest::newRow("backend") << QStringList{task, va, QStringLiteral("--backend"),
                                                 QStringLiteral("tpu")}
-                                 << QStringLiteral("--backend must be auto, cpu or cuda");
+                                 << QStringLiteral("--backend must be auto, cpu, cuda or pytorch");
         QTest::newRow("stray word") << QStringList{task, va, cpu, QStringLiteral("extra")}
                                     << QStringLiteral("unexpected argument 'extra'");
         QTest::newRow("unknown option")

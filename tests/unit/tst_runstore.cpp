@@ -386,6 +386,37 @@ private slots:
         QVERIFY(store->lastError().contains(QStringLiteral("no candidate")));
     }
 
+    // The PyTorch backend's speedup against torch.compile has no column: it comes back from the
+    // result's JSON, and stays empty for evaluations without one.
+    void torchCompileSpeedupRoundTrip()
+    {
+        auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        RunRecord run = sampleRun();
+        store->createRun(run);
+        CandidateRecord c = sampleCandidate(run.id);
+        CandidateRecord d = sampleCandidate(run.id);
+        store->addCandidate(c);
+        store->addCandidate(d);
+        EvaluationResult torch = sampleEvaluation();
+        torch.backend = Backend::Torch;
+        torch.verdict = Verdict::Pass;
+        torch.compiledBaselineMs = 0.9;
+        torch.compiledSpeedup = 1.125;
+        QVERIFY(store->addEvaluation(c.id, torch) > 0);
+        QVERIFY(store->addEvaluation(d.id, sampleEvaluation()) > 0);
+        const std::optional<EvaluationResult> loaded = store->evaluation(c.id);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->backend, Backend::Torch);
+        QCOMPARE(loaded->compiledBaselineMs, std::optional<double>(0.9));
+        QCOMPARE(loaded->compiledSpeedup, std::optional<double>(1.125));
+        QCOMPARE(loaded->toJson(), torch.toJson());
+        const QMap<qint64, EvaluationResult> forRun = store->evaluationsForRun(run.id);
+        QCOMPARE(forRun.value(c.id).compiledSpeedup, std::optional<double>(1.125));
+        QVERIFY(!forRun.value(d.id).compiledSpeedup);
+        QVERIFY(!forRun.value(d.id).compiledBaselineMs);
+    }
+
     // The tree's query: lineage columns and the latest verdict, equal to what the full records
     // say, for the whole run or for the candidates asked for.
     void lineageMatchesTheFullRecords()
@@ -617,6 +648,7 @@ private slots:
         QCOMPARE(e->backend, Backend::Cpu);
         QCOMPARE(e->flags.size(), 1);
         QVERIFY(e->flags.at(0).lines.isEmpty());
+        QVERIFY(!e->compiledSpeedup); // its result_json is garbage
     }
 
     void emptyFileBecomesWorkspace()

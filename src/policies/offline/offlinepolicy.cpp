@@ -194,6 +194,12 @@ OfflinePolicy::OfflinePolicy(OfflinePolicyOptions options)
 
 QString OfflinePolicy::refusal(const Task &task, Backend backend) const
 {
+    // Its variant spaces are C and CUDA kernels of Kiln's own tasks; it has no Python ModelNew.
+    if (task.isKernelBench() || backend == Backend::Torch)
+        return QStringLiteral("%1 is a KernelBench problem: the offline policy writes kernels for "
+                              "Kiln's own tasks; KernelBench problems need --policy llm (or "
+                              "replay/manual)")
+            .arg(task.name);
     if (space(task.name, backend))
         return {};
     return QStringLiteral("the offline policy writes kernels only for tasks with a variant space, "
@@ -475,6 +481,10 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         return result;
     }
     const Task &task = *request.task;
+    if (task.isKernelBench() || request.backend == Backend::Torch) {
+        result.error = refusal(task, request.backend);
+        return result;
+    }
     const std::shared_ptr<const VariantSpace> space = this->space(task.name, request.backend);
     const double difficulty = space ? space->difficulty() : 0.5;
 

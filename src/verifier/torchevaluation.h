@@ -1,0 +1,93 @@
+#pragma once
+
+#include "adaptivetiming.h"
+#include "core/evaluationresult.h"
+#include "evaluationrecorder.h"
+#include "tasks/task.h"
+#include "torchbackend.h"
+#include "torchprocess.h"
+#include "verifieroptions.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace kiln {
+
+// One ModelNew's trip through the PyTorch pipeline (docs/kernelbench.md): the Python and
+// inline-CUDA screen, the extension built once per source (outside the GPU lock, so builds
+// overlap other candidates' timing), then on the GPU: the candidate before any reference
+// output exists in its process, outputs compared here against the reference process's over
+// several secret seeds, inputs compared after the call, a second call with new values at the
+// same addresses, and timing on fresh inputs interleaved with eager PyTorch and torch.compile.
+class TorchEvaluation
+{
+public:
+    TorchEvaluation(const VerifierOptions &options, TorchBackend &backend, const Task &task,
+                    const QString &source, quint64 runSecret, const std::atomic<bool> &cancel);
+    EvaluationResult run();
+
+private:
+    using Failure = EvaluationRecorder::Failure;
+    // What one correctness call showed.
+    struct Comparison
+    {
+        qint64 mismatches = 0;
+        qint64 unwritten = 0;
+        qint64 first = -1;
+        double maxAbs = 0.0;
+        double maxRel = 0.0;
+        QString problem; // a shape / count / dtype difference, or an input changed
+        bool inputsChanged = false;
+        bool ok() const { return mismatches == 0 && problem.isEmpty(); }
+    };
+
+    bool screen();
+    bool build();
+    bool startCandidate(TorchReference &reference);
+    bool checkCorrectness(TorchReference &reference);
+    std::optional<Comparison> callOnSeed(TorchReference &reference, quint64 seed,
+                                         bool sameAddresses, QJsonObject *layout);
+    Comparison compare(const QJsonArray &expected, const char *expectedBase,
+                       const QJsonArray &got) const;
+    void measureTiming(TorchReference &reference);
+    bool timeRound(TorchReference &reference, int count, quint64 seed);
+    void judgeTiming(QJsonObject &data);
+    EvaluationResult finish();
+
+    bool request(TorchProcess &process, const QByteArray &line, int timeoutMs,
+                 const QString &during, SandboxProcess::Reply *reply);
+    quint64 seed(int index) const;
+    void addStage(const QString &name, bool ok, double ms, const QString &detail,
+                  const QJsonObject &data = {});
+
+    const VerifierOptions &m_options;
+    TorchBackend &m_backend;
+    const Task &m_task;
+    QString m_source;
+    quint64 m_secret;
+    const std::atomic<bool> &m_cancel;
+
+    QString m_extensionDir;
+    std::unique_ptr<TorchProcess> m_candidate;
+    EvaluationResult m_result;
+    bool m_compiled = false;
+    bool m_correct = false;
+    std::optional<Failure> m_failure;
+    QString m_wrongDetail;
+    QString m_isolation;
+    QJsonObject m_lastAnswer; // the candidate's reply to its last call
+    qint64 m_outputAt = 0;    // where the candidate writes outputs in its buffer
+    AdaptiveTiming m_candidateTiming;
+    AdaptiveTiming m_eagerTiming;
+    AdaptiveTiming m_compiledTiming;
+    bool m_compiledBaseline = false;
+    QList<double> m_candidateWalls;
+    QList<double> m_eagerWalls;
+    double m_reportedMs = 0.0; // what the candidate's process said its timed rounds took
+    double m_observedMs = 0.0; // what the engine measured around those rounds
+};
+
+} // namespace kiln

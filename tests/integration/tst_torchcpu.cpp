@@ -1,0 +1,130 @@
+// The pytorch backend's whole pipeline on torch's CPU device (VerifierOptions::torchDevice
+// "cpu"), which CI can run with Debian's python3-torch: kiln-torch-sandbox, the worker's
+// protocol, a real load_inline build and its cache, the engine's comparisons over several
+// seeds, the second call at the same addresses, input changes and the timing rounds. Every
+// candidate under tests/data/kernelbench/cpu carries its expected verdict in its first line.
+// Without a python3 that has torch the suite is skipped; tst_torchbackend covers the GPU.
+#include "candidateexpectation.h"
+#include "tasks/kernelbenchimporter.h"
+#include "tasks/kernelbenchtaskloader.h"
+#include "tasks/tasklibrary.h"
+#include "verifier/verifier.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kiln;
+using namespace kiln::testing;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool hasTorch(const QString &python)
+{
+    if (python.isEmpty())
+        return false;
+    QProcess process;
+    process.start(python, {u"-c"_s, u"import torch"_s});
+    return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit &&
+           process.exitCode() == 0;
+}
+
+} // namespace
+
+class TestTorchCpu : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tasksDir;
+    QTemporaryDir m_cache;
+    TaskLibrary m_tasks;
+    std::unique_ptr<Verifier> m_verifier;
+    static constexpr quint64 kSecret = 20261202;
+
+    EvaluationResult evaluate(const QString &path, quint64 secret = kSecret)
+    {
+        const Task *task = m_tasks.task(readExpectation(path).task);
+        Q_ASSERT(task);
+        return m_verifier->evaluate(*task, Backend::Torch, readFile(path), secret);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        VerifierOptions options = VerifierOptions::defaults();
+        if (!hasTorch(options.python))
+            options.python = u"/usr/bin/python3"_s; // Debian's, where python3-torch lives
+        if (!hasTorch(options.python))
+            QSKIP("no python3 with torch here");
+        options.torchDevice = u"cpu"_s;
+        options.cacheDirectory = m_cache.path() + u"/compile"_s;
+        options.torchExtensionCache = m_cache.path() + u"/torch-extensions"_s;
+        options.torchTimingBudgetMs = 500.0;
+        const KernelBenchImporter::Report report = KernelBenchImporter::run(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench"), m_tasksDir.path(), {},
+            {KernelBenchTaskLoader::kDefaultTolerance, KernelBenchTaskLoader::kDefaultTolerance,
+             0.0},
+            {});
+        QCOMPARE(report.imported.size(), 4);
+        QCOMPARE(m_tasks.loadDirectory(m_tasksDir.path()), 4);
+        m_verifier = std::make_unique<Verifier>(options);
+        QVERIFY2(m_verifier->torchEnvironment().usable,
+                 qPrintable(m_verifier->torchEnvironment().reason));
+        qInfo("%s", qPrintable(m_verifier->torchEnvironment().describe()));
+    }
+
+    void verdicts_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/cpu"));
+        for (const QString &name : dir.entryList({u"*.py"_s}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    }
+
+    void verdicts()
+    {
+        QFETCH(QString, path);
+        QFile::remove(u"/tmp/kiln-torch-escape-proof"_s);
+        QFile::remove(u"/tmp/kiln-torch-escape-proof-2"_s);
+        const EvaluationResult result = evaluate(path);
+        // Writes outside the work folder and new processes are refused by the sandbox itself.
+        QVERIFY(!QFile::exists(u"/tmp/kiln-torch-escape-proof"_s));
+        QVERIFY(!QFile::exists(u"/tmp/kiln-torch-escape-proof-2"_s));
+        const QString mismatch = expectationMismatch(readExpectation(path), result);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch + u": "_s + describeResult(path, result)));
+        QCOMPARE(result.backend, Backend::Torch);
+        const StageResult *correctness = result.stage(u"correctness"_s);
+        QVERIFY(correctness);
+        if (path.contains(u"escape"_s)) {
+            QVERIFY2(result.summary.contains(u"PermissionError"_s), qPrintable(result.summary));
+            return;
+        }
+        // A mistake is wrong whatever else is flagged; the others compute the right answer.
+        QCOMPARE(correctness->ok, !path.contains(u"wrong"_s) && !path.contains(u"cache"_s) &&
+                                      !path.contains(u"mutates"_s));
+    }
+
+    // The honest C++ extension: timed against eager PyTorch, isolated, and built only once.
+    void honestExtensionIsTimedAndCached()
+    {
+        const QString path =
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/cpu/") + u"cpp_scaled_add.py"_s;
+        const EvaluationResult result = evaluate(path, kSecret + 1);
+        QCOMPARE(verdictName(result.verdict), u"pass"_s);
+        QVERIFY(result.speedup && *result.speedup > 0.0);
+        QVERIFY(result.baselineTiming.n >= 10 && result.candidateTiming.n >= 10);
+        const StageResult *compile = result.stage(u"compile"_s);
+        QVERIFY(compile && compile->data.value(u"cached"_s).toBool());
+        const StageResult *verdict = result.stage(u"verdict"_s);
+        QVERIFY(verdict);
+        qInfo("second evaluation: build %.0f ms (cached), speedup %.2f", compile->ms,
+              *result.speedup);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorchCpu)
+#include "tst_torchcpu.moc"
