@@ -200,13 +200,14 @@ static bool kernelBenchTasks(const QStringList &names, const QStringList &tasksD
                              bool *kernelBench, QString *error)
 {
     const TaskLibrary library = TaskLibrary::standard(tasksDirs);
-    int count = 0;
+    int kernelBenchCount = 0;
+    int kilnCount = 0; // unknown names count as neither: the run reports them itself
     for (const QString &name : names) {
-        const Task *task = library.task(name);
-        count += task && task->isKernelBench() ? 1 : 0;
+        if (const Task *task = library.task(name))
+            (task->isKernelBench() ? kernelBenchCount : kilnCount) += 1;
     }
-    *kernelBench = count > 0;
-    if (count > 0 && count < names.size()) {
+    *kernelBench = kernelBenchCount > 0;
+    if (kernelBenchCount > 0 && kilnCount > 0) {
         *error = QStringLiteral("a run cannot mix KernelBench problems with Kiln's own tasks");
         return false;
     }

@@ -73,9 +73,14 @@ class TensorCodec:
 
     def as_words(self, tensor):
         torch = self.torch
-        if tensor.dtype.is_floating_point or tensor.dtype.is_complex:
-            return tensor.detach().float(), "f"
-        return tensor.detach().to(torch.int32), "i"
+        tensor = tensor.detach().contiguous()
+        if tensor.dtype.is_complex:
+            return torch.view_as_real(tensor).float(), "f"
+        if tensor.dtype.is_floating_point:
+            return tensor.float(), "f"
+        if tensor.element_size() == 8:  # int64: both halves compared exactly
+            return tensor.view(-1).view(torch.int32), "i"
+        return tensor.to(torch.int32), "i"
 
     def describe(self, tensor, offset, nbytes, kind=None):
         entry = {"dtype": str(tensor.dtype).replace("torch.", ""), "shape": list(tensor.shape),
@@ -93,7 +98,8 @@ class TensorCodec:
                 entries.append(self.describe(value, offset, n))
                 offset += n
             else:
-                entries.append({"value": value})
+                # The engine re-serialises this JSON: the type keeps 2.0 a float.
+                entries.append({"value": value, "type": type(value).__name__})
         return entries, offset
 
     def write_outputs(self, outputs, offset):
@@ -111,7 +117,9 @@ class TensorCodec:
         values = []
         for entry in entries:
             if "value" in entry:
-                values.append(entry["value"])
+                kinds = {"float": float, "int": int, "bool": bool}
+                convert = kinds.get(entry.get("type"), lambda v: v)
+                values.append(convert(entry["value"]) if entry["value"] is not None else None)
                 continue
             dtype = getattr(torch, entry["dtype"])
             start, end = entry["offset"], entry["offset"] + entry["bytes"]
@@ -209,6 +217,16 @@ class CpuTimer:
         out = call(*inputs)
         wall = CLOCK() - wall
         return out, wall, wall
+
+
+def spread_values(torch, value, generator):
+    if not isinstance(value, torch.Tensor) or not value.dtype.is_floating_point:
+        return value
+    flat = value.reshape(-1).clone()
+    count = max(1, flat.numel() // 100)
+    positions = torch.randint(0, flat.numel(), (count,), generator=generator)
+    flat[positions] *= 8
+    return flat.reshape(value.shape)
 
 
 class GpuTimer:
@@ -327,12 +345,12 @@ class Worker:
             init = list(self.reference.get_init_inputs())
             json.dumps(init)  # the engine passes them on: numbers, lists, strings only
             torch.manual_seed(int(seed))
-            self.model = self.reference.Model(*init).to(self.device).eval()
+            self.model = self.reference.Model(*init).to(self.device)
         else:
             module = load_module(path, "kiln_candidate")
             init = json.loads(init_json)
             torch.manual_seed(int(seed))
-            self.model = module.ModelNew(*init).to(self.device).eval()
+            self.model = module.ModelNew(*init).to(self.device)
             self.timer.synchronize()
             self.confinement.forbid_processes()
         ms = int((time.perf_counter() - began) * 1000)
@@ -343,17 +361,25 @@ class Worker:
         with self.torch.no_grad():
             return as_tuple(model(*inputs))
 
-    def do_inputs(self, seed, offset):
-        """Reference: inputs drawn with get_inputs() under the seed, and its outputs."""
+    def do_inputs(self, seed, offset, spread="0"):
+        """Reference: inputs drawn with get_inputs() under the seed, and its outputs. spread=1
+        scales a seeded 1 % of every floating-point input's elements by 8 (their sign, and so
+        the problem's domain, kept): an answer that is a constant or reads a subsample then
+        misses it, while the distribution of get_inputs() alone may hide both."""
         torch = self.torch
         torch.manual_seed(int(seed))
         cpu = list(self.reference.get_inputs())
+        if spread == "1":
+            generator = torch.Generator().manual_seed(int(seed) ^ 0x5EED)
+            cpu = [spread_values(torch, v, generator) for v in cpu]
         self.inputs = [v.to(self.device) if isinstance(v, torch.Tensor) else v for v in cpu]
+        # Written before the forward: a Model that changes its inputs in place must not hand
+        # the candidate the changed values.
+        inputs, end = self.codec.write_inputs(self.inputs, int(offset))
         began = time.perf_counter()
         outputs = self.forward(self.model, self.inputs)
         self.timer.synchronize()
         ms = (time.perf_counter() - began) * 1000
-        inputs, end = self.codec.write_inputs(self.inputs, int(offset))
         outs, end = self.codec.write_outputs(outputs, end)
         return "ok " + json.dumps({"inputs": inputs, "outputs": outs, "end": end, "ms": ms},
                                   separators=(",", ":"))
@@ -380,9 +406,11 @@ class Worker:
         spec = json.loads(spec_json)
         fresh = self.codec.read_inputs(spec["inputs"], self.device)
         if spec.get("same") and self.inputs is not None:
-            for old, new in zip(self.inputs, fresh):
+            for i, (old, new) in enumerate(zip(self.inputs, fresh)):
                 if isinstance(old, torch.Tensor):
                     old.copy_(new)
+                else:
+                    self.inputs[i] = new
         else:
             self.inputs = fresh
         self.prefill(spec["outputs"])

@@ -63,6 +63,26 @@
 //                    answers follow the call times, in op order.
 // A CUDA error answers "err cuda <code> <sticky 0|1> <name> <text>"; sticky means the context
 // is lost and the engine restarts the process. --probe and --compile-only run no device code.
+//
+// PyTorch sandbox (kiln-torch-sandbox --workdir DIR --worker kiln_torch_worker.py --python PY
+// --role reference|candidate|build [--device cuda|cpu] [--extensions DIR] [--arch X.Y]): the
+// same descriptors and reply forms, spoken by python3; tensors sit in fd 3 at the offsets the
+// JSON documents (compact, one word) name. "ready torch=... arch=... <isolation>", then:
+//   build <module.py>                   import once, so load_inline builds (build role)
+//   load <module.py> <seed> [init-json] reference: Model(*get_init_inputs()) -> "ok <ms>
+//                                       <init-json> seccomp=0"; candidate: ModelNew(*init)
+//                                       under the same seed, then seccomp -> "... seccomp=1"
+//   inputs <seed> <offset>              reference: get_inputs() under the seed and its outputs
+//                                       -> "ok {inputs, outputs, end, ms}"
+//   call <json>                         candidate: {inputs, outputs, at, same} -> its outputs
+//                                       (32-bit words) and inputs after the call at `at`
+//   compile                             reference: torch.compile(Model) -> "ok <ms>" or
+//                                       "ok unavailable <why>"
+//   time eager|compiled|candidate <n> <seed> <offset>
+//                                       n calls on fresh inputs -> "ok <event-ns>/<wall-ns>...
+//                                       prep=<ns> total=<ns> [last outputs]"
+//   map / quit                          as above
+// "err need <bytes>" asks the engine to grow the buffer and send the request again.
 
 #include <cstdint>
 

@@ -70,6 +70,13 @@ void scrubEnvironment(int argc, char **argv, const std::string &workDir)
     // Without a visible GPU (a build process) load_inline still needs the architecture.
     if (!arch.empty())
         ::setenv("TORCH_CUDA_ARCH_LIST", arch.c_str(), 1);
+    // The user's choice of GPUs; none at all for a build, which only compiles.
+    const std::string role = option(argc, argv, "--role", "candidate");
+    const std::string visible = option(argc, argv, "--visible-devices");
+    if (role == "build")
+        ::setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    else if (!visible.empty())
+        ::setenv("CUDA_VISIBLE_DEVICES", visible.c_str(), 1);
 }
 
 } // namespace
@@ -97,7 +104,8 @@ int main(int argc, char **argv)
     limits.addressSpaceBytes = 0; // the CUDA driver maps huge ranges
     limits.openFiles = 4096;
     limits.fileSizeBytes = 4ull << 30; // extension objects and libraries
-    std::vector<std::string> writable = deviceFiles();
+    std::vector<std::string> writable =
+        role == "build" ? std::vector<std::string>{"/dev/shm"} : deviceFiles();
     if (!cache.empty())
         writable.push_back(cache);
     // Limits now; Landlock later, from the worker, once CUDA has opened its device files.

@@ -110,8 +110,10 @@ KernelBenchImporter::importOne(const QString &path, int level, const QString &ou
         return Skipped{relative, QStringLiteral("cannot write %1").arg(folder)};
     // What was written must load, as the library will load it.
     const TaskLoader::Result check = TaskLoader::load(folder);
-    if (!check.ok())
+    if (!check.ok()) {
+        QDir(folder).removeRecursively(); // a broken folder would stay in the library
         return Skipped{relative, check.errorStrings().join(QStringLiteral("; "))};
+    }
     *imported = Imported{task.name, relative, level};
     return std::nullopt;
 }

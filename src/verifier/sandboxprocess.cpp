@@ -67,7 +67,11 @@ bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeo
                            QString *error)
 {
     m_workDir = workDir;
-    m_bufferFd = ::memfd_create("kiln-buffers", MFD_CLOEXEC);
+    m_bufferFd = ::memfd_create("kiln-buffers", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    // Sealed against shrinking: a sandbox that truncated the buffer under our mapping would
+    // kill the engine with SIGBUS on its next read. Growing stays possible.
+    if (m_bufferFd >= 0)
+        ::fcntl(m_bufferFd, F_ADD_SEALS, F_SEAL_SHRINK);
     if (m_bufferFd < 0 || !mapBuffer(qMax<qint64>(bufferBytes, 4096))) {
         *error = QStringLiteral("cannot create the shared buffer: %1")
                      .arg(QString::fromLocal8Bit(std::strerror(errno)));

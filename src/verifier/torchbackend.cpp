@@ -6,8 +6,18 @@
 namespace kiln {
 
 TorchBackend::TorchBackend(const VerifierOptions &options)
-    : m_options(options), m_builds(std::max(2, QThread::idealThreadCount() / 4))
+    : m_options(options), m_buildSlots(std::max(2, QThread::idealThreadCount() / 4)),
+      m_builds(m_buildSlots)
 {
+}
+
+QMutex &TorchBackend::buildLock(const QString &key)
+{
+    QMutexLocker lock(&m_buildLocksMutex);
+    std::unique_ptr<QMutex> &entry = m_buildLocks[key];
+    if (!entry)
+        entry = std::make_unique<QMutex>();
+    return *entry;
 }
 
 const TorchEnvironment &TorchBackend::environment()

@@ -7,6 +7,7 @@
 #include <QMutex>
 #include <QSemaphore>
 #include <list>
+#include <map>
 #include <memory>
 
 namespace kiln {
@@ -23,6 +24,10 @@ public:
     QMutex &gpu() { return m_gpu; }
     // Extension builds under way at once (each runs a parallel ninja of its own).
     QSemaphore &builds() { return m_builds; }
+    int buildSlots() const { return m_buildSlots; }
+    // One build of a source at a time: two evaluations of the same source (common in a
+    // search) would otherwise build in the same folder at once.
+    QMutex &buildLock(const QString &key);
     // The reference of a task, started on demand; call with gpu() held.
     TorchReference &reference(const Task &task);
 
@@ -34,7 +39,10 @@ private:
     bool m_probed = false;
     TorchEnvironment m_environment;
     QMutex m_gpu;
-    QSemaphore m_builds; // a quarter of the cores' worth of builds, at least two
+    int m_buildSlots;    // a quarter of the cores' worth of builds, at least two
+    QSemaphore m_builds; // m_buildSlots of them
+    QMutex m_buildLocksMutex;
+    std::map<QString, std::unique_ptr<QMutex>> m_buildLocks;
     std::list<std::unique_ptr<TorchReference>> m_references; // most recent first
 };
 

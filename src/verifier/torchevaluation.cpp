@@ -56,6 +56,37 @@ double median(QList<double> values)
     return values[values.size() / 2];
 }
 
+QString shapeText(const QJsonObject &entry)
+{
+    return QStringLiteral("%1 %2").arg(
+        entry.value(QStringLiteral("dtype")).toString(),
+        QString::fromUtf8(QJsonDocument(entry.value(QStringLiteral("shape")).toArray())
+                              .toJson(QJsonDocument::Compact)));
+}
+
+// Why a candidate's output entry cannot be compared with the reference's: another shape or
+// dtype, or a place outside its buffer (the reply is the candidate's, so it is checked before
+// the engine reads a byte of it).
+QString outputProblem(int index, const QJsonObject &expected, const QJsonObject &got,
+                      qint64 bufferSize)
+{
+    const auto field = [](const QJsonObject &o, const char *key) {
+        return o.value(QLatin1String(key));
+    };
+    if (field(expected, "shape") != field(got, "shape") ||
+        field(expected, "kind") != field(got, "kind") ||
+        field(expected, "dtype") != field(got, "dtype"))
+        return QStringLiteral("output %1 is %2, the reference's %3")
+            .arg(index)
+            .arg(shapeText(got), shapeText(expected));
+    const qint64 offset = field(got, "offset").toInteger(-1);
+    const qint64 bytes = field(got, "bytes").toInteger(-1);
+    if (bytes != field(expected, "bytes").toInteger() || offset < 0 || bytes < 0 ||
+        offset > bufferSize - bytes)
+        return QStringLiteral("output %1 was not where its process said it was").arg(index);
+    return {};
+}
+
 } // namespace
 
 TorchEvaluation::TorchEvaluation(const VerifierOptions &options, TorchBackend &backend,
@@ -164,6 +195,7 @@ bool TorchEvaluation::build()
     const QString marker = m_extensionDir + QStringLiteral("/kiln-built");
     QElapsedTimer timer;
     timer.start();
+    QMutexLocker sameSource(&m_backend.buildLock(key));
     if (QFile::exists(marker)) {
         m_compiled = true;
         addStage(QStringLiteral("compile"), true, timer.nsecsElapsed() / 1e6,
@@ -182,7 +214,8 @@ bool TorchEvaluation::build()
     timer.restart();
     QDir().mkpath(m_extensionDir);
     const QString path = m_extensionDir + QStringLiteral("/candidate.py");
-    TorchProcess builder(m_options, environment, TorchProcess::Role::Build, m_extensionDir);
+    TorchProcess builder(m_options, environment, TorchProcess::Role::Build, m_extensionDir,
+                         m_backend.buildSlots());
     QString error;
     SandboxProcess::Reply reply;
     if (!writeFile(path, m_source) || !builder.start(m_extensionDir, 1 << 20, &error)) {
@@ -195,6 +228,10 @@ bool TorchEvaluation::build()
     builder.process().request("quit", 2000);
     const double ms = timer.nsecsElapsed() / 1e6;
     if (!ok) {
+        // A killed build leaves torch's lock file and half its objects behind; the next
+        // evaluation of this source starts afresh.
+        builder.process().kill();
+        QDir(m_extensionDir).removeRecursively();
         // An import that raises (a compiler error from load_inline, a NameError) is the
         // candidate's compile error; a timeout or a crash keeps its own verdict.
         if (reply.status == SandboxProcess::Status::Error) {
@@ -264,19 +301,9 @@ TorchEvaluation::Comparison TorchEvaluation::compare(const QJsonArray &expected,
     for (qsizetype o = 0; o < expected.size(); ++o) {
         const QJsonObject e = expected[o].toObject();
         const QJsonObject g = got[o].toObject();
-        if (e.value(QStringLiteral("shape")) != g.value(QStringLiteral("shape")) ||
-            e.value(QStringLiteral("kind")) != g.value(QStringLiteral("kind"))) {
-            c.problem =
-                QStringLiteral("output %1 is %2 %3, the reference's %4 %5")
-                    .arg(o)
-                    .arg(g.value(QStringLiteral("dtype")).toString(),
-                         QString::fromUtf8(QJsonDocument(g.value(QStringLiteral("shape")).toArray())
-                                               .toJson(QJsonDocument::Compact)),
-                         e.value(QStringLiteral("dtype")).toString(),
-                         QString::fromUtf8(QJsonDocument(e.value(QStringLiteral("shape")).toArray())
-                                               .toJson(QJsonDocument::Compact)));
+        c.problem = outputProblem(int(o), e, g, m_candidate->bufferSize());
+        if (!c.problem.isEmpty())
             return c;
-        }
         const bool integer = e.value(QStringLiteral("kind")).toString() == QLatin1String("i");
         const qint64 words = e.value(QStringLiteral("bytes")).toInteger() / 4;
         const auto *want = reinterpret_cast<const quint32 *>(
@@ -303,13 +330,13 @@ TorchEvaluation::Comparison TorchEvaluation::compare(const QJsonArray &expected,
 // The reference draws inputs under the seed and computes its outputs in its own process; the
 // engine copies only the inputs into the candidate's buffer, the candidate computes, and both
 // its outputs and its inputs as the call left them come back here.
-std::optional<TorchEvaluation::Comparison> TorchEvaluation::callOnSeed(TorchReference &reference,
-                                                                       quint64 seed,
-                                                                       bool sameAddresses,
-                                                                       QJsonObject *layout)
+std::optional<TorchEvaluation::Comparison>
+TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAddresses,
+                            QJsonObject *layout, bool spread)
 {
     SandboxProcess::Reply reply;
-    if (!request(reference.process(), "inputs " + QByteArray::number(seed) + " 0",
+    if (!request(reference.process(),
+                 "inputs " + QByteArray::number(seed) + (spread ? " 0 1" : " 0 0"),
                  m_options.torchCallTimeoutMs, QStringLiteral("the reference's forward"), &reply))
         return std::nullopt;
     *layout = TorchProcess::json(reply).object();
@@ -347,8 +374,10 @@ std::optional<TorchEvaluation::Comparison> TorchEvaluation::callOnSeed(TorchRefe
             continue;
         const qint64 bytes = in.value(QStringLiteral("bytes")).toInteger();
         const QJsonObject out = after[i].toObject();
-        if (out.value(QStringLiteral("bytes")).toInteger() != bytes ||
-            std::memcmp(m_candidate->buffer() + out.value(QStringLiteral("offset")).toInteger(),
+        const qint64 at = out.value(QStringLiteral("offset")).toInteger(-1);
+        const bool inside = at >= 0 && at <= m_candidate->bufferSize() - bytes;
+        if (out.value(QStringLiteral("bytes")).toInteger() != bytes || !inside ||
+            std::memcmp(m_candidate->buffer() + at,
                         reference.process().buffer() +
                             in.value(QStringLiteral("offset")).toInteger(),
                         size_t(bytes)) != 0)
@@ -366,10 +395,12 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
     QByteArray previous;
     QJsonArray previousOutputs;
     QJsonArray seeds;
-    const int count = std::max(2, m_options.torchSeeds);
+    // The seeds' sets, then one whose spread values catch constant and subsampled answers.
+    const int count = std::max(2, m_options.torchSeeds) + 1;
     for (int i = 0; i < count; ++i) {
         QJsonObject layout;
-        const std::optional<Comparison> c = callOnSeed(reference, seed(i), i == 1, &layout);
+        const std::optional<Comparison> c =
+            callOnSeed(reference, seed(i), i == 1, &layout, i == count - 1);
         if (!c) {
             addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
                      m_failure ? m_failure->message : QString());
@@ -380,7 +411,8 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
                                  {QStringLiteral("max_abs_error"), c->maxAbs},
                                  {QStringLiteral("max_rel_error"), c->maxRel},
                                  {QStringLiteral("first_mismatch"), c->first},
-                                 {QStringLiteral("same_addresses"), i == 1}});
+                                 {QStringLiteral("same_addresses"), i == 1},
+                                 {QStringLiteral("spread"), i == count - 1}});
         if (c->inputsChanged)
             EvaluationRecorder::addFlag(m_result, QStringLiteral("input_modified"));
         if (c->unwritten > 0)
@@ -429,6 +461,8 @@ struct TimedBatch
     double prepMs = 0.0;
     double totalMs = 0.0; // the whole request, by the worker's own clock
     QJsonArray outputs;
+    // What the worker's clock saw beyond the calls and their preparation.
+    double unexplainedMs() const { return std::max(0.0, totalMs - wallSum() - prepMs); }
     double wallSum() const
     {
         double sum = 0.0;
@@ -484,10 +518,15 @@ bool TorchEvaluation::timeRound(TorchReference &reference, int count, quint64 ro
                                        "same fresh inputs");
         return false;
     }
-    for (double ms : candidate.events)
-        m_candidateTiming.add(ms);
+    // A call's time is its events, or its synchronised wall clock less eager's own overhead
+    // when that is more: work the events do not see (another stream) still counts.
+    const double eagerGap = std::max(0.0, median(eager.walls) - median(eager.events));
+    for (qsizetype i = 0; i < candidate.events.size(); ++i)
+        m_candidateTiming.add(std::max(candidate.events[i], candidate.walls.value(i) - eagerGap));
     for (double ms : eager.events)
         m_eagerTiming.add(ms);
+    m_candidateUnexplainedMs += candidate.unexplainedMs();
+    m_eagerUnexplainedMs += eager.unexplainedMs();
     m_candidateWalls.append(candidate.walls);
     m_eagerWalls.append(eager.walls);
     if (m_compiledBaseline) {
@@ -519,6 +558,10 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
                  m_failure ? m_failure->message : m_wrongDetail);
         return;
     }
+    // A batch stays well inside one request's time limit, however slow one call is.
+    const double callMs = std::max(0.01, m_lastAnswer.value(QStringLiteral("ms")).toDouble());
+    const int batchLimit =
+        std::clamp(int(0.3 * m_options.torchCallTimeoutMs / (3.0 * callMs + 1.0)), 1, 25);
     QString compileNote;
     m_compiledBaseline = reference.ensureCompiled(&compileNote);
     const double setupMs = timer.nsecsElapsed() / 1e6;
@@ -528,7 +571,7 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
     AdaptiveTiming::Stop stop = AdaptiveTiming::Stop::Continue;
     while (stop == AdaptiveTiming::Stop::Continue && !m_cancel) {
         const double elapsed = loop.nsecsElapsed() / 1e6;
-        const int count = std::max(3, m_candidateTiming.nextBatch(elapsed, 25));
+        const int count = std::max(1, m_candidateTiming.nextBatch(elapsed, batchLimit));
         if (!timeRound(reference, count, seed(200 + rounds++))) {
             addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6,
                      m_failure ? m_failure->message : m_wrongDetail);
@@ -585,7 +628,12 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
         EvaluationRecorder::addFlag(
             m_result, QStringLiteral("side_stream_work"),
             QStringLiteral("wall %1 ms against events %2 ms").arg(wall).arg(candidate.median));
-    if (m_observedMs > 3 * m_reportedMs + 500.0)
+    data.insert(QStringLiteral("unexplained_ms"), m_candidateUnexplainedMs);
+    data.insert(QStringLiteral("eager_unexplained_ms"), m_eagerUnexplainedMs);
+    // The engine's clock against the worker's, and the worker's against its per-call times
+    // (eager's batches, of the same sizes, say how much else a batch honestly costs).
+    if (m_observedMs > 3 * m_reportedMs + 500.0 ||
+        m_candidateUnexplainedMs > 3 * m_eagerUnexplainedMs + 500.0)
         EvaluationRecorder::addFlag(m_result, QStringLiteral("timer_inconsistent"),
                                     QStringLiteral("the engine saw %1 ms, the process reported %2")
                                         .arg(m_observedMs, 0, 'f', 0)

@@ -49,7 +49,8 @@ private:
     bool startCandidate(TorchReference &reference);
     bool checkCorrectness(TorchReference &reference);
     std::optional<Comparison> callOnSeed(TorchReference &reference, quint64 seed,
-                                         bool sameAddresses, QJsonObject *layout);
+                                         bool sameAddresses, QJsonObject *layout,
+                                         bool spread = false);
     Comparison compare(const QJsonArray &expected, const char *expectedBase,
                        const QJsonArray &got) const;
     void measureTiming(TorchReference &reference);
@@ -88,6 +89,8 @@ private:
     QList<double> m_eagerWalls;
     double m_reportedMs = 0.0; // what the candidate's process said its timed rounds took
     double m_observedMs = 0.0; // what the engine measured around those rounds
+    double m_candidateUnexplainedMs = 0.0; // worker time beyond the candidate's calls
+    double m_eagerUnexplainedMs = 0.0;     // the same for eager PyTorch
 };
 
 } // namespace kiln

@@ -1,7 +1,11 @@
 #include "torchprocess.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QThread>
+
+using namespace Qt::StringLiterals;
 
 namespace kiln {
 
@@ -23,7 +27,7 @@ QString roleName(TorchProcess::Role role)
 } // namespace
 
 TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironment &environment,
-                           Role role, QString extensionDir)
+                           Role role, QString extensionDir, int buildSlots)
     : m_options(options), m_role(role)
 {
     SandboxSettings settings = options.sandbox;
@@ -45,12 +49,18 @@ TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironmen
                                QStringLiteral("--device"),
                                options.torchDevice,
                                QStringLiteral("--jobs"),
-                               QString::number(qMax(1, QThread::idealThreadCount())),
+                               QString::number(qMax(1, QThread::idealThreadCount() / buildSlots)),
                                QStringLiteral("--userns"),
                                options.torchUserNamespace ? QStringLiteral("1")
                                                           : QStringLiteral("0")};
     if (!extensionDir.isEmpty())
         settings.extraArguments << QStringLiteral("--extensions") << extensionDir;
+    // The toolkit the verifier's nvcc belongs to, and the GPUs the user chose.
+    if (!options.nvcc.isEmpty())
+        settings.extraArguments << QStringLiteral("--cuda-home")
+                                << QFileInfo(options.nvcc).dir().absoluteFilePath(u".."_s);
+    if (const QString visible = qEnvironmentVariable("CUDA_VISIBLE_DEVICES"); !visible.isEmpty())
+        settings.extraArguments << QStringLiteral("--visible-devices") << visible;
     m_process = std::make_unique<SandboxProcess>(settings);
 }
 

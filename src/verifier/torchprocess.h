@@ -27,8 +27,9 @@ public:
 
     // extensionDir: TORCH_EXTENSIONS_DIR of the candidate (writable in the sandbox); empty for
     // the reference. workDir empty: a private temporary folder.
+    // buildSlots: builds that may run at once, which share the cores among their compilers.
     TorchProcess(const VerifierOptions &options, const TorchEnvironment &environment, Role role,
-                 QString extensionDir);
+                 QString extensionDir, int buildSlots = 1);
 
     bool start(const QString &workDir, qint64 bufferBytes, QString *error);
     SandboxProcess::Reply request(const QByteArray &line, int timeoutMs,

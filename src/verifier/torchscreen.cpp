@@ -495,6 +495,10 @@ void screenReference(Context &c, const Reference &r)
         c.flags.add(kStream, r.line, parts.last());
     if (parts.size() >= 2 && addressKeys.contains(parts.last()))
         c.flags.add(kState, r.line, parts.last());
+    // torch's own file readers and writers reach files (and /proc) like open() does.
+    static const QSet<QString> fileMethods = {u"from_file"_s, u"load"_s, u"save"_s};
+    if (parts.size() >= 2 && parts.first() == u"torch" && fileMethods.contains(parts.last()))
+        c.flags.add(kIntrospection, r.line, q);
     if (q.startsWith(u'?') || q.startsWith(u"@ext"))
         return;
     if (q.startsWith(u"builtins."))

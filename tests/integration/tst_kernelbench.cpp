@@ -133,7 +133,7 @@ private slots:
         // A broken KernelBench task.json is reported and the others still load.
         writeFile(m_tasks.path() + u"/kb1_999_broken/task.json"_s,
                   R"({"schema": 1, "format": "kernelbench", "name": "kb1_999_broken",
-                      "title": "x", "kernelbench": {"level": 9, "problem": 1},
+                      "title": "x", "kernelbench": {"level": 0, "problem": 1},
                       "reference": {"pytorch": "missing.py"}})");
         const CliOutcome o = runCli({u"tasks"_s, u"--tasks-dir"_s, m_tasks.path(), u"--json"_s});
         QCOMPARE(o.status, 0);

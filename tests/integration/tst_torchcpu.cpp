@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -70,7 +71,15 @@ private slots:
              0.0},
             {});
         QCOMPARE(report.imported.size(), 4);
-        QCOMPARE(m_tasks.loadDirectory(m_tasksDir.path()), 4);
+        // A loss, whose answer a constant nearly matches: the CPU suite's own problem.
+        const KernelBenchImporter::Report loss = KernelBenchImporter::run(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/cpu/problems"),
+            m_tasksDir.path(), {},
+            {KernelBenchTaskLoader::kDefaultTolerance, KernelBenchTaskLoader::kDefaultTolerance,
+             0.0},
+            {});
+        QCOMPARE(loss.imported.size(), 1);
+        QCOMPARE(m_tasks.loadDirectory(m_tasksDir.path()), 5);
         m_verifier = std::make_unique<Verifier>(options);
         QVERIFY2(m_verifier->torchEnvironment().usable,
                  qPrintable(m_verifier->torchEnvironment().reason));
@@ -104,6 +113,15 @@ private slots:
             return;
         }
         // A mistake is wrong whatever else is flagged; the others compute the right answer.
+        if (path.contains(u"constant"_s)) {
+            // Every seed's set passes; the spread set, the last, does not.
+            const QJsonArray seeds = correctness->data.value(u"seeds"_s).toArray();
+            QVERIFY(seeds.size() >= 3);
+            for (qsizetype i = 0; i + 1 < seeds.size(); ++i)
+                QCOMPARE(seeds[i].toObject().value(u"mismatches"_s).toInt(), 0);
+            QVERIFY(seeds.last().toObject().value(u"spread"_s).toBool());
+            QVERIFY(seeds.last().toObject().value(u"mismatches"_s).toInt() > 0);
+        }
         QCOMPARE(correctness->ok, !path.contains(u"wrong"_s) && !path.contains(u"cache"_s) &&
                                       !path.contains(u"mutates"_s));
     }

@@ -180,6 +180,8 @@ void addIntrospectionRows()
 
     row("computed getattr", softmaxWith(u"import torch as T\nx = getattr(T, 'cu' + 'da')"_s),
         intro);
+    row("torch.from_file",
+        softmaxWith(u"import torch as T\nleak = T.from_file('/pr' + 'oc/1/fd/3')"_s), intro);
     row("computed half",
         softmaxWith(QString(), u"        return self.row_softmax.row_softmax_cuda("
                                "getattr(x, 'ha' + 'lf')().float())\n"_s),
