@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <algorithm>
 #include <cstring>
@@ -40,20 +41,6 @@ AdaptiveTiming::Rules timingRules(const VerifierOptions &options)
     rules.targetRelativeSem = options.torchTargetRelativeSem;
     rules.budgetMs = options.torchTimingBudgetMs;
     return rules;
-}
-
-bool writeFile(const QString &path, const QString &text)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) >= 0;
-}
-
-double median(QList<double> values)
-{
-    if (values.isEmpty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
 }
 
 QString shapeText(const QJsonObject &entry)
@@ -191,7 +178,7 @@ bool TorchEvaluation::build()
                      .arg(environment.torchVersion, environment.architecture, environment.python)
                      .toUtf8());
     const QString key = QString::fromLatin1(hash.result().toHex().left(20));
-    m_extensionDir = m_options.torchExtensionCache + QLatin1Char('/') + key;
+    m_extensionDir = m_options.torchExtensionFolder() + QLatin1Char('/') + key;
     const QString marker = m_extensionDir + QStringLiteral("/kiln-built");
     QElapsedTimer timer;
     timer.start();
@@ -213,13 +200,18 @@ bool TorchEvaluation::build()
     const double queuedMs = timer.nsecsElapsed() / 1e6; // waiting for a build slot
     timer.restart();
     QDir().mkpath(m_extensionDir);
-    const QString path = m_extensionDir + QStringLiteral("/candidate.py");
     TorchProcess builder(m_options, environment, TorchProcess::Role::Build, m_extensionDir,
                          m_backend.buildSlots());
     QString error;
     SandboxProcess::Reply reply;
-    if (!writeFile(path, m_source) || !builder.start(m_extensionDir, 1 << 20, &error)) {
+    if (!builder.start(m_extensionDir, 1 << 20, &error)) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the build: ") + error};
+        return false;
+    }
+    const QString path = builder.writeModule(QStringLiteral("candidate.py"), m_source);
+    if (path.isEmpty()) {
+        m_failure = Failure{Verdict::Crash,
+                            QStringLiteral("cannot write candidate.py in ") + m_extensionDir};
         return false;
     }
     const bool ok = request(builder, "build " + path.toUtf8(), m_options.torchBuildTimeoutMs,
@@ -242,7 +234,7 @@ bool TorchEvaluation::build()
                  {{QStringLiteral("log"), log.right(8000)}, {QStringLiteral("key"), key}});
         return false;
     }
-    writeFile(marker, QString::number(ms));
+    builder.writeModule(QFileInfo(marker).fileName(), QString::number(ms)); // the build folder
     m_compiled = true;
     addStage(QStringLiteral("compile"), true, ms,
              QStringLiteral("extension built in %1 s").arg(ms / 1000.0, 0, 'f', 1),
@@ -265,9 +257,10 @@ bool TorchEvaluation::startCandidate(TorchReference &reference)
         return false;
     }
     m_isolation = m_candidate->process().isolation();
-    const QString path = m_candidate->process().workDir() + QStringLiteral("/candidate.py");
-    if (!writeFile(path, m_source)) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot write ") + path};
+    const QString path = m_candidate->writeModule(QStringLiteral("candidate.py"), m_source);
+    if (path.isEmpty()) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot write candidate.py in ") +
+                                                m_candidate->process().workDir()};
         return false;
     }
     SandboxProcess::Reply reply;
@@ -520,7 +513,8 @@ bool TorchEvaluation::timeRound(TorchReference &reference, int count, quint64 ro
     }
     // A call's time is its events, or its synchronised wall clock less eager's own overhead
     // when that is more: work the events do not see (another stream) still counts.
-    const double eagerGap = std::max(0.0, median(eager.walls) - median(eager.events));
+    const double eagerGap =
+        std::max(0.0, TimingStats::medianOf(eager.walls) - TimingStats::medianOf(eager.events));
     for (qsizetype i = 0; i < candidate.events.size(); ++i)
         m_candidateTiming.add(std::max(candidate.events[i], candidate.walls.value(i) - eagerGap));
     for (double ms : eager.events)
@@ -618,8 +612,8 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
         data.insert(QStringLiteral("compiled_ms"), compiled.median);
         data.insert(QStringLiteral("compiled_timing"), compiled.toJson());
     }
-    const double wall = median(m_candidateWalls);
-    const double eagerGap = median(m_eagerWalls) - eager.median;
+    const double wall = TimingStats::medianOf(m_candidateWalls);
+    const double eagerGap = TimingStats::medianOf(m_eagerWalls) - eager.median;
     const double gap = wall - candidate.median;
     data.insert(QStringLiteral("wall_ms"), wall);
     data.insert(QStringLiteral("observed_ms"), m_observedMs);

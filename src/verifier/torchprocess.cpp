@@ -1,6 +1,7 @@
 #include "torchprocess.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QThread>
@@ -78,6 +79,15 @@ bool TorchProcess::start(const QString &workDir, qint64 bufferBytes, QString *er
     }
     return m_process->start(dir, qMax<qint64>(bufferBytes, 1 << 20), m_options.torchStartTimeoutMs,
                             error);
+}
+
+QString TorchProcess::writeModule(const QString &name, const QString &source) const
+{
+    const QString path = m_process->workDir() + QLatin1Char('/') + name;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(source.toUtf8()) < 0)
+        return {};
+    return path;
 }
 
 bool TorchProcess::ensureBuffer(qint64 bytes)

@@ -37,6 +37,8 @@ public:
     // The JSON document that ends a reply's words (empty when there is none).
     static QJsonDocument json(const SandboxProcess::Reply &reply);
     bool ensureBuffer(qint64 bytes);
+    // Writes a module into the process's work folder; its path, or empty when it cannot.
+    QString writeModule(const QString &name, const QString &source) const;
 
     SandboxProcess &process() { return *m_process; }
     char *buffer() const { return m_process->buffer(); }

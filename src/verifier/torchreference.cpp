@@ -1,6 +1,5 @@
 #include "torchreference.h"
 
-#include <QFile>
 #include <QRandomGenerator>
 
 namespace kiln {
@@ -29,13 +28,12 @@ bool TorchReference::ensureReady(QString *error)
                                                TorchProcess::Role::Reference, QString());
     if (!m_process->start(QString(), 64 << 20, error))
         return false;
-    const QString path = m_process->process().workDir() + QStringLiteral("/reference.py");
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(m_source.toUtf8()) < 0) {
-        *error = QStringLiteral("cannot write %1").arg(path);
+    const QString path = m_process->writeModule(QStringLiteral("reference.py"), m_source);
+    if (path.isEmpty()) {
+        *error =
+            QStringLiteral("cannot write reference.py in %1").arg(m_process->process().workDir());
         return false;
     }
-    file.close();
     const SandboxProcess::Reply reply =
         m_process->request("load " + path.toUtf8() + ' ' + QByteArray::number(m_initSeed),
                            m_options.torchCallTimeoutMs);

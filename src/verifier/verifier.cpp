@@ -9,6 +9,19 @@
 
 namespace kiln {
 
+namespace {
+
+// No evaluation at all: the combination cannot be judged (never a verdict on the candidate).
+EvaluationResult refused(Backend backend, const QString &why)
+{
+    EvaluationResult result;
+    result.backend = backend;
+    result.summary = why;
+    return result;
+}
+
+} // namespace
+
 Verifier::Verifier(VerifierOptions options)
     : m_options(std::move(options)), m_cache(m_options.cacheDirectory),
       m_references(m_options, m_cache), m_baselines(m_options), m_torch(m_options)
@@ -54,24 +67,18 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret, const std::atomic<bool> &cancel)
 {
-    if (backend != Backend::Cpu && m_options.lenient) {
-        EvaluationResult refused;
-        refused.backend = backend;
-        refused.summary = QStringLiteral("the lenient verifier runs on the CPU backend only");
-        return refused;
-    }
-    if (task.isKernelBench() != (backend == Backend::Torch)) {
-        EvaluationResult refused;
-        refused.backend = backend;
-        refused.summary = task.isKernelBench()
-                              ? QStringLiteral("%1 is a KernelBench problem: it runs on the "
-                                               "pytorch backend only")
-                                    .arg(task.name)
-                              : QStringLiteral("the pytorch backend runs KernelBench problems "
-                                               "only, and %1 is not one")
-                                    .arg(task.name);
-        return refused;
-    }
+    if (backend != Backend::Cpu && m_options.lenient)
+        return refused(backend,
+                       QStringLiteral("the lenient verifier runs on the CPU backend only"));
+    if (task.isKernelBench() != (backend == Backend::Torch))
+        return refused(backend,
+                       task.isKernelBench()
+                           ? QStringLiteral("%1 is a KernelBench problem: it runs on the "
+                                            "pytorch backend only")
+                                 .arg(task.name)
+                           : QStringLiteral("the pytorch backend runs KernelBench problems "
+                                            "only, and %1 is not one")
+                                 .arg(task.name));
     if (backend == Backend::Torch) {
         TorchEvaluation evaluation(m_options, m_torch, task, source, runSecret, cancel);
         return evaluation.run();

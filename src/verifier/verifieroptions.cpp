@@ -54,8 +54,6 @@ VerifierOptions VerifierOptions::defaults()
     options.python = qEnvironmentVariable("KILN_PYTHON");
     if (options.python.isEmpty())
         options.python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    options.torchExtensionCache =
-        QFileInfo(options.cacheDirectory).dir().filePath(QStringLiteral("torch-extensions"));
     options.nvcc = qEnvironmentVariable("KILN_NVCC");
     const QString cudaHome = qEnvironmentVariable("CUDA_HOME");
     for (const QString &candidate :
@@ -66,6 +64,13 @@ VerifierOptions VerifierOptions::defaults()
             options.nvcc = candidate;
     }
     return options;
+}
+
+QString VerifierOptions::torchExtensionFolder() const
+{
+    if (!torchExtensionCache.isEmpty())
+        return torchExtensionCache;
+    return QFileInfo(cacheDirectory).dir().filePath(QStringLiteral("torch-extensions"));
 }
 
 } // namespace kiln

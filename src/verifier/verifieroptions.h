@@ -55,7 +55,7 @@ struct VerifierOptions
     // torchExtensionCache, by a process of their own that runs while another candidate is timed.
     QString torchSandbox;             // empty: beside kiln-sandbox (or $KILN_TORCH_SANDBOX)
     QString python;                   // empty: python3 on PATH (or $KILN_PYTHON)
-    QString torchExtensionCache;      // empty: torch-extensions beside the compile cache
+    QString torchExtensionCache;      // empty: torchExtensionFolder() decides
     int torchBuildTimeoutMs = 900000; // load_inline of one candidate (about 70 s on a big GPU)
     int torchStartTimeoutMs = 120000; // python3, import torch, CUDA context
     int torchCallTimeoutMs = 120000;  // a load, one correctness call or a batch of timed calls
@@ -72,6 +72,9 @@ struct VerifierOptions
     // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache in ~/.cache/kiln
     // (or $KILN_CACHE_DIR), work directories under the temporary directory.
     static VerifierOptions defaults();
+    // torchExtensionCache, else torch-extensions beside the compile cache (so a test that
+    // moves the compile cache moves this one too).
+    QString torchExtensionFolder() const;
 };
 
 } // namespace kiln
