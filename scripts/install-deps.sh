@@ -4,15 +4,18 @@
 # apt line to run and stops with status 1.
 set -euo pipefail
 
-# The second-last line is packaging: PNG icons (rsvg-convert), CPack's dpkg-shlibdeps (file),
+# The third-last line is packaging: PNG icons (rsvg-convert), CPack's dpkg-shlibdeps (file),
 # the desktop-entry, metainfo and man-page checks, and the fresh Debian root of tst_package.
-# The last is Debian's CPU-only PyTorch with what load_inline compiles against: the pytorch
+# The second-last is Debian's CPU-only PyTorch with what load_inline compiles against: the pytorch
 # backend's tests run its whole pipeline on torch's CPU device (the GPU runs need a CUDA torch).
+# The last is Slurm and munge, whose daemons tst_slurmexecutor starts on this host
+# (scripts/slurm-testbed.sh) for the --executor slurm tests.
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb
           xauth sqlite3 binutils
           librsvg2-bin file desktop-file-utils appstream groff-base debootstrap
-          python3-torch libtorch-dev pybind11-dev python3-dev)
+          python3-torch libtorch-dev pybind11-dev python3-dev
+          slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${packages[@]}"; do

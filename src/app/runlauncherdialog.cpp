@@ -188,8 +188,9 @@ void RunLauncherDialog::fillChoices(const QList<RunRecord> &recordedRuns)
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);
     }
-    m_ui->backendCombo->addItems(
-        {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")});
+    m_ui->backendCombo->addItems({QStringLiteral("auto"), QStringLiteral("cpu"),
+                                  QStringLiteral("cuda"), QStringLiteral("pytorch")});
+    m_ui->executorCombo->addItems({QStringLiteral("local"), QStringLiteral("slurm")});
     m_ui->verifierCombo->addItems({QStringLiteral("strict"), QStringLiteral("lenient")});
     m_ui->presetCombo->addItems(OfflinePolicyOptions::presetNames());
     m_ui->policyCombo->addItem(tr("offline (simulated LLM, no key, no network)"),
@@ -252,6 +253,10 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
     m_ui->seedSpin->setValue(int(std::min<quint64>(s.seed, quint64(m_ui->seedSpin->maximum()))));
     m_ui->seedsSpin->setValue(s.seeds);
     m_ui->databaseEdit->setText(s.database);
+    m_ui->executorCombo->setCurrentText(s.executor);
+    m_ui->slurmPartitionEdit->setText(s.slurmPartition);
+    m_ui->slurmGpusSpin->setValue(s.slurmGpus);
+    m_ui->slurmJobsSpin->setValue(s.slurmMaxJobs);
     m_filling = false;
     refresh();
 }
@@ -330,6 +335,10 @@ LaunchSettings RunLauncherDialog::settings() const
     s.seed = quint64(m_ui->seedSpin->value());
     s.seeds = m_ui->seedsSpin->value();
     s.database = m_ui->databaseEdit->text().trimmed();
+    s.executor = m_ui->executorCombo->currentText();
+    s.slurmPartition = m_ui->slurmPartitionEdit->text().trimmed();
+    s.slurmGpus = m_ui->slurmGpusSpin->value();
+    s.slurmMaxJobs = m_ui->slurmJobsSpin->value();
     return s;
 }
 
@@ -354,6 +363,13 @@ void RunLauncherDialog::refresh()
 {
     if (m_filling)
         return;
+    const bool slurm = m_ui->executorCombo->currentText() == QLatin1String("slurm");
+    for (QWidget *w :
+         {static_cast<QWidget *>(m_ui->slurmPartitionEdit),
+          static_cast<QWidget *>(m_ui->slurmGpusLabel), static_cast<QWidget *>(m_ui->slurmGpusSpin),
+          static_cast<QWidget *>(m_ui->slurmJobsLabel),
+          static_cast<QWidget *>(m_ui->slurmJobsSpin)})
+        w->setEnabled(slurm);
     const QList<LaunchSettings::Problem> found = problems();
     QStringList lines;
     for (const LaunchSettings::Problem &p : found)

@@ -16,5 +16,6 @@ int runSubmitCommand(const QStringList &arguments);
 int runRejudgeCommand(const QStringList &arguments);
 int runDoctorCommand(const QStringList &arguments);
 int runImportKernelBenchCommand(const QStringList &arguments);
+int runWorkerCommand(const QStringList &arguments);
 
 } // namespace kiln

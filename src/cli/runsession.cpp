@@ -2,11 +2,14 @@
 
 #include "cli/progressbar.h"
 #include "engine/searchsession.h"
+#include "engine/slurmevaluator.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 #include "verifier/verifieroptions.h"
 
+#include <QCoreApplication>
 #include <csignal>
+#include <cstdio>
 
 namespace kiln {
 
@@ -31,25 +34,41 @@ RunSession::RunSession(RunStore &store, TaskLibrary library, int sandboxes)
 
 RunSession::~RunSession() = default;
 
+std::unique_ptr<Evaluator> RunSession::makeEvaluator(const RunConfig &config, QString *error)
+{
+    VerifierOptions options = VerifierOptions::defaults();
+    options.lenient = config.lenient();
+    if (!config.onSlurm()) {
+        auto local = std::make_unique<VerifierEvaluator>(options, m_sandboxes);
+        *error = local->verifier().checkSetup();
+        return error->isEmpty() ? std::move(local) : nullptr;
+    }
+    const QString spool = config.slurm.spool.isEmpty() ? m_store.path() + QStringLiteral(".spool")
+                                                       : config.slurm.spool;
+    auto cluster = std::make_unique<SlurmEvaluator>(
+        config.slurm, QCoreApplication::applicationFilePath(), spool, config.lenient());
+    cluster->setEventHandler(
+        [](const QString &line) { std::fprintf(stderr, "slurm: %s\n", qPrintable(line)); });
+    if (!cluster->start(error))
+        return nullptr;
+    return cluster;
+}
+
 qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgress, QString *error,
                            bool *usage)
 {
     *usage = true;
     // A resumed run keeps the verifier it was started with.
     const std::optional<RunRecord> stored = runId > 0 ? m_store.run(runId) : std::nullopt;
-    VerifierOptions options = VerifierOptions::defaults();
-    options.lenient = (stored ? RunConfig::verifierOf(stored->config) : config.verifier) ==
-                      QLatin1String("lenient");
-    VerifierEvaluator evaluator(options, m_sandboxes);
-    const QString setup = evaluator.verifier().checkSetup();
-    if (!setup.isEmpty()) {
+    const RunConfig wanted = stored ? RunConfig::fromJson(stored->config) : config;
+    std::unique_ptr<Evaluator> evaluator = makeEvaluator(wanted, error);
+    if (!evaluator) {
         *usage = false;
-        *error = setup;
         return 0;
     }
     std::unique_ptr<SearchSession> session =
-        runId > 0 ? SearchSession::resume(m_store, m_library, evaluator, runId, error)
-                  : SearchSession::create(m_store, m_library, evaluator, config, error);
+        runId > 0 ? SearchSession::resume(m_store, m_library, *evaluator, runId, error)
+                  : SearchSession::create(m_store, m_library, *evaluator, config, error);
     if (!session)
         return 0;
     SearchEngine &engine = session->engine();
@@ -61,6 +80,12 @@ qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgr
             [&bar](const BudgetUsage &used, double best) { bar.update(used, best); },
             Qt::DirectConnection);
     }
+    auto *cluster = dynamic_cast<SlurmEvaluator *>(evaluator.get());
+    if (cluster) // workers that cannot be submitted stop the run; it stays resumable
+        cluster->setFatalHandler([&engine](const QString &why) {
+            std::fprintf(stderr, "kiln-cli: stopping the run: %s\n", qPrintable(why));
+            engine.cancel();
+        });
     g_activeEngine = &engine;
     auto previous = std::signal(SIGINT, handleInterrupt);
     std::signal(SIGTERM, handleInterrupt);
@@ -69,6 +94,11 @@ qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgr
     std::signal(SIGTERM, SIG_DFL);
     g_activeEngine = nullptr;
     bar.finish();
+    if (cluster) {
+        cluster->shutdown(); // scancel the workers that are left
+        std::fprintf(stderr, "slurm: %d worker job(s), %d item(s) requeued\n",
+                     cluster->submittedJobs(), cluster->requeuedItems());
+    }
     return session->runId();
 }
 

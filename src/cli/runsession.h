@@ -9,6 +9,7 @@
 
 namespace kiln {
 
+class Evaluator;
 class RunStore;
 
 // Everything one headless search needs, wired together: the task library, the workspace store,
@@ -26,6 +27,9 @@ public:
     QString stopReason() const { return m_stopReason; }
 
 private:
+    // The run's evaluator: this machine's verifier, or worker jobs on a Slurm cluster.
+    std::unique_ptr<Evaluator> makeEvaluator(const RunConfig &config, QString *error);
+
     RunStore &m_store;
     TaskLibrary m_library;
     int m_sandboxes;

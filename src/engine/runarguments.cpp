@@ -192,6 +192,63 @@ void RunArguments::addOptions(QCommandLineParser &p)
                                 "anti-cheat; CPU backend) for the leaky-verifier lesson."),
                  QStringLiteral("MODE"), QStringLiteral("strict")});
     p.addOption(tasksDirOption());
+    addExecutorOptions(p);
+}
+
+void RunArguments::addExecutorOptions(QCommandLineParser &p)
+{
+    p.addOption({QStringLiteral("executor"),
+                 QStringLiteral("local (default): this machine's sandboxes; slurm: worker jobs on "
+                                "a Slurm cluster (docs/cluster.md)."),
+                 QStringLiteral("EXECUTOR"), QStringLiteral("local")});
+    p.addOption({QStringLiteral("slurm-partition"),
+                 QStringLiteral("Partition of the worker jobs (required with slurm)."),
+                 QStringLiteral("P")});
+    p.addOption({QStringLiteral("slurm-gpus"),
+                 QStringLiteral("GPUs of each worker job (a gres request; default 0)."),
+                 QStringLiteral("N"), QStringLiteral("0")});
+    p.addOption({QStringLiteral("slurm-max-jobs"),
+                 QStringLiteral("Worker jobs queued or running at once (default 4)."),
+                 QStringLiteral("M"), QStringLiteral("4")});
+    p.addOption({QStringLiteral("slurm-cpus"),
+                 QStringLiteral("CPUs of each worker job (default 2)."), QStringLiteral("N"),
+                 QStringLiteral("2")});
+    p.addOption({QStringLiteral("slurm-account"), QStringLiteral("Account to charge."),
+                 QStringLiteral("A")});
+    p.addOption({QStringLiteral("slurm-time"),
+                 QStringLiteral("Time limit of each worker job, as sbatch takes it."),
+                 QStringLiteral("T")});
+    p.addOption({QStringLiteral("slurm-spool"),
+                 QStringLiteral("Spool folder on a filesystem the nodes share (default: "
+                                "DB.spool beside the database)."),
+                 QStringLiteral("DIR")});
+}
+
+// --executor and the --slurm-* settings; false with *error when they cannot work.
+static bool applyExecutor(const QCommandLineParser &p, RunConfig &config, QString *error)
+{
+    config.executor = p.value(QStringLiteral("executor"));
+    if (config.executor != QLatin1String("local") && config.executor != QLatin1String("slurm")) {
+        *error = QStringLiteral("--executor must be local or slurm, not '%1'").arg(config.executor);
+        return false;
+    }
+    if (!config.onSlurm())
+        return true;
+    SlurmSettings &s = config.slurm;
+    bool gpusOk = false, jobsOk = false, cpusOk = false;
+    s.partition = p.value(QStringLiteral("slurm-partition"));
+    s.gpus = p.value(QStringLiteral("slurm-gpus")).toInt(&gpusOk);
+    s.maxJobs = p.value(QStringLiteral("slurm-max-jobs")).toInt(&jobsOk);
+    s.cpusPerJob = p.value(QStringLiteral("slurm-cpus")).toInt(&cpusOk);
+    s.account = p.value(QStringLiteral("slurm-account"));
+    s.timeLimit = p.value(QStringLiteral("slurm-time"));
+    s.spool = p.value(QStringLiteral("slurm-spool"));
+    if (!gpusOk || !jobsOk || !cpusOk || s.cpusPerJob < 1) {
+        *error = QStringLiteral("--slurm-gpus, --slurm-max-jobs and --slurm-cpus take integers");
+        return false;
+    }
+    *error = s.problem();
+    return error->isEmpty();
 }
 
 // Whether the run's tasks are KernelBench problems (all of them) or Kiln tasks (none);
@@ -266,7 +323,8 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
         return std::nullopt;
     }
     config.policy = p.value(QStringLiteral("policy"));
-    if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error))
+    if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error) ||
+        !applyExecutor(p, config, error))
         return std::nullopt;
     // Last: probing the GPU starts a process, and an argument error should not wait for it.
     const QString backendName = p.value(QStringLiteral("backend"));

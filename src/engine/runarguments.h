@@ -35,6 +35,8 @@ public:
     // Task or suite, backend, policy, budget, seed, database, --param and the LLM / replay
     // settings. Neither --strategy (compare takes --strategies) nor --json.
     static void addOptions(QCommandLineParser &parser);
+    // --executor and --slurm-* (part of addOptions).
+    static void addExecutorOptions(QCommandLineParser &parser);
     static QCommandLineOption strategyOption();
     static QCommandLineOption tasksDirOption();
 

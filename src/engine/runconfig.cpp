@@ -25,7 +25,9 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("replay_run"), double(replayRunId)},
         {QStringLiteral("verifier_seed"),
          verifierSeed ? QJsonValue(QString::number(*verifierSeed)) : QJsonValue()},
-        {QStringLiteral("verifier"), verifier}};
+        {QStringLiteral("verifier"), verifier},
+        {QStringLiteral("executor"), executor},
+        {QStringLiteral("slurm"), onSlurm() ? QJsonValue(slurm.toJson()) : QJsonValue()}};
 }
 
 QString RunConfig::verifierProblem(const QString &mode, Backend backend)
@@ -68,6 +70,8 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     if (o.value(QStringLiteral("verifier_seed")).isString())
         c.verifierSeed = o.value(QStringLiteral("verifier_seed")).toString().toULongLong();
     c.verifier = verifierOf(o);
+    c.executor = o.value(QStringLiteral("executor")).toString(c.executor);
+    c.slurm = SlurmSettings::fromJson(o.value(QStringLiteral("slurm")).toObject());
     return c;
 }
 

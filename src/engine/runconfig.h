@@ -2,6 +2,7 @@
 
 #include "core/backend.h"
 #include "engine/budgetaxis.h"
+#include "engine/slurmsettings.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -38,6 +39,11 @@ struct RunConfig
     // verifier lesson (CPU backend). Every report of a lenient run says so.
     QString verifier = QStringLiteral("strict");
     bool lenient() const { return verifier == QLatin1String("lenient"); }
+    // --executor: "local" (this machine's sandboxes) or "slurm" (worker jobs on a cluster,
+    // docs/cluster.md), with the cluster's settings.
+    QString executor = QStringLiteral("local");
+    SlurmSettings slurm;
+    bool onSlurm() const { return executor == QLatin1String("slurm"); }
     // Why a --verifier value cannot judge on this backend ("" when it can).
     static QString verifierProblem(const QString &mode, Backend backend);
     // The verifier a stored run was judged by (its config, as toJson() wrote it).

@@ -56,10 +56,17 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
         const Task *task = library.task(name);
         if (!task)
             add(QStringLiteral("task"), QObject::tr("There is no task '%1'.").arg(name));
-        else if (!task->backends().contains(cuda ? Backend::Cuda : Backend::Cpu))
+        else if (const Backend wanted =
+                     backend == QLatin1String("pytorch") ||
+                             (backend == QLatin1String("auto") && task->isKernelBench())
+                         ? Backend::Torch
+                         : (cuda ? Backend::Cuda : Backend::Cpu);
+                 !task->backends().contains(wanted))
             add(QStringLiteral("task"),
                 QObject::tr("Task '%1' has no %2 reference.")
-                    .arg(name, cuda ? QStringLiteral("CUDA") : QStringLiteral("CPU")));
+                    .arg(name, wanted == Backend::Torch  ? QStringLiteral("PyTorch")
+                               : wanted == Backend::Cuda ? QStringLiteral("CUDA")
+                                                         : QStringLiteral("CPU")));
     }
     if (backend == QLatin1String("cuda") && !gpus.usable)
         add(QStringLiteral("backend"), QObject::tr("No usable GPU: %1").arg(gpus.reason));
@@ -127,6 +134,14 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
         add(QStringLiteral("seeds"), QObject::tr("Run between 1 and 100 seeds."));
     if (database.trimmed().isEmpty())
         add(QStringLiteral("database"), QObject::tr("Choose the database the run is stored in."));
+    if (executor != QLatin1String("local") && executor != QLatin1String("slurm"))
+        add(QStringLiteral("executor"), QObject::tr("Evaluations run locally or on Slurm."));
+    else if (executor == QLatin1String("slurm") && slurmPartition.trimmed().isEmpty())
+        add(QStringLiteral("slurmPartition"),
+            QObject::tr("Name the Slurm partition the worker jobs go to."));
+    if (slurmGpus < 0 || slurmMaxJobs < 1)
+        add(QStringLiteral("slurmMaxJobs"),
+            QObject::tr("A worker job asks for 0 or more GPUs, and at least one job runs."));
     return found;
 }
 
@@ -182,6 +197,14 @@ QStringList LaunchSettings::arguments(int seedOffset) const
         words << QStringLiteral("--policy") << policy << QStringLiteral("--replay-run")
               << QString::number(replayRunId);
     }
+    if (executor == QLatin1String("slurm")) {
+        words << QStringLiteral("--executor") << executor << QStringLiteral("--slurm-partition")
+              << slurmPartition.trimmed();
+        if (slurmGpus > 0)
+            words << QStringLiteral("--slurm-gpus") << QString::number(slurmGpus);
+        if (slurmMaxJobs != LaunchSettings().slurmMaxJobs)
+            words << QStringLiteral("--slurm-max-jobs") << QString::number(slurmMaxJobs);
+    }
     words << QStringLiteral("--db") << database;
     return words;
 }
@@ -230,6 +253,10 @@ void LaunchSettings::save(QSettings &s) const
     s.setValue(QStringLiteral("seed"), seed);
     s.setValue(QStringLiteral("seeds"), seeds);
     s.setValue(QStringLiteral("database"), database);
+    s.setValue(QStringLiteral("executor"), executor);
+    s.setValue(QStringLiteral("slurmPartition"), slurmPartition);
+    s.setValue(QStringLiteral("slurmGpus"), slurmGpus);
+    s.setValue(QStringLiteral("slurmMaxJobs"), slurmMaxJobs);
     s.endGroup();
 }
 
@@ -262,6 +289,10 @@ LaunchSettings LaunchSettings::load(const QSettings &s)
     l.seed = value("seed", l.seed).toULongLong();
     l.seeds = value("seeds", l.seeds).toInt();
     l.database = value("database", l.database).toString();
+    l.executor = value("executor", l.executor).toString();
+    l.slurmPartition = value("slurmPartition", l.slurmPartition).toString();
+    l.slurmGpus = value("slurmGpus", l.slurmGpus).toInt();
+    l.slurmMaxJobs = value("slurmMaxJobs", l.slurmMaxJobs).toInt();
     return l;
 }
 

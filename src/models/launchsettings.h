@@ -54,6 +54,11 @@ struct LaunchSettings
     quint64 seed = 1;
     int seeds = 1; // runs of seeds seed, seed+1, ...
     QString database;
+    // where evaluations run: local (this machine) | slurm (worker jobs on a cluster)
+    QString executor = QStringLiteral("local");
+    QString slurmPartition;
+    int slurmGpus = 0;
+    int slurmMaxJobs = 4;
 
     // Every problem, in form order; empty when the settings can start. `gpus` decides whether
     // --backend cuda can run; `environment` answers whether a variable is set (the API key).

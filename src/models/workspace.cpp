@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "core/installlayout.h"
+#include "engine/slurmevaluator.h"
 #include "engine/verifierevaluator.h"
 #include "runcontroller.h"
 #include "store/runstore.h"
@@ -88,9 +90,34 @@ RunController *Workspace::startRun(const RunArguments::Parsed &arguments, QStrin
     }
     TaskLibrary tasks =
         arguments.tasksDirs.isEmpty() ? m_tasks : TaskLibrary::standard(arguments.tasksDirs);
-    return addController(new RunController(*m_store, evaluatorFor(arguments.config.lenient()),
-                                           std::move(tasks), arguments.config, 0,
-                                           deviceNames(arguments.config.backend), this));
+    return addRun(arguments.config, std::move(tasks), 0, error);
+}
+
+RunController *Workspace::addRun(const RunConfig &config, TaskLibrary tasks, qint64 runId,
+                                 QString *error)
+{
+    Evaluator *evaluator = evaluatorFor(config, error);
+    if (!evaluator)
+        return nullptr;
+    auto *controller = new RunController(*m_store, *evaluator, std::move(tasks), config, runId,
+                                         deviceNames(config.backend), this);
+    if (auto *cluster = dynamic_cast<SlurmEvaluator *>(evaluator)) {
+        const QPointer<RunController> guarded(controller);
+        // Workers that cannot be submitted stop the run (it stays resumable).
+        cluster->setFatalHandler([this, guarded](const QString &) {
+            QMetaObject::invokeMethod(
+                this,
+                [guarded] {
+                    if (guarded)
+                        guarded->stop();
+                },
+                Qt::QueuedConnection);
+        });
+        auto shutDown = [cluster] { cluster->shutdown(); }; // scancel what is left
+        connect(controller, &RunController::finished, this, shutDown);
+        connect(controller, &RunController::failed, this, shutDown);
+    }
+    return addController(controller);
 }
 
 RunController *Workspace::resumeRun(qint64 runId, QString *error)
@@ -112,24 +139,35 @@ RunController *Workspace::resumeRun(qint64 runId, QString *error)
         *error = tr("run %1 is finished; there is nothing to resume").arg(runId);
         return nullptr;
     }
-    const RunConfig config = RunConfig::fromJson(run->config);
-    return addController(new RunController(*m_store, evaluatorFor(config.lenient()), m_tasks,
-                                           config, runId, deviceNames(config.backend), this));
+    return addRun(RunConfig::fromJson(run->config), m_tasks, runId, error);
 }
 
-Evaluator &Workspace::evaluatorFor(bool lenient)
+Evaluator *Workspace::evaluatorFor(const RunConfig &config, QString *error)
 {
     // A lenient run is judged by the naive harness, made the first time one starts; an
     // evaluator set with useEvaluator judges every run.
-    if (m_runEvaluator != m_evaluator.get() || !lenient)
-        return *m_runEvaluator;
+    if (m_runEvaluator != m_evaluator.get())
+        return m_runEvaluator;
+    if (config.onSlurm()) {
+        const QString spool =
+            config.slurm.spool.isEmpty() ? m_path + QStringLiteral(".spool") : config.slurm.spool;
+        auto cluster = std::make_unique<SlurmEvaluator>(
+            config.slurm, InstallLayout::besideExecutable(QStringLiteral("kiln-cli")), spool,
+            config.lenient());
+        if (!cluster->start(error))
+            return nullptr;
+        m_clusterEvaluators.push_back(std::move(cluster));
+        return m_clusterEvaluators.back().get();
+    }
+    if (!config.lenient())
+        return m_runEvaluator;
     if (!m_lenientEvaluator) {
         VerifierOptions options = VerifierOptions::defaults();
         options.lenient = true;
         m_lenientEvaluator =
             std::make_unique<VerifierEvaluator>(options, VerifierEvaluator::machineSandboxes());
     }
-    return *m_lenientEvaluator;
+    return m_lenientEvaluator.get();
 }
 
 RunController *Workspace::addController(RunController *controller)
@@ -251,8 +289,12 @@ int Workspace::submit(const ManualSubmission::Request &request)
     // Judged as the run's own candidates were: a lenient run's by the naive harness.
     Evaluator *evaluator = m_evaluator.get();
     if (const std::optional<RunRecord> run = store ? store->run(request.runId) : std::nullopt;
-        run && RunConfig::lenientOf(run->config))
-        evaluator = &evaluatorFor(true);
+        run && RunConfig::lenientOf(run->config)) {
+        RunConfig lenient; // judged here, even for a run whose search used a cluster
+        lenient.verifier = QStringLiteral("lenient");
+        QString unused;
+        evaluator = evaluatorFor(lenient, &unused);
+    }
     return runManual([this, request, cancel, store, evaluator](const auto &stored, QString *error) {
         if (!store) {
             *error = tr("no workspace database is open");

@@ -19,6 +19,7 @@ namespace kiln {
 class Evaluator;
 class RunController;
 class RunStore;
+class SlurmEvaluator;
 class VerifierEvaluator;
 
 // The writing side of one workspace database in the window: its single writer connection, one
@@ -75,7 +76,10 @@ signals:
 
 private:
     RunController *addController(RunController *controller);
-    Evaluator &evaluatorFor(bool lenient);
+    // The evaluator of a run: the shared verifier, the lenient one, or worker jobs on a Slurm
+    // cluster (one per run, shut down when it ends); nullptr with *error when Slurm refuses.
+    Evaluator *evaluatorFor(const RunConfig &config, QString *error);
+    RunController *addRun(const RunConfig &config, TaskLibrary tasks, qint64 runId, QString *error);
     void startQueued();
     QStringList deviceNames(Backend backend);
     int runManual(const std::function<std::optional<ManualSubmission::Outcome>(
@@ -85,8 +89,9 @@ private:
     QString m_path;
     TaskLibrary m_tasks;
     std::unique_ptr<VerifierEvaluator> m_evaluator;
-    std::unique_ptr<VerifierEvaluator> m_lenientEvaluator; // for --verifier lenient runs
-    Evaluator *m_runEvaluator = nullptr;                   // what searches are judged by
+    std::unique_ptr<VerifierEvaluator> m_lenientEvaluator;            // for --verifier lenient runs
+    Evaluator *m_runEvaluator = nullptr;                              // what searches are judged by
+    std::vector<std::unique_ptr<SlurmEvaluator>> m_clusterEvaluators; // --executor slurm runs
     QFuture<CudaAvailability> m_gpuProbe;
     QList<QPointer<RunController>> m_controllers;
     int m_maxLiveRuns = 4;

@@ -89,6 +89,10 @@ private slots:
                                << "between 1 and 100";
         QTest::newRow("database") << "database"
                                   << "Choose the database";
+        QTest::newRow("slurm without partition") << "slurmPartition"
+                                                 << "Name the Slurm partition";
+        QTest::newRow("executor") << "executor"
+                                  << "locally or on Slurm";
     }
     void eachBadFieldHasItsMessage()
     {
@@ -130,6 +134,10 @@ private slots:
             s.seeds = 0;
         else if (row == QLatin1String("database"))
             s.database.clear();
+        else if (row == QLatin1String("slurm without partition"))
+            s.executor = QStringLiteral("slurm");
+        else if (row == QLatin1String("executor"))
+            s.executor = QStringLiteral("mpi");
         const QList<LaunchSettings::Problem> problems = s.problems(m_library, noGpu(), m_env);
         QCOMPARE(fieldsOf(problems), QStringList{field});
         QVERIFY2(problems.first().message.contains(message), qPrintable(problems.first().message));
@@ -210,6 +218,21 @@ private slots:
         QCOMPARE(p.value(QStringLiteral("api_key_env")).toString(), QStringLiteral("MY_KEY"));
         QCOMPARE(p.value(QStringLiteral("llm.reasoning_effort")).toString(), QStringLiteral("low"));
         QCOMPARE(p.value(QStringLiteral("llm.price_prompt")).toString(), QStringLiteral("0.5"));
+
+        // Evaluations on Slurm: the partition, GPUs and job count reach the run's config.
+        LaunchSettings cluster = valid();
+        cluster.executor = QStringLiteral("slurm");
+        cluster.slurmPartition = QStringLiteral("gpu");
+        cluster.slurmGpus = 1;
+        cluster.slurmMaxJobs = 12;
+        QVERIFY(cluster.problems(m_library, noGpu(), m_env).isEmpty());
+        const auto parsedCluster = RunArguments::parse(cluster.arguments(), &error);
+        QVERIFY2(parsedCluster, qPrintable(error));
+        QVERIFY(parsedCluster->config.onSlurm());
+        QCOMPARE(parsedCluster->config.slurm.partition, QStringLiteral("gpu"));
+        QCOMPARE(parsedCluster->config.slurm.gpus, 1);
+        QCOMPARE(parsedCluster->config.slurm.maxJobs, 12);
+        QVERIFY(!RunArguments::parse(valid().arguments(), &error)->config.onSlurm());
     }
 
     void commandLineIsTheSameRun()
@@ -236,6 +259,9 @@ private slots:
         s.endpoint = QStringLiteral("http://x:1/v1");
         s.seeds = 5;
         s.seed = 42;
+        s.executor = QStringLiteral("slurm");
+        s.slurmPartition = QStringLiteral("batch");
+        s.slurmMaxJobs = 7;
         {
             QSettings settings(dir.filePath(QStringLiteral("k.ini")), QSettings::IniFormat);
             s.save(settings);

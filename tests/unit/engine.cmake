@@ -8,3 +8,5 @@ kiln_add_test(NAME tst_fastpmetrics SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_fastpm
               LIBS kiln_engine LABEL unit)
 kiln_add_test(NAME tst_searchsession SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_searchsession.cpp
               LIBS kiln_engine LABEL unit)
+kiln_add_test(NAME tst_spooldirectory SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_spooldirectory.cpp
+              LIBS kiln_engine LABEL unit)

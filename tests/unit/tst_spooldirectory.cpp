@@ -1,0 +1,196 @@
+// The spool's hand-overs (SpoolDirectory, WorkItem, WorkResult) and the Slurm settings, on a
+// real folder: one holder per item even with workers racing, results read once, requeue.
+#include "engine/runarguments.h"
+#include "engine/slurmsettings.h"
+#include "engine/spooldirectory.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <mutex>
+#include <thread>
+
+using namespace kiln;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+WorkItem item(int n)
+{
+    WorkItem w;
+    w.id = u"e%1"_s.arg(n, 8, 10, QLatin1Char('0'));
+    w.task = u"vector_add"_s;
+    w.backend = Backend::Cuda;
+    w.source = u"// candidate %1"_s.arg(n);
+    w.secret = 0xfedcba9876543210ULL; // above 2^53: must survive JSON
+    return w;
+}
+
+} // namespace
+
+class TestSpoolDirectory : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void workItemRoundTrips()
+    {
+        QString error;
+        const std::optional<WorkItem> back = WorkItem::fromJson(item(7).toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->secret, 0xfedcba9876543210ULL);
+        QCOMPARE(back->backend, Backend::Cuda);
+        QCOMPARE(back->source, u"// candidate 7"_s);
+        QJsonObject broken = item(7).toJson();
+        broken.remove(u"secret"_s);
+        QVERIFY(!WorkItem::fromJson(broken, &error));
+        QVERIFY(error.contains(u"secret"_s));
+        QVERIFY(!WorkItem::fromJson(QJsonObject{{u"format"_s, u"other"_s}}, &error));
+    }
+
+    // Two workers race over 300 items: every item is claimed exactly once.
+    void racingWorkersClaimEachItemOnce()
+    {
+        QTemporaryDir dir;
+        const SpoolDirectory spool(dir.path());
+        QString error;
+        QVERIFY2(spool.prepare(&error), qPrintable(error));
+        QCOMPARE(QFileInfo(dir.path()).permissions() & (QFile::ReadOther | QFile::ReadGroup),
+                 QFile::Permissions());
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(spool.post(item(i), &error));
+        std::mutex mutex;
+        QList<QString> taken;
+        auto worker = [&](const QString &name) {
+            QString problem;
+            while (const std::optional<WorkItem> w = spool.claim(name, &problem)) {
+                std::lock_guard lock(mutex);
+                taken.append(w->id);
+            }
+        };
+        std::thread a(worker, u"101"_s), b(worker, u"102"_s);
+        a.join();
+        b.join();
+        QCOMPARE(taken.size(), 300);
+        QCOMPARE(QSet<QString>(taken.begin(), taken.end()).size(), 300);
+        QCOMPARE(spool.incomingCount(), 0);
+        QCOMPARE(spool.claimedBy(u"101"_s).size() + spool.claimedBy(u"102"_s).size(), 300);
+    }
+
+    // A result lands before the claim is dropped, and is read (and removed) once.
+    void resultsAreTakenOnce()
+    {
+        QTemporaryDir dir;
+        const SpoolDirectory spool(dir.path());
+        QString error;
+        QVERIFY(spool.prepare(&error));
+        QVERIFY(spool.post(item(1), &error));
+        const std::optional<WorkItem> w = spool.claim(u"7"_s, &error);
+        QVERIFY(w);
+        WorkResult result;
+        result.id = w->id;
+        result.node = u"node-a"_s;
+        result.job = u"7"_s;
+        result.evaluation.verdict = Verdict::Pass;
+        result.evaluation.speedup = 1.5;
+        QVERIFY(spool.complete(u"7"_s, result, &error));
+        QVERIFY(spool.claimedBy(u"7"_s).isEmpty());
+        QVERIFY(spool.hasResult(w->id));
+        QStringList problems;
+        const QList<WorkResult> results = spool.takeResults(&problems);
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results[0].evaluation.verdict, Verdict::Pass);
+        QCOMPARE(results[0].evaluation.speedup.value_or(0), 1.5);
+        QCOMPARE(results[0].node, u"node-a"_s);
+        QVERIFY(spool.takeResults(&problems).isEmpty());
+        QVERIFY(problems.isEmpty());
+    }
+
+    // The items of a worker that vanished go back to incoming/ and can be taken again; a
+    // restarted worker of the same name returns its own; a withdrawn item is gone.
+    void requeueAndRelease()
+    {
+        QTemporaryDir dir;
+        const SpoolDirectory spool(dir.path());
+        QString error;
+        QVERIFY(spool.prepare(&error));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(spool.post(item(i), &error));
+        QVERIFY(spool.withdraw(item(2).id));
+        QVERIFY(!spool.withdraw(item(2).id));
+        QVERIFY(spool.claim(u"1"_s, &error));
+        QVERIFY(spool.claim(u"1"_s, &error));
+        QVERIFY(!spool.claim(u"1"_s, &error));
+        QVERIFY(error.isEmpty());
+        QVERIFY(spool.requeue(u"1"_s, item(0).id));
+        QVERIFY(!spool.requeue(u"1"_s, item(0).id)); // not held any more
+        QCOMPARE(spool.incomingCount(), 1);
+        QCOMPARE(spool.releaseClaims(u"1"_s), 1);
+        QCOMPARE(spool.incomingCount(), 2);
+        const std::optional<WorkItem> again = spool.claim(u"2"_s, &error);
+        QVERIFY(again);
+        QCOMPARE(again->id, item(0).id); // oldest first
+    }
+
+    // A file that is not a work item is removed with a message, never evaluated.
+    void unreadableItemIsDropped()
+    {
+        QTemporaryDir dir;
+        const SpoolDirectory spool(dir.path());
+        QString error;
+        QVERIFY(spool.prepare(&error));
+        QFile junk(spool.path(u"incoming/e00000001.json"_s));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("{not json");
+        junk.close();
+        QVERIFY(!spool.claim(u"3"_s, &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(spool.incomingCount(), 0);
+        QVERIFY(spool.claimedBy(u"3"_s).isEmpty());
+    }
+
+    void sbatchOptionsFollowTheSettings()
+    {
+        SlurmSettings s;
+        QVERIFY(!s.problem().isEmpty()); // a partition is required
+        s.partition = u"gpu"_s;
+        s.gpus = 2;
+        s.account = u"lab"_s;
+        s.timeLimit = u"30:00"_s;
+        QVERIFY(s.problem().isEmpty());
+        const QStringList options = s.sbatchOptions();
+        for (const QString &o : {u"--partition=gpu"_s, u"--gres=gpu:2"_s, u"--account=lab"_s,
+                                 u"--time=30:00"_s, u"--parsable"_s})
+            QVERIFY2(options.contains(o), qPrintable(o));
+        s.gpus = 0;
+        QVERIFY(!s.sbatchOptions().join(u' ').contains(u"gres"_s));
+        QCOMPARE(SlurmSettings::fromJson(s.toJson()).toJson(), s.toJson());
+    }
+
+    void runArgumentsSelectTheExecutor()
+    {
+        QString error;
+        const auto parsed = RunArguments::parse(
+            {u"--task"_s, u"vector_add"_s, u"--executor"_s, u"slurm"_s, u"--slurm-partition"_s,
+             u"debug"_s, u"--slurm-gpus"_s, u"1"_s, u"--slurm-max-jobs"_s, u"8"_s},
+            &error, RunArguments::Backends::NameOnly);
+        QVERIFY2(parsed, qPrintable(error));
+        QVERIFY(parsed->config.onSlurm());
+        QCOMPARE(parsed->config.slurm.gpus, 1);
+        QCOMPARE(parsed->config.slurm.maxJobs, 8);
+        const RunConfig stored = RunConfig::fromJson(parsed->config.toJson());
+        QVERIFY(stored.onSlurm());
+        QCOMPARE(stored.slurm.partition, u"debug"_s);
+        QVERIFY(!RunArguments::parse({u"--task"_s, u"vector_add"_s, u"--executor"_s, u"slurm"_s},
+                                     &error, RunArguments::Backends::NameOnly));
+        QVERIFY(error.contains(u"--slurm-partition"_s));
+        QVERIFY(!RunArguments::parse({u"--task"_s, u"vector_add"_s, u"--executor"_s, u"mpi"_s},
+                                     &error, RunArguments::Backends::NameOnly));
+        QVERIFY(error.contains(u"local or slurm"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSpoolDirectory)
+#include "tst_spooldirectory.moc"
