@@ -96,8 +96,9 @@ qint64 RunSession::execute(const RunConfig &config, qint64 runId, bool showProgr
     bar.finish();
     if (cluster) {
         cluster->shutdown(); // scancel the workers that are left
-        std::fprintf(stderr, "slurm: %d worker job(s), %d item(s) requeued\n",
-                     cluster->submittedJobs(), cluster->requeuedItems());
+        std::fprintf(stderr,
+                     "slurm: %d worker job(s), %d item(s) requeued, %d late result(s) dropped\n",
+                     cluster->submittedJobs(), cluster->requeuedItems(), cluster->droppedResults());
     }
     return session->runId();
 }

@@ -224,8 +224,10 @@ void RunArguments::addExecutorOptions(QCommandLineParser &p)
                  QStringLiteral("DIR")});
 }
 
+namespace {
+
 // --executor and the --slurm-* settings; false with *error when they cannot work.
-static bool applyExecutor(const QCommandLineParser &p, RunConfig &config, QString *error)
+bool applyExecutor(const QCommandLineParser &p, RunConfig &config, QString *error)
 {
     config.executor = p.value(QStringLiteral("executor"));
     if (config.executor != QLatin1String("local") && config.executor != QLatin1String("slurm")) {
@@ -250,6 +252,8 @@ static bool applyExecutor(const QCommandLineParser &p, RunConfig &config, QStrin
     *error = s.problem();
     return error->isEmpty();
 }
+
+} // namespace
 
 // Whether the run's tasks are KernelBench problems (all of them) or Kiln tasks (none);
 // a mix is an error, since one run has one backend.

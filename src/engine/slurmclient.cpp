@@ -123,6 +123,14 @@ void SlurmClient::cancel(const QStringList &jobs)
     runTool(QStringLiteral("scancel"), jobs, &out, &error);
 }
 
+void SlurmClient::cancelByName(const QString &name)
+{
+    QByteArray out;
+    QString error;
+    runTool(QStringLiteral("scancel"), {QStringLiteral("--me"), QStringLiteral("--name=") + name},
+            &out, &error);
+}
+
 bool SlurmClient::alive(const QString &state)
 {
     static const QStringList live{

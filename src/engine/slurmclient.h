@@ -32,6 +32,8 @@ public:
     // How a job that left the queue ended (sacct; scontrol when accounting is disabled).
     static JobState finalState(const QString &job);
     static void cancel(const QStringList &jobs);
+    // Every job of this user with that name (scancel --me --name).
+    static void cancelByName(const QString &name);
     // Whether a state means the job's processes may still run.
     static bool alive(const QString &state);
     static bool running(const QString &state) { return state == QLatin1String("RUNNING"); }

@@ -26,6 +26,9 @@ class SlurmEvaluator : public Evaluator
 public:
     // A lost item is tried this many times before it is reported as lost.
     static constexpr int kMaxAttempts = 3;
+    // Worker jobs in a row that end without starting (or cannot start), or sbatch failures in a
+    // row, before the run is stopped: the cluster cannot run Kiln's workers as set up.
+    static constexpr int kMaxFailuresInARow = 3;
 
     SlurmEvaluator(SlurmSettings settings, QString workerProgram, QString spoolRoot, bool lenient);
     ~SlurmEvaluator() override;
@@ -49,7 +52,7 @@ public:
     QString sessionFolder() const { return m_spool.root(); }
     int submittedJobs() const;
     int requeuedItems() const;
-    int duplicateResults() const;
+    int droppedResults() const; // second answers for requeued items, answers nobody waited for
 
 private:
     struct Pending
@@ -63,13 +66,20 @@ private:
 
     void monitor();
     void collectResults();
+    void acceptResult(const WorkResult &result);
+    void retry(const QString &id, const QString &why);
     void pollJobs();
+    void noteState(const QString &job, const SlurmClient::JobState &state);
     void jobLeft(const QString &job, const SlurmClient::JobState &state);
+    void sweepOrphans();
     void requeueClaims(const QString &job, const QString &why);
     void submitWorkers();
+    void countFailure(const QString &why);
     void failAll(const QString &why, bool fatal);
     void event(const QString &line, bool trouble = false);
     bool publish(const Task &task, QString *error);
+    QString workerLogTail(const QString &job) const;
+    QString jobName() const;
     EvaluationResult finish(const Pending &pending, const Task &task, Backend backend);
     static EvaluationResult notJudged(Backend backend, const QString &why);
 
@@ -79,6 +89,7 @@ private:
     QString m_script;
     bool m_lenient = false;
 
+    std::mutex m_publishMutex; // task copies, outside m_mutex: they may be slow
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
     QMap<QString, Pending> m_pending;
@@ -86,9 +97,10 @@ private:
     QSet<QString> m_published;
     quint64 m_nextId = 1;
     int m_submitted = 0;
-    int m_submitFailures = 0;
+    int m_failuresInARow = 0;     // sbatch failures and jobs that never became workers
+    QElapsedTimer m_sinceFailure; // sbatch is not asked again sooner than a back-off
     int m_requeued = 0;
-    int m_duplicates = 0;
+    int m_dropped = 0;
     bool m_stopping = false;
     bool m_troubled = false; // a job lost work or a tool failed: the folder is kept
     bool m_wakeMonitor = false;

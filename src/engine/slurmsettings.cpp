@@ -2,10 +2,10 @@
 
 namespace kiln {
 
-QStringList SlurmSettings::sbatchOptions() const
+QStringList SlurmSettings::sbatchOptions(const QString &jobName) const
 {
     QStringList options{QStringLiteral("--parsable"),
-                        QStringLiteral("--job-name=kiln-worker"),
+                        QStringLiteral("--job-name=") + jobName,
                         QStringLiteral("--partition=") + partition,
                         QStringLiteral("--nodes=1"),
                         QStringLiteral("--ntasks=1"),

@@ -21,8 +21,8 @@ struct SlurmSettings
     // How long a worker job waits with nothing to do before it ends (its allocation is freed).
     int idleExitSeconds = 60;
 
-    // The sbatch options for one worker job (no script, no --output).
-    QStringList sbatchOptions() const;
+    // The sbatch options for one worker job named `jobName` (no script, no --output).
+    QStringList sbatchOptions(const QString &jobName) const;
     // Why these settings cannot submit ("" when they can): a partition is required.
     QString problem() const;
 

@@ -89,26 +89,25 @@ bool SpoolDirectory::publishTask(const Task &task, QString *error) const
         return true;
     const QString staging =
         path(QStringLiteral("tmp/task-") + QUuid::createUuid().toString(QUuid::WithoutBraces));
+    auto fail = [&](const QString &why) {
+        QDir(staging).removeRecursively();
+        *error = why;
+        return false;
+    };
     QDirIterator it(task.directory, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString file = it.next();
         const QString copy =
             staging + QLatin1Char('/') + QDir(task.directory).relativeFilePath(file);
-        if (!QDir().mkpath(QFileInfo(copy).path()) || !QFile::copy(file, copy)) {
-            *error = QStringLiteral("cannot copy %1 into the spool").arg(file);
-            return false;
-        }
+        if (!QDir().mkpath(QFileInfo(copy).path()) || !QFile::copy(file, copy))
+            return fail(QStringLiteral("cannot copy %1 into the spool").arg(file));
     }
-    if (!QFileInfo::exists(staging + QStringLiteral("/task.json"))) {
-        *error = QStringLiteral("task %1 has no task.json in %2").arg(task.name, task.directory);
-        return false;
-    }
-    // Another session's copy may have landed first; either is the same task.
-    if (!moveFile(staging, target) && !QFileInfo::exists(target + QStringLiteral("/task.json"))) {
-        *error = QStringLiteral("cannot move task %1 into %2").arg(task.name, target);
-        return false;
-    }
-    QDir(staging).removeRecursively();
+    if (!QFileInfo::exists(staging + QStringLiteral("/task.json")))
+        return fail(
+            QStringLiteral("task %1 has no task.json in %2").arg(task.name, task.directory));
+    // Renamed in whole, so a worker that looks for the task never sees half of it.
+    if (!moveFile(staging, target))
+        return fail(QStringLiteral("cannot move task %1 into %2").arg(task.name, target));
     return true;
 }
 
@@ -164,7 +163,7 @@ bool SpoolDirectory::hasResult(const QString &id) const
     return QFileInfo::exists(path(QStringLiteral("done/") + itemFile(id)));
 }
 
-QList<WorkResult> SpoolDirectory::takeResults(QStringList *problems) const
+QList<WorkResult> SpoolDirectory::takeResults(QStringList *problems, QStringList *unreadable) const
 {
     QList<WorkResult> results;
     for (const QString &id : idsIn(path(QStringLiteral("done")))) {
@@ -174,13 +173,41 @@ QList<WorkResult> SpoolDirectory::takeResults(QStringList *problems) const
         if (const std::optional<QJsonObject> object = readObject(file, &error))
             result = WorkResult::fromJson(*object, &error);
         QFile::remove(file);
-        if (result && result->id == id)
+        if (result && result->id == id) {
             results.append(*result);
-        else
+        } else {
             problems->append(error.isEmpty() ? QStringLiteral("%1 names another item").arg(file)
                                              : error);
+            unreadable->append(id);
+        }
     }
     return results;
+}
+
+void SpoolDirectory::drop(const QString &worker, const QString &id) const
+{
+    QFile::remove(path(QStringLiteral("claimed/%1/%2").arg(worker, itemFile(id))));
+}
+
+bool SpoolDirectory::hasStarted(const QString &worker) const
+{
+    return QFileInfo(path(QStringLiteral("claimed/") + worker)).isDir();
+}
+
+bool SpoolDirectory::exists() const
+{
+    return QFileInfo(path(QStringLiteral("incoming"))).isDir();
+}
+
+bool SpoolDirectory::markStarted(const QString &worker, QString *error) const
+{
+    // mkdir, not mkpath: a session folder that was removed is not made again.
+    const QString mine = path(QStringLiteral("claimed/") + worker);
+    if (QFileInfo(mine).isDir() || QDir().mkdir(mine))
+        return true;
+    *error = QStringLiteral("cannot create %1 (is the spool on a filesystem this node shares?)")
+                 .arg(mine);
+    return false;
 }
 
 void SpoolDirectory::requestStop() const
@@ -202,11 +229,10 @@ bool SpoolDirectory::stopRequested() const
 
 std::optional<WorkItem> SpoolDirectory::claim(const QString &worker, QString *error) const
 {
-    const QString mine = path(QStringLiteral("claimed/") + worker);
-    if (!QDir().mkpath(mine)) {
-        *error = QStringLiteral("cannot create %1").arg(mine);
+    error->clear();
+    if (!markStarted(worker, error))
         return std::nullopt;
-    }
+    const QString mine = path(QStringLiteral("claimed/") + worker);
     for (const QString &id : idsIn(path(QStringLiteral("incoming")))) {
         const QString held = mine + QLatin1Char('/') + itemFile(id);
         // Whoever renames first holds it; the others find the file gone and try the next.
@@ -217,10 +243,16 @@ std::optional<WorkItem> SpoolDirectory::claim(const QString &worker, QString *er
             item = WorkItem::fromJson(*object, error);
         if (item && item->id == id)
             return item;
-        QFile::remove(held); // unreadable: it can never be evaluated, by anyone
+        // Unreadable: it can never be evaluated, by anyone. Its evaluation gets the reason.
+        WorkResult failed;
+        failed.id = id;
+        failed.job = worker;
+        failed.error = QStringLiteral("the work item could not be read on the node: ") + *error;
+        QString ignored;
+        if (!complete(worker, failed, &ignored))
+            QFile::remove(held);
         return std::nullopt;
     }
-    error->clear();
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/workitem.h"
+#include "engine/workresult.h"
 
 #include <QString>
 #include <QStringList>
@@ -40,14 +41,25 @@ public:
     bool requeue(const QString &worker, const QString &id) const;
     bool hasResult(const QString &id) const;
     // Every result in done/, removed from the folder as it is read. Unreadable files are
-    // removed too and named in *problems.
-    QList<WorkResult> takeResults(QStringList *problems) const;
+    // removed too, named in *problems, and their item ids (the file names) put in *unreadable.
+    QList<WorkResult> takeResults(QStringList *problems, QStringList *unreadable) const;
+    // Removes a claim outright (its item is not wanted any more).
+    void drop(const QString &worker, const QString &id) const;
+    // Whether WORKER got as far as its first claim attempt (its claimed/ folder exists): a job
+    // that ends without it never became a worker.
+    bool hasStarted(const QString &worker) const;
     void requestStop() const; // workers finish their item and end
     int incomingCount() const;
 
     // Worker side.
     bool stopRequested() const;
-    // Takes the oldest item not taken yet; nothing when incoming/ is empty.
+    // False once the session folder is gone (the engine ended and cleaned up).
+    bool exists() const;
+    // Creates claimed/WORKER: the worker is set up and taking work.
+    bool markStarted(const QString &worker, QString *error) const;
+    // Takes the oldest item not taken yet; nothing when incoming/ is empty. An item that cannot
+    // be read is answered with an error result (so its evaluation does not wait forever) and
+    // named in *error.
     std::optional<WorkItem> claim(const QString &worker, QString *error) const;
     bool complete(const QString &worker, const WorkResult &result, QString *error) const;
     // A worker that starts again under the same name (a requeued job) returns what it held.

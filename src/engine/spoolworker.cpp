@@ -88,14 +88,19 @@ int SpoolWorker::run(const std::atomic<bool> &stop, QString *error)
         *error = setup;
         return -1;
     }
+    // Only now: the engine counts a job that ends before this as one that could not start.
+    if (!m_spool.markStarted(m_name, error))
+        return -1;
     int judged = 0;
     QElapsedTimer idle;
     idle.start();
-    while (!stop && !m_spool.stopRequested()) {
+    while (!stop && !m_spool.stopRequested() && m_spool.exists()) {
         QString problem;
         const std::optional<WorkItem> item = m_spool.claim(m_name, &problem);
         if (!problem.isEmpty())
             std::fprintf(stderr, "kiln worker %s: %s\n", qPrintable(m_name), qPrintable(problem));
+        if (!problem.isEmpty() && !item)
+            continue; // that item was answered with the error; look for the next
         if (!item) {
             if (idle.elapsed() >= qint64(m_idleExitSeconds) * 1000)
                 break;
@@ -111,7 +116,8 @@ int SpoolWorker::run(const std::atomic<bool> &stop, QString *error)
         }
         std::fprintf(stderr, "kiln worker %s: %s on %s: %s\n", qPrintable(m_name),
                      qPrintable(item->id), qPrintable(item->task),
-                     qPrintable(verdictName(result->evaluation.verdict)));
+                     qPrintable(result->error.isEmpty() ? verdictName(result->evaluation.verdict)
+                                                        : result->error));
         ++judged;
         idle.restart();
     }

@@ -5,10 +5,10 @@ namespace kiln {
 namespace {
 
 const QString kItemFormat = QStringLiteral("kiln-work-item");
-const QString kResultFormat = QStringLiteral("kiln-work-result");
-constexpr int kVersion = 1;
 
-bool hasFormat(const QJsonObject &o, const QString &format, QString *error)
+} // namespace
+
+bool WorkItem::hasFormat(const QJsonObject &o, const QString &format, QString *error)
 {
     if (o.value(QStringLiteral("format")).toString() != format ||
         o.value(QStringLiteral("version")).toInt() != kVersion) {
@@ -21,8 +21,6 @@ bool hasFormat(const QJsonObject &o, const QString &format, QString *error)
     }
     return true;
 }
-
-} // namespace
 
 QJsonObject WorkItem::toJson() const
 {
@@ -56,37 +54,6 @@ std::optional<WorkItem> WorkItem::fromJson(const QJsonObject &o, QString *error)
     item.source = o.value(QStringLiteral("source")).toString();
     item.lenient = o.value(QStringLiteral("lenient")).toBool();
     return item;
-}
-
-QJsonObject WorkResult::toJson() const
-{
-    return {{QStringLiteral("format"), kResultFormat},
-            {QStringLiteral("version"), kVersion},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("evaluation"), evaluation.toJson()},
-            {QStringLiteral("node"), node},
-            {QStringLiteral("job"), job},
-            {QStringLiteral("gpus"), gpus},
-            {QStringLiteral("worker_ms"), workerMs}};
-}
-
-std::optional<WorkResult> WorkResult::fromJson(const QJsonObject &o, QString *error)
-{
-    if (!hasFormat(o, kResultFormat, error))
-        return std::nullopt;
-    if (!o.value(QStringLiteral("evaluation")).isObject()) {
-        *error = QStringLiteral("work result without an evaluation");
-        return std::nullopt;
-    }
-    WorkResult result;
-    result.id = o.value(QStringLiteral("id")).toString();
-    result.evaluation =
-        EvaluationResult::fromJson(o.value(QStringLiteral("evaluation")).toObject());
-    result.node = o.value(QStringLiteral("node")).toString();
-    result.job = o.value(QStringLiteral("job")).toString();
-    result.gpus = o.value(QStringLiteral("gpus")).toString();
-    result.workerMs = o.value(QStringLiteral("worker_ms")).toDouble();
-    return result;
 }
 
 } // namespace kiln

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "core/backend.h"
-#include "core/evaluationresult.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -21,23 +20,13 @@ struct WorkItem
     quint64 secret = 0;
     bool lenient = false;
 
+    static constexpr int kVersion = 1; // of the spool's documents, items and results alike
+
     QJsonObject toJson() const;
+    // Whether `object` is a spool document of `format` and this version, with an id.
+    static bool hasFormat(const QJsonObject &object, const QString &format, QString *error);
     // Nothing (with *error) when the document is not a work item this version reads.
     static std::optional<WorkItem> fromJson(const QJsonObject &object, QString *error);
-};
-
-// A worker's answer: the verifier's result, and where it was computed.
-struct WorkResult
-{
-    QString id;
-    EvaluationResult evaluation;
-    QString node;          // the host name the worker ran on
-    QString job;           // SLURM_JOB_ID, or the worker's own name outside Slurm
-    QString gpus;          // the GPUs the job was given (CUDA_VISIBLE_DEVICES), empty for none
-    double workerMs = 0.0; // from the claim to the result, on the node
-
-    QJsonObject toJson() const;
-    static std::optional<WorkResult> fromJson(const QJsonObject &object, QString *error);
 };
 
 } // namespace kiln

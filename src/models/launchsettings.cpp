@@ -76,6 +76,36 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
         add(QStringLiteral("verifier"),
             QObject::tr("The lenient verifier (the naive harness) runs on the CPU backend only: "
                         "choose the cpu backend."));
+    policyProblems(add, environment);
+    if (!StrategyRegistry::contains(strategy)) {
+        add(QStringLiteral("strategy"), QObject::tr("Unknown strategy '%1'.").arg(strategy));
+    } else {
+        for (auto it = strategyParameters.cbegin(); it != strategyParameters.cend(); ++it) {
+            const QString why =
+                StrategyRegistry::validate(strategy, QVariantMap{{it.key(), it.value()}});
+            if (!why.isEmpty())
+                add(QStringLiteral("param:") + it.key(), why);
+        }
+    }
+    if (!(budget > 0))
+        add(QStringLiteral("budget"), QObject::tr("The budget must be more than 0."));
+    else if (isCount(budgetAxis) && budget != std::floor(budget))
+        add(QStringLiteral("budget"),
+            QObject::tr("A budget of %1 counts whole units.").arg(budgetAxis));
+    if (!budgetAxisFromName(budgetAxis))
+        add(QStringLiteral("budgetAxis"), QObject::tr("Unknown budget axis '%1'.").arg(budgetAxis));
+    if (seeds < 1 || seeds > 100)
+        add(QStringLiteral("seeds"), QObject::tr("Run between 1 and 100 seeds."));
+    if (database.trimmed().isEmpty())
+        add(QStringLiteral("database"), QObject::tr("Choose the database the run is stored in."));
+    executorProblems(add);
+    return found;
+}
+
+void LaunchSettings::policyProblems(
+    const std::function<void(const QString &, const QString &)> &add,
+    const std::function<bool(const QString &)> &environment) const
+{
     if (policy == QLatin1String("offline")) {
         if (!OfflinePolicyOptions::fromPreset(preset))
             add(QStringLiteral("offline"), QObject::tr("Unknown model preset '%1'.").arg(preset));
@@ -113,36 +143,20 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
     } else {
         add(QStringLiteral("policy"), QObject::tr("Unknown policy '%1'.").arg(policy));
     }
-    if (!StrategyRegistry::contains(strategy)) {
-        add(QStringLiteral("strategy"), QObject::tr("Unknown strategy '%1'.").arg(strategy));
-    } else {
-        for (auto it = strategyParameters.cbegin(); it != strategyParameters.cend(); ++it) {
-            const QString why =
-                StrategyRegistry::validate(strategy, QVariantMap{{it.key(), it.value()}});
-            if (!why.isEmpty())
-                add(QStringLiteral("param:") + it.key(), why);
-        }
-    }
-    if (!(budget > 0))
-        add(QStringLiteral("budget"), QObject::tr("The budget must be more than 0."));
-    else if (isCount(budgetAxis) && budget != std::floor(budget))
-        add(QStringLiteral("budget"),
-            QObject::tr("A budget of %1 counts whole units.").arg(budgetAxis));
-    if (!budgetAxisFromName(budgetAxis))
-        add(QStringLiteral("budgetAxis"), QObject::tr("Unknown budget axis '%1'.").arg(budgetAxis));
-    if (seeds < 1 || seeds > 100)
-        add(QStringLiteral("seeds"), QObject::tr("Run between 1 and 100 seeds."));
-    if (database.trimmed().isEmpty())
-        add(QStringLiteral("database"), QObject::tr("Choose the database the run is stored in."));
+}
+
+void LaunchSettings::executorProblems(
+    const std::function<void(const QString &, const QString &)> &add) const
+{
     if (executor != QLatin1String("local") && executor != QLatin1String("slurm"))
         add(QStringLiteral("executor"), QObject::tr("Evaluations run locally or on Slurm."));
     else if (executor == QLatin1String("slurm") && slurmPartition.trimmed().isEmpty())
         add(QStringLiteral("slurmPartition"),
             QObject::tr("Name the Slurm partition the worker jobs go to."));
-    if (slurmGpus < 0 || slurmMaxJobs < 1)
-        add(QStringLiteral("slurmMaxJobs"),
-            QObject::tr("A worker job asks for 0 or more GPUs, and at least one job runs."));
-    return found;
+    if (slurmGpus < 0)
+        add(QStringLiteral("slurmGpus"), QObject::tr("A worker job asks for 0 or more GPUs."));
+    if (slurmMaxJobs < 1)
+        add(QStringLiteral("slurmMaxJobs"), QObject::tr("At least one worker job runs."));
 }
 
 QStringList LaunchSettings::arguments(int seedOffset) const

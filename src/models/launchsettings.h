@@ -69,6 +69,12 @@ struct LaunchSettings
     // The equivalent command line(s): one `kiln-cli run …`, or a loop over the seeds.
     QString commandLine() const;
 
+    // The problems of the policy's fields (offline settings, the endpoint, the replayed run).
+    void policyProblems(const std::function<void(const QString &, const QString &)> &add,
+                        const std::function<bool(const QString &)> &environment) const;
+    // The problems of the Evaluations row (executor and Slurm settings), given to `add`.
+    void executorProblems(const std::function<void(const QString &, const QString &)> &add) const;
+
     void save(QSettings &settings) const;
     static LaunchSettings load(const QSettings &settings);
 };

@@ -216,6 +216,32 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(queueIsEmpty(), 15000);
     }
 
+    // Workers that cannot start on the node (here: no sandbox where they look) stop the run
+    // after three jobs, with the worker's own message; nothing is stored as a verdict.
+    void workersThatCannotStartStopTheRun()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"w.db"_s);
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"KILN_SANDBOX"_s, dir.filePath(u"no-such-sandbox"_s));
+        QElapsedTimer timer;
+        timer.start();
+        const auto o =
+            runCli({u"run"_s, u"--task"_s, u"vector_add"_s, u"--budget"_s, u"4"_s, u"--db"_s, db,
+                    u"--json"_s, u"--executor"_s, u"slurm"_s, u"--slurm-partition"_s, u"kiln"_s,
+                    u"--slurm-max-jobs"_s, u"1"_s, u"--slurm-cpus"_s, u"1"_s},
+                   180000, environment);
+        QVERIFY2(o.status == 0, o.err.constData());
+        QVERIFY2(o.err.contains("Slurm cannot run Kiln's workers"), o.err.constData());
+        QVERIFY2(o.err.contains("before its worker started"), o.err.constData());
+        QVERIFY2(o.err.contains("kiln-sandbox not found"), o.err.constData());
+        QVERIFY(timer.elapsed() < 120000);
+        QCOMPARE(evaluations(db).size(), 0);
+        const QJsonObject doc = o.json();
+        QCOMPARE(doc.value(u"budget_used"_s).toObject().value(u"evals"_s).toInt(), 0);
+        QCOMPARE(doc.value(u"status"_s).toString(), u"cancelled"_s); // resumable
+    }
+
     // A partition Slurm does not know is refused before anything is stored.
     void unknownPartitionIsRefusedUpFront()
     {
@@ -258,7 +284,13 @@ private:
                 continue;
             const QDir claimed(session + u"/claimed"_s);
             for (const QString &job : claimed.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-                if (QDir(claimed.filePath(job)).entryList({u"*.json"_s}, QDir::Files).isEmpty())
+                const QStringList held =
+                    QDir(claimed.filePath(job)).entryList({u"*.json"_s}, QDir::Files);
+                if (held.isEmpty())
+                    continue;
+                // Still held a moment later: an evaluation under way, not one just finishing.
+                QThread::msleep(150);
+                if (!QFileInfo::exists(claimed.filePath(job + u'/' + held.first())))
                     continue;
                 QProcess::execute(u"scancel"_s, {job});
                 return job;

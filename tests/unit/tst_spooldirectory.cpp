@@ -98,14 +98,24 @@ private slots:
         QVERIFY(spool.complete(u"7"_s, result, &error));
         QVERIFY(spool.claimedBy(u"7"_s).isEmpty());
         QVERIFY(spool.hasResult(w->id));
-        QStringList problems;
-        const QList<WorkResult> results = spool.takeResults(&problems);
+        QStringList problems, unreadable;
+        const QList<WorkResult> results = spool.takeResults(&problems, &unreadable);
         QCOMPARE(results.size(), 1);
         QCOMPARE(results[0].evaluation.verdict, Verdict::Pass);
         QCOMPARE(results[0].evaluation.speedup.value_or(0), 1.5);
         QCOMPARE(results[0].node, u"node-a"_s);
-        QVERIFY(spool.takeResults(&problems).isEmpty());
-        QVERIFY(problems.isEmpty());
+        QVERIFY(spool.takeResults(&problems, &unreadable).isEmpty());
+        QVERIFY(problems.isEmpty() && unreadable.isEmpty());
+
+        // A result that is not JSON is removed, and its item named for a retry.
+        QFile junk(spool.path(u"done/e00000009.json"_s));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("{\"format\": trunc");
+        junk.close();
+        QVERIFY(spool.takeResults(&problems, &unreadable).isEmpty());
+        QCOMPARE(unreadable, QStringList{u"e00000009"_s});
+        QCOMPARE(problems.size(), 1);
+        QVERIFY(!junk.exists());
     }
 
     // The items of a worker that vanished go back to incoming/ and can be taken again; a
@@ -134,8 +144,9 @@ private slots:
         QCOMPARE(again->id, item(0).id); // oldest first
     }
 
-    // A file that is not a work item is removed with a message, never evaluated.
-    void unreadableItemIsDropped()
+    // A file that is not a work item is never evaluated: it is answered with an error result,
+    // so the evaluation waiting for it ends.
+    void unreadableItemIsAnswered()
     {
         QTemporaryDir dir;
         const SpoolDirectory spool(dir.path());
@@ -149,6 +160,32 @@ private slots:
         QVERIFY(!error.isEmpty());
         QCOMPARE(spool.incomingCount(), 0);
         QVERIFY(spool.claimedBy(u"3"_s).isEmpty());
+        QStringList problems, unreadable;
+        const QList<WorkResult> results = spool.takeResults(&problems, &unreadable);
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results[0].id, u"e00000001"_s);
+        QVERIFY(results[0].error.contains(u"could not be read"_s));
+    }
+
+    // A worker never recreates a session folder the engine removed, and a claim can be dropped
+    // outright.
+    void removedSessionStaysRemoved()
+    {
+        QTemporaryDir dir;
+        const SpoolDirectory spool(dir.filePath(u"session"_s));
+        QString error;
+        QVERIFY(spool.prepare(&error));
+        QVERIFY(spool.post(item(1), &error));
+        QVERIFY(spool.claim(u"5"_s, &error));
+        QVERIFY(spool.hasStarted(u"5"_s));
+        QVERIFY(!spool.hasStarted(u"6"_s));
+        spool.drop(u"5"_s, item(1).id);
+        QVERIFY(spool.claimedBy(u"5"_s).isEmpty());
+        QVERIFY(QDir(spool.root()).removeRecursively());
+        QVERIFY(!spool.exists());
+        QVERIFY(!spool.claim(u"5"_s, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!QFileInfo::exists(spool.root()));
     }
 
     void sbatchOptionsFollowTheSettings()
@@ -160,12 +197,13 @@ private slots:
         s.account = u"lab"_s;
         s.timeLimit = u"30:00"_s;
         QVERIFY(s.problem().isEmpty());
-        const QStringList options = s.sbatchOptions();
-        for (const QString &o : {u"--partition=gpu"_s, u"--gres=gpu:2"_s, u"--account=lab"_s,
-                                 u"--time=30:00"_s, u"--parsable"_s})
+        const QStringList options = s.sbatchOptions(u"kiln-session-1"_s);
+        for (const QString &o :
+             {u"--partition=gpu"_s, u"--gres=gpu:2"_s, u"--account=lab"_s, u"--time=30:00"_s,
+              u"--parsable"_s, u"--job-name=kiln-session-1"_s})
             QVERIFY2(options.contains(o), qPrintable(o));
         s.gpus = 0;
-        QVERIFY(!s.sbatchOptions().join(u' ').contains(u"gres"_s));
+        QVERIFY(!s.sbatchOptions(u"k"_s).join(u' ').contains(u"gres"_s));
         QCOMPARE(SlurmSettings::fromJson(s.toJson()).toJson(), s.toJson());
     }
 
