@@ -2,7 +2,8 @@
 # The cost of --executor slurm next to the local executor, side by side in one script: the same
 # runs (task, budget, seeds) once with this machine's sandboxes and once through worker jobs on
 # a single-node Slurm on this host (scripts/slurm-testbed.sh; needs root, slurm-wlm and munge).
-# The two take turns, seed by seed, so both see the same machine.
+# The two take turns, seed by seed, so both see the same machine, and both start with an empty
+# compile cache.
 #   bench/cluster/slurm_overhead.sh BUILD_DIR [TASK] [EVALS] [SEEDS]
 # Prints evaluations/s for each, the added wall time per evaluation, and, from the Slurm runs'
 # "cluster" stages, where the added time goes: the spool and queue round trip around each
@@ -34,7 +35,9 @@ local_total=0
 slurm_total=0
 for seed in $(seq 1 "$seeds"); do
     common=(run --task "$task" --budget "$evals" --seed "$seed" --verifier-seed 1)
-    t=$(seconds "$cli" "${common[@]}" --db "$work/local-$seed.db" --param sandboxes="$jobs")
+    # A fresh compile cache for each local run, as each Slurm session's cache/ starts empty.
+    t=$(seconds env KILN_CACHE_DIR="$work/cache-$seed" "$cli" "${common[@]}" \
+        --db "$work/local-$seed.db" --param sandboxes="$jobs")
     local_total=$(echo "$local_total + $t" | bc -l)
     t=$(seconds "$cli" "${common[@]}" --db "$work/slurm-$seed.db" --executor slurm \
         --slurm-partition kiln --slurm-max-jobs "$jobs" --slurm-cpus 1)
