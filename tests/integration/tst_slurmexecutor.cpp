@@ -7,6 +7,7 @@
 #include "models/workspace.h"
 #include "runlineage.h"
 #include "store/runstore.h"
+#include "verifier/flagcatalog.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -33,7 +34,10 @@ QString testbed()
     return QStringLiteral(KILN_SOURCE_DIR "/scripts/slurm-testbed.sh");
 }
 
-// sample index -> "verdict flag,flag" for every evaluated candidate of a run.
+// sample index -> "verdict flag,flag" for every evaluated candidate of a run. Flags of the
+// timing stage are left out, and a candidate flagged by them alone counts as a pass: they judge
+// measured times, which the load on the machine moves (a busy CI host once flagged an honest
+// candidate timer_inconsistent in one of the two runs). Everything else must agree exactly.
 QMap<int, QString> verdicts(const QString &db, qint64 runId)
 {
     QMap<int, QString> rows;
@@ -45,10 +49,19 @@ QMap<int, QString> verdicts(const QString &db, qint64 runId)
         if (!results.contains(c.id))
             continue;
         QStringList flags;
-        for (const CheatFlag &f : results[c.id].flags)
+        bool blocking = false;
+        for (const CheatFlag &f : results[c.id].flags) {
+            const FlagInfo *info = FlagCatalog::find(f.id);
+            if (info && info->stage == u"timing"_s)
+                continue;
             flags << f.id;
+            blocking = blocking || f.blocking;
+        }
         flags.sort();
-        rows.insert(c.sampleIndex, verdictName(results[c.id].verdict) + u' ' + flags.join(u','));
+        Verdict verdict = results[c.id].verdict;
+        if (verdict == Verdict::Flagged && !blocking)
+            verdict = Verdict::Pass;
+        rows.insert(c.sampleIndex, verdictName(verdict) + u' ' + flags.join(u','));
     }
     return rows;
 }
