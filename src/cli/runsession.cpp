@@ -36,9 +36,9 @@ RunSession::~RunSession() = default;
 
 std::unique_ptr<Evaluator> RunSession::makeEvaluator(const RunConfig &config, QString *error)
 {
-    VerifierOptions options = VerifierOptions::defaults();
-    options.lenient = config.lenient();
     if (!config.onSlurm()) {
+        VerifierOptions options = VerifierOptions::defaults();
+        options.lenient = config.lenient();
         auto local = std::make_unique<VerifierEvaluator>(options, m_sandboxes);
         *error = local->verifier().checkSetup();
         return error->isEmpty() ? std::move(local) : nullptr;

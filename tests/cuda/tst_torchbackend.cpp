@@ -3,7 +3,7 @@
 // tests/data/kernelbench/candidates carries its expected verdict (and flag) in its first line:
 //   # expect: task=NAME verdict=VERDICT [flag=ID]
 // Without python3, torch or a GPU torch can see, the suite is skipped (ctest reports it so).
-#include "candidateexpectation.h"
+#include "candidatebatch.h"
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
@@ -58,21 +58,16 @@ private slots:
         if (!torch.usable)
             QSKIP(qPrintable(QStringLiteral("the pytorch backend cannot run: ") + torch.reason));
         qInfo("%s", qPrintable(torch.describe()));
-        const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/candidates"));
-        for (const QString &name : dir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name))
-            m_expectations.append(readExpectation(dir.filePath(name)));
+        m_expectations =
+            expectationsIn(QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/candidates"),
+                           QStringLiteral("*.py"));
         QVERIFY(m_expectations.size() >= 10);
         QElapsedTimer timer;
         timer.start();
-        QList<QPair<QString, QFuture<EvaluationResult>>> futures;
-        for (const Expectation &e : std::as_const(m_expectations)) {
-            QVERIFY2(m_tasks.contains(e.task), qPrintable(e.path));
-            futures.append(
-                {e.path, m_pool->submit(task(e.task), Backend::Torch, readFile(e.path), kSecret)});
-        }
-        for (auto &[path, future] : futures)
-            m_results.insert(path, future.result());
-        qInfo("%lld PyTorch candidates evaluated in %lld ms", qint64(futures.size()),
+        QString missing;
+        m_results = judgeAll(*m_pool, m_tasks, Backend::Torch, m_expectations, kSecret, &missing);
+        QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(": its task is unknown")));
+        qInfo("%lld PyTorch candidates evaluated in %lld ms", qint64(m_results.size()),
               timer.elapsed());
     }
 

@@ -4,7 +4,7 @@
 // Files with a "// kiln-launch:" line are device-only (NVRTC); the others go through nvcc.
 // Without a usable GPU the whole suite is skipped (ctest -L cuda reports it as skipped).
 
-#include "candidateexpectation.h"
+#include "candidatebatch.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/cudadevices.h"
 #include "verifier/verifier.h"
@@ -92,22 +92,17 @@ private slots:
         // Host-side work (nvcc) overlaps; the GPU sandboxes serialise what runs on a device.
         m_pool = std::make_unique<VerifierPool>(m_options, 4);
 
-        const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda"));
-        for (const QString &name : dir.entryList({QStringLiteral("*.cu")}, QDir::Files, QDir::Name))
-            m_expectations.append(readExpectation(dir.filePath(name)));
+        m_expectations = expectationsIn(
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda"), QStringLiteral("*.cu"));
         QVERIFY(m_expectations.size() >= 20);
 
         QElapsedTimer timer;
         timer.start();
-        QList<QPair<QString, QFuture<EvaluationResult>>> futures;
-        for (const Expectation &e : std::as_const(m_expectations)) {
-            QVERIFY2(m_tasks.contains(e.task), qPrintable(e.path));
-            futures.append(
-                {e.path, m_pool->submit(task(e.task), Backend::Cuda, readFile(e.path), kSecret)});
-        }
-        for (auto &[path, future] : futures)
-            m_results.insert(path, future.result());
-        qInfo("%lld CUDA candidates evaluated in %lld ms", qint64(futures.size()), timer.elapsed());
+        QString missing;
+        m_results = judgeAll(*m_pool, m_tasks, Backend::Cuda, m_expectations, kSecret, &missing);
+        QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(": its task is unknown")));
+        qInfo("%lld CUDA candidates evaluated in %lld ms", qint64(m_results.size()),
+              timer.elapsed());
     }
 
     void verdicts_data()

@@ -2,7 +2,7 @@
 // tests/data/candidates/hostile carries its expected verdict (and flag) in its first line:
 //   // expect: task=NAME verdict=VERDICT [flag=ID]
 
-#include "candidateexpectation.h"
+#include "candidatebatch.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
@@ -82,28 +82,20 @@ private slots:
         QVERIFY2(m_pool->verifier().checkSetup().isEmpty(),
                  qPrintable(m_pool->verifier().checkSetup()));
 
-        for (const char *folder : {"cpu", "hostile"}) {
-            const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/") +
-                           QLatin1String(folder));
-            for (const QString &name :
-                 dir.entryList({QStringLiteral("*.cpp")}, QDir::Files, QDir::Name))
-                m_expectations.append(readExpectation(dir.filePath(name)));
-        }
+        for (const char *folder : {"cpu", "hostile"})
+            m_expectations += expectationsIn(
+                QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/") + QLatin1String(folder),
+                QStringLiteral("*.cpp"));
         QVERIFY(m_expectations.size() >= 40);
         QFile::remove(QStringLiteral("/tmp/kiln-escaped-file.txt"));
 
         // Everything evaluated up front, two sandboxes at a time.
         QElapsedTimer timer;
         timer.start();
-        QList<QPair<QString, QFuture<EvaluationResult>>> futures;
-        for (const Expectation &e : std::as_const(m_expectations)) {
-            QVERIFY2(m_tasks.contains(e.task), qPrintable(e.path));
-            futures.append(
-                {e.path, m_pool->submit(task(e.task), Backend::Cpu, readFile(e.path), kSecret)});
-        }
-        for (auto &[path, future] : futures)
-            m_results.insert(path, future.result());
-        qInfo("%lld candidates evaluated in %lld ms", qint64(futures.size()), timer.elapsed());
+        QString missing;
+        m_results = judgeAll(*m_pool, m_tasks, Backend::Cpu, m_expectations, kSecret, &missing);
+        QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(": its task is unknown")));
+        qInfo("%lld candidates evaluated in %lld ms", qint64(m_results.size()), timer.elapsed());
     }
 
     void verdicts_data()
