@@ -9,6 +9,7 @@ Q_IMPORT_PLUGIN(GreedyStrategyPlugin)
 Q_IMPORT_PLUGIN(MctsStrategyPlugin)
 Q_IMPORT_PLUGIN(EvolveStrategyPlugin)
 Q_IMPORT_PLUGIN(TwoPhaseStrategyPlugin)
+Q_IMPORT_PLUGIN(AgentsStrategyPlugin)
 
 namespace kiln {
 

@@ -7,6 +7,7 @@
 #include "doctordialog.h"
 #include "lineageview.h"
 #include "manualeditorpanel.h"
+#include "memorydialog.h"
 #include "plotspanel.h"
 #include "replaybar.h"
 #include "reportpanel.h"
@@ -237,6 +238,7 @@ void MainWindow::setupActions()
     });
     connect(ui.actionResetLayout, &QAction::triggered, this,
             [this] { restoreState(m_defaultState); });
+    connect(ui.actionMemory, &QAction::triggered, this, &MainWindow::openMemory);
     connect(ui.actionDoctor, &QAction::triggered, this, [this] {
         auto *dialog = new DoctorDialog(this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);

@@ -164,6 +164,8 @@ private:
     void watchController(RunController *controller);
     int otherLiveRuns() const; // going or queued, besides the one shown
     bool ensureWorkspace(const QString &path, QString *error);
+    // Run ▸ Optimisation memory: the dialog over the workspace's writer; false when it cannot open.
+    bool openMemory();
     QString defaultDatabase() const;
     void showRunWhenStarted(RunController *controller);
     void submitTab(ManualEditTab *tab);

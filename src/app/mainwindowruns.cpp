@@ -2,6 +2,8 @@
 // (editable copies and dropped files). The window's layout and browsing live in mainwindow.cpp.
 #include "mainwindow.h"
 
+#include "memorydialog.h"
+
 #include "codeeditor.h"
 #include "codepanel.h"
 #include "lineageview.h"
@@ -210,6 +212,20 @@ bool MainWindow::ensureWorkspace(const QString &path, QString *error)
     // The document reads through its own connection; the file exists now.
     if (m_document->databasePath() != path && !openDatabase(path, error))
         return false;
+    return true;
+}
+
+bool MainWindow::openMemory()
+{
+    // The memory belongs to the workspace's database: the one shown, or the default one.
+    QString error;
+    if (!ensureWorkspace(defaultDatabase(), &error)) {
+        QMessageBox::warning(this, tr("Optimisation memory"), error);
+        return false;
+    }
+    auto *dialog = new MemoryDialog(m_workspace->store(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
     return true;
 }
 

@@ -17,5 +17,6 @@ int runRejudgeCommand(const QStringList &arguments);
 int runDoctorCommand(const QStringList &arguments);
 int runImportKernelBenchCommand(const QStringList &arguments);
 int runWorkerCommand(const QStringList &arguments);
+int runMemoryCommand(const QStringList &arguments);
 
 } // namespace kiln

@@ -33,6 +33,8 @@ const QList<Subcommand> &subcommands()
          kiln::runImportKernelBenchCommand},
         {"worker", "Evaluate a cluster spool's work items (started by sbatch).",
          kiln::runWorkerCommand},
+        {"memory", "Inspect, edit or clear the workspace's optimisation memory.",
+         kiln::runMemoryCommand},
     };
     return list;
 }

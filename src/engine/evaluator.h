@@ -17,6 +17,23 @@ public:
     virtual EvaluationResult evaluate(const Task &task, Backend backend, const QString &source,
                                       quint64 runSecret, const std::atomic<bool> &cancel) = 0;
     virtual int concurrency() const = 0;
+    // A hardware profile of one source (the "profile" stage the agents strategy's profiler reads):
+    // ok with metrics in its data, or not ok with a note saying why there is none, in which case
+    // the verifier's own stage data is all a profiler has.
+    virtual StageResult profile(const Task &task, Backend backend, const QString &source,
+                                quint64 runSecret, const std::atomic<bool> &cancel)
+    {
+        Q_UNUSED(task);
+        Q_UNUSED(source);
+        Q_UNUSED(runSecret);
+        Q_UNUSED(cancel);
+        StageResult stage;
+        stage.name = QStringLiteral("profile");
+        stage.detail = QStringLiteral("this evaluator takes no hardware profile of %1 kernels; "
+                                      "the verifier's own data stands in for it")
+                           .arg(backendName(backend));
+        return stage;
+    }
 };
 
 } // namespace kiln

@@ -1,6 +1,9 @@
 #include "localexecutor.h"
 
+#include "engine/shapeproposal.h"
+
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -95,8 +98,14 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
             QElapsedTimer timer;
             timer.start();
             bracket(hooks.evaluating, true);
+            // Shapes the agents strategy's tester proposed join this candidate's checks.
+            const QJsonArray proposed =
+                outcome.generation.candidate.policyMeta.value(QStringLiteral("tester_shapes"))
+                    .toArray();
+            const Task checked =
+                ShapeProposal::withShapes(*job.request.task, ShapeProposal::fromJson(proposed));
             const EvaluationResult result =
-                m_evaluator.evaluate(*job.request.task, job.request.backend,
+                m_evaluator.evaluate(checked, job.request.backend,
                                      outcome.generation.candidate.source, m_runSecret, cancel);
             bracket(hooks.evaluating, false);
             outcome.evaluationSeconds = timer.nsecsElapsed() * 1e-9;

@@ -1,6 +1,10 @@
 #include "searchengine.h"
 
+#include "engine/agentpipeline.h"
 #include "engine/localexecutor.h"
+#include "engine/memorylesson.h"
+#include "engine/memoryranker.h"
+#include "engine/trajectorylog.h"
 #include "policies/policy.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
@@ -35,6 +39,17 @@ QJsonObject requestToJson(const ExpansionRequest &request)
             {QStringLiteral("generation"), request.generation},
             {QStringLiteral("reasoning_length"), double(request.reasoningLength)},
             {QStringLiteral("task"), request.task}};
+}
+
+QJsonObject requestJson(const ExpansionRequest &request)
+{
+    QJsonObject object = requestToJson(request);
+    // Only when set, so the log of a run without them reads as before.
+    if (request.memoryEntries > 0)
+        object.insert(QStringLiteral("memory"), request.memoryEntries);
+    if (request.agentRoles)
+        object.insert(QStringLiteral("agents"), true);
+    return object;
 }
 
 bool sameRequest(const ExpansionRequest &request, const QJsonObject &recorded)
@@ -366,7 +381,7 @@ QString SearchEngine::runRounds()
         m_nextIndex += requests.size();
         QJsonArray requestArray;
         for (const ExpansionRequest &r : requests)
-            requestArray.append(requestToJson(r));
+            requestArray.append(requestJson(r));
         m_store.appendEvent(m_runId, QStringLiteral("round_started"), std::nullopt,
                             {{QStringLiteral("round"), plan.round},
                              {QStringLiteral("task"), plan.task},
@@ -399,7 +414,8 @@ int SearchEngine::startable(const QString &taskName) const
     return m_ledger.startableRequests(0, cap);
 }
 
-GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int index) const
+GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int index,
+                                                  const QList<MemoryEntry> &memory) const
 {
     const ExpansionRequest &r = plan.requests[index];
     GenerationRequest g;
@@ -415,6 +431,14 @@ GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int ind
     g.sampleIndex = plan.firstIndex + index;
     g.generation = r.generation;
     g.island = r.island;
+    if (r.memoryEntries > 0 && g.task)
+        g.memory =
+            MemoryRanker::rank(memory, g.task->name, backendName(g.backend),
+                               MemoryLesson::timingShape(*g.task, g.backend), r.memoryEntries);
+    g.agentRoles = r.agentRoles;
+    if (r.agentRoles && !r.parents.isEmpty())
+        g.roleContext.insert(QStringLiteral("trajectory"),
+                             TrajectoryLog::text(r.parents.first(), m_candidates, m_evaluations));
     return g;
 }
 
@@ -423,10 +447,15 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
     QList<Job> jobs;
     {
         std::lock_guard lock(m_mutex);
+        const bool readsMemory =
+            std::any_of(plan.requests.cbegin(), plan.requests.cend(),
+                        [](const ExpansionRequest &r) { return r.memoryEntries > 0; });
+        const QList<MemoryEntry> memory =
+            readsMemory ? m_store.memoryEntries() : QList<MemoryEntry>();
         for (int i = 0; i < plan.requests.size(); ++i) {
             Job job;
             job.index = i;
-            job.request = generationRequest(plan, i);
+            job.request = generationRequest(plan, i, memory);
             // Resuming: reuse what the interrupted process already stored for this slot.
             for (const CandidateRecord &c : std::as_const(m_candidates)) {
                 if (c.sampleIndex == job.request.sampleIndex) {
@@ -480,7 +509,7 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
         }
         emit candidateAdded(c); // outside the lock: a direct slot may call back into the engine
     };
-    hooks.evaluated = [&](const Job &, const GenerationResult &generation,
+    hooks.evaluated = [&](const Job &job, const GenerationResult &generation,
                           const EvaluationResult &result) {
         const qint64 id = generation.candidate.id;
         {
@@ -492,6 +521,8 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
             spent.evals = 1;
             spent.deviceSeconds = evaluationSeconds(result);
             m_ledger.charge(spent);
+            if (plan.requests[job.index].memoryEntries > 0)
+                recordLesson(job, generation.candidate, result);
         }
         emit candidateEvaluated(id, result);
     };
@@ -499,7 +530,9 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
     hooks.generating = [this](bool started) { m_generating += started ? 1 : -1; };
     hooks.evaluating = [this](bool started) { m_evaluating += started ? 1 : -1; };
 
-    LocalExecutor executor(m_policy, m_evaluator, m_runSecret, m_config.generationThreads);
+    // Requests of the agents strategy go through its roles; every other one straight to the policy.
+    AgentPipeline pipeline(m_policy, m_evaluator, m_runSecret);
+    LocalExecutor executor(pipeline, m_evaluator, m_runSecret, m_config.generationThreads);
     const QList<JobOutcome> outcomes = executor.execute(jobs, hooks, m_cancel);
 
     QList<NodeResult> results;
@@ -510,6 +543,25 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
                                   o.evaluation ? &*o.evaluation : nullptr));
     }
     return results;
+}
+
+void SearchEngine::recordLesson(const Job &job, const CandidateRecord &child,
+                                const EvaluationResult &result)
+{
+    // The lesson is the child's gain over the parent it was edited from (the first parent).
+    if (job.request.parents.isEmpty() || !job.request.task)
+        return;
+    const CandidateRecord &parent = job.request.parents.first();
+    const auto parentResult = m_evaluations.constFind(parent.id);
+    if (parentResult == m_evaluations.cend())
+        return;
+    std::optional<MemoryEntry> lesson = MemoryLesson::fromImprovement(
+        *job.request.task, m_config.backend, m_runId, parent, parentResult.value(), child, result);
+    if (lesson && m_store.addMemoryEntry(*lesson) > 0)
+        m_store.appendEvent(m_runId, QStringLiteral("memory_recorded"), child.id,
+                            {{QStringLiteral("entry"), double(lesson->id)},
+                             {QStringLiteral("idea"), lesson->idea},
+                             {QStringLiteral("gain"), lesson->gain()}});
 }
 
 NodeResult SearchEngine::nodeResult(const ExpansionRequest &request,

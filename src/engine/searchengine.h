@@ -6,6 +6,7 @@
 #include "engine/budgetallocator.h"
 #include "engine/budgetledger.h"
 #include "engine/evaluator.h"
+#include "engine/executor.h"
 #include "engine/runconfig.h"
 #include "engine/strategy.h"
 #include "policies/policy.h"
@@ -92,7 +93,10 @@ private:
     void finishRound(const RoundPlan &plan, const QList<NodeResult> &results);
     NodeResult nodeResult(const ExpansionRequest &request, const CandidateRecord &candidate,
                           const EvaluationResult *evaluation) const;
-    GenerationRequest generationRequest(const RoundPlan &plan, int index) const;
+    GenerationRequest generationRequest(const RoundPlan &plan, int index,
+                                        const QList<MemoryEntry> &memory) const;
+    // Stores the lesson of an improvement in the optimisation memory (caller holds m_mutex).
+    void recordLesson(const Job &job, const CandidateRecord &child, const EvaluationResult &result);
     int startable(const QString &task) const;
     double axisCost(const QList<NodeResult> &results, const BudgetUsage &before) const;
     const Task *task(const QString &name) const;

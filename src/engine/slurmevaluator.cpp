@@ -1,5 +1,7 @@
 #include "slurmevaluator.h"
 
+#include "engine/shapeproposal.h"
+
 #include "tasks/task.h"
 #include "verifier/evaluationrecorder.h"
 
@@ -188,7 +190,8 @@ EvaluationResult SlurmEvaluator::evaluate(const Task &task, Backend backend, con
                         backend,
                         source,
                         runSecret,
-                        m_lenient};
+                        m_lenient,
+                        ShapeProposal::toJson(ShapeProposal::added(task))};
         Pending &pending = m_pending[item.id];
         pending.item = item;
         pending.posted.start();

@@ -1,5 +1,7 @@
 #include "spoolworker.h"
 
+#include "engine/shapeproposal.h"
+
 #include "verifier/verifier.h"
 
 #include <QCoreApplication>
@@ -65,8 +67,10 @@ std::optional<WorkResult> SpoolWorker::judge(const WorkItem &item, const std::at
     result.job = m_name;
     result.gpus = qEnvironmentVariable("CUDA_VISIBLE_DEVICES");
     if (const Task *t = task(item.task)) {
+        const Task checked =
+            ShapeProposal::withShapes(*t, ShapeProposal::fromJson(item.extraShapes));
         result.evaluation =
-            verifier(item.lenient).evaluate(*t, item.backend, item.source, item.secret, stop);
+            verifier(item.lenient).evaluate(checked, item.backend, item.source, item.secret, stop);
     } else {
         result.evaluation.backend = item.backend;
         result.evaluation.summary =

@@ -22,6 +22,12 @@ struct ExpansionRequest
     int generation = 0;
     qint64 reasoningLength = 0; // 0: the run's default
     QString task;               // suites: which task; empty = the run's only task
+    // Lessons of the workspace's optimisation memory the prompt carries (0: none). A run that
+    // reads the memory also records its own improvements in it.
+    int memoryEntries = 0;
+    // The agents strategy: profiler, planner, coder and tester each write one generation, and
+    // the tester's shapes join the candidate's checks (docs/strategies.md "agents").
+    bool agentRoles = false;
 };
 
 // What became of one request. Failures (no code, compile error, wrong, crash...) are results

@@ -1,5 +1,7 @@
 #include "verifierevaluator.h"
 
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QThread>
 #include <algorithm>
 
@@ -37,6 +39,50 @@ EvaluationResult VerifierEvaluator::evaluate(const Task &task, Backend backend,
     }
     const QSemaphoreReleaser release(m_cpuSlots);
     return m_verifier.evaluate(task, backend, source, runSecret, cancel);
+}
+
+QString VerifierEvaluator::nsightCompute()
+{
+    const QString configured = qEnvironmentVariable("KILN_NCU");
+    if (!configured.isEmpty())
+        return QFileInfo(configured).isExecutable() ? configured : QString();
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("ncu"));
+    if (!onPath.isEmpty())
+        return onPath;
+    const QString toolkit = QStringLiteral("/usr/local/cuda/bin/ncu");
+    return QFileInfo(toolkit).isExecutable() ? toolkit : QString();
+}
+
+StageResult VerifierEvaluator::profile(const Task &task, Backend backend, const QString &source,
+                                       quint64 runSecret, const std::atomic<bool> &cancel)
+{
+    Q_UNUSED(task);
+    Q_UNUSED(source);
+    Q_UNUSED(runSecret);
+    Q_UNUSED(cancel);
+    StageResult stage;
+    stage.name = QStringLiteral("profile");
+    if (backend != Backend::Cuda) {
+        stage.detail = QStringLiteral("Kiln has no hardware profiler for the %1 backend; the "
+                                      "verifier's own data stands in for one")
+                           .arg(backendName(backend));
+        return stage;
+    }
+    const QString ncu = nsightCompute();
+    stage.data.insert(QStringLiteral("ncu"), ncu);
+    if (ncu.isEmpty()) {
+        stage.detail = QStringLiteral("Nsight Compute (ncu) is missing (not on PATH, not in "
+                                      "/usr/local/cuda/bin, no KILN_NCU); the verifier's own data "
+                                      "stands in for a profile");
+        return stage;
+    }
+    // The candidate runs confined (no inherited environment, Landlock, seccomp without
+    // sockets): ncu's injection cannot reach its host from there, and lifting that for untrusted
+    // code would break the sandbox's rules (docs/cuda-backend.md, "Profiling").
+    stage.detail = QStringLiteral("ncu (%1) is not permitted to attach to the confined candidate "
+                                  "sandbox; the verifier's own data stands in for a profile")
+                       .arg(ncu);
+    return stage;
 }
 
 } // namespace kiln

@@ -22,6 +22,12 @@ public:
     EvaluationResult evaluate(const Task &task, Backend backend, const QString &source,
                               quint64 runSecret, const std::atomic<bool> &cancel) override;
     int concurrency() const override { return std::max(m_sandboxes, gpuInFlight()); }
+    // No metrics yet on any backend: the stage says why (ncu missing, or not permitted in the
+    // confined sandbox), so the profiler reads the verifier's own data.
+    StageResult profile(const Task &task, Backend backend, const QString &source, quint64 runSecret,
+                        const std::atomic<bool> &cancel) override;
+    // Nsight Compute's path ($KILN_NCU, ncu on PATH, /usr/local/cuda/bin/ncu), empty if none.
+    static QString nsightCompute();
     static int gpuInFlight();
     Verifier &verifier() { return m_verifier; }
     // CPU sandboxes busy right now, over every engine this evaluator serves.

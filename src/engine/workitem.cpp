@@ -24,15 +24,18 @@ bool WorkItem::hasFormat(const QJsonObject &o, const QString &format, QString *e
 
 QJsonObject WorkItem::toJson() const
 {
-    return {{QStringLiteral("format"), kItemFormat},
-            {QStringLiteral("version"), kVersion},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("task"), task},
-            {QStringLiteral("backend"), backendName(backend)},
-            {QStringLiteral("source"), source},
-            // A string: a JSON number would lose the low bits of a 64-bit secret.
-            {QStringLiteral("secret"), QString::number(secret)},
-            {QStringLiteral("lenient"), lenient}};
+    QJsonObject object{{QStringLiteral("format"), kItemFormat},
+                       {QStringLiteral("version"), kVersion},
+                       {QStringLiteral("id"), id},
+                       {QStringLiteral("task"), task},
+                       {QStringLiteral("backend"), backendName(backend)},
+                       {QStringLiteral("source"), source},
+                       // A string: a JSON number would lose the low bits of a 64-bit secret.
+                       {QStringLiteral("secret"), QString::number(secret)},
+                       {QStringLiteral("lenient"), lenient}};
+    if (!extraShapes.isEmpty())
+        object.insert(QStringLiteral("extra_shapes"), extraShapes);
+    return object;
 }
 
 std::optional<WorkItem> WorkItem::fromJson(const QJsonObject &o, QString *error)
@@ -53,6 +56,7 @@ std::optional<WorkItem> WorkItem::fromJson(const QJsonObject &o, QString *error)
     item.backend = *backend;
     item.source = o.value(QStringLiteral("source")).toString();
     item.lenient = o.value(QStringLiteral("lenient")).toBool();
+    item.extraShapes = o.value(QStringLiteral("extra_shapes")).toArray();
     return item;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/backend.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <optional>
@@ -19,6 +20,7 @@ struct WorkItem
     QString source;
     quint64 secret = 0;
     bool lenient = false;
+    QJsonArray extraShapes; // the agents strategy's tester shapes for this candidate (may be empty)
 
     static constexpr int kVersion = 1; // of the spool's documents, items and results alike
 

@@ -205,6 +205,17 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     if (r.reasoningEstimated || inlineEstimated)
         meta.insert(QStringLiteral("reasoning_tokens_estimated"), true);
 
+    // The agents strategy's profiler, planner and tester answer in prose (or JSON), not code.
+    if (!request.role.isEmpty() && request.role != QLatin1String("coder")) {
+        result.ok = !answer.trimmed().isEmpty();
+        if (!result.ok) {
+            result.error = QStringLiteral("the %1 gave an empty answer").arg(request.role);
+            meta.insert(QStringLiteral("error"), result.error);
+        }
+        meta.insert(QStringLiteral("role"), request.role);
+        c.policyMeta = meta;
+        return result;
+    }
     const QString entry =
         request.task ? (request.task->entry.isEmpty() ? request.task->name : request.task->entry)
                      : QString();

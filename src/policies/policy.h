@@ -3,8 +3,10 @@
 #include "core/backend.h"
 #include "core/candidaterecord.h"
 #include "core/evaluationresult.h"
+#include "core/memoryentry.h"
 #include "tasks/task.h"
 
+#include <QMap>
 #include <QString>
 #include <atomic>
 #include <optional>
@@ -25,6 +27,14 @@ struct GenerationRequest
     qint64 sampleIndex = 0;     // position of this generation in the run; keys determinism/cache
     int generation = 0;
     int island = 0;
+    // The optimisation memory's lessons for this prompt, most relevant first (may be empty).
+    QList<MemoryEntry> memory;
+    // One role of the agents strategy ("profiler", "planner", "coder", "tester"; empty: an
+    // ordinary generation) and what the earlier roles produced for it, by placeholder name
+    // ("trajectory", "profile", "diagnosis", "plan", "candidate_source").
+    bool agentRoles = false; // the agents strategy asked: the engine's AgentPipeline runs roles
+    QString role;
+    QMap<QString, QString> roleContext;
 };
 
 // What came back. ok=false is a recorded failure of that sample (no code, HTTP 500, ...),

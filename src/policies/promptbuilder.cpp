@@ -181,10 +181,12 @@ PromptBuilder::PromptBuilder(const QString &templateDir)
 
 QStringList PromptBuilder::templateNames()
 {
-    return {QStringLiteral("system"),         QStringLiteral("first"),
-            QStringLiteral("refine"),         QStringLiteral("crossover"),
-            QStringLiteral("backend_cpu"),    QStringLiteral("backend_cuda"),
-            QStringLiteral("backend_pytorch")};
+    return {QStringLiteral("system"),          QStringLiteral("first"),
+            QStringLiteral("refine"),          QStringLiteral("crossover"),
+            QStringLiteral("backend_cpu"),     QStringLiteral("backend_cuda"),
+            QStringLiteral("backend_pytorch"), QStringLiteral("agent_profiler"),
+            QStringLiteral("agent_planner"),   QStringLiteral("agent_coder"),
+            QStringLiteral("agent_tester")};
 }
 
 QString PromptBuilder::defaultTemplateDir()
@@ -245,6 +247,17 @@ QMap<QString, QString> PromptBuilder::values(const GenerationRequest &request) c
             feedback = QStringLiteral("(not evaluated)");
         v.insert(prefix + QStringLiteral("feedback"), feedback);
     }
+    v.insert(QStringLiteral("memory"), memorySection(request.memory));
+    for (const QString &key :
+         {QStringLiteral("trajectory"), QStringLiteral("profile"), QStringLiteral("diagnosis"),
+          QStringLiteral("plan"), QStringLiteral("candidate_source")})
+        v.insert(key, request.roleContext.value(key));
+    if (request.roleContext.contains(QStringLiteral("candidate_source")))
+        v.insert(
+            QStringLiteral("candidate_source"),
+            sourceBlock(request.roleContext.value(QStringLiteral("candidate_source")), backend));
+    if (request.task)
+        insertShapeValues(*request.task, &v);
     // Backend rules are a template of their own so a user can edit them; they may use every
     // placeholder above.
     v.insert(QStringLiteral("backend_rules"),
@@ -282,6 +295,49 @@ void PromptBuilder::insertTaskValues(const Task &task, Backend backend,
     }
 }
 
+QString PromptBuilder::memorySection(const QList<MemoryEntry> &memory)
+{
+    if (memory.isEmpty())
+        return {};
+    QString text = QStringLiteral(
+        "## What worked before (optimisation memory)\n\nLessons recorded when a kernel ran "
+        "faster than its parent, most relevant first. Use them where they apply here.\n\n");
+    int n = 0;
+    for (const MemoryEntry &e : memory) {
+        text +=
+            QStringLiteral("%1. %2 (%3, %4): %5 — %6x -> %7x, %8x faster\n")
+                .arg(++n)
+                .arg(e.task, e.backend, e.shape.isEmpty() ? QStringLiteral("any shape") : e.shape,
+                     e.idea, QString::number(e.speedupBefore, 'f', 2),
+                     QString::number(e.speedupAfter, 'f', 2), QString::number(e.gain(), 'f', 2));
+        if (!e.diff.isEmpty())
+            text += QStringLiteral("```diff\n") + e.diff + QStringLiteral("\n```\n");
+    }
+    return text + QLatin1Char('\n');
+}
+
+void PromptBuilder::insertShapeValues(const Task &task, QMap<QString, QString> *values)
+{
+    QStringList checked;
+    QMap<QString, qint64> largest;
+    for (const ShapeConfig &shape : task.correctnessShapes) {
+        checked << task.shapeLabel(shape);
+        for (auto it = shape.sizes.constBegin(); it != shape.sizes.constEnd(); ++it)
+            largest[it.key()] = std::max(largest.value(it.key()), it.value());
+    }
+    QStringList limits;
+    QStringList example;
+    for (const QString &name : task.sizes) {
+        limits << QStringLiteral("%1=%2").arg(name).arg(largest.value(name));
+        example << QStringLiteral("\"%1\": 1").arg(name);
+    }
+    values->insert(QStringLiteral("size_names"), task.sizes.join(QStringLiteral(", ")));
+    values->insert(QStringLiteral("checked_shapes"), checked.join(QStringLiteral("; ")));
+    values->insert(QStringLiteral("largest_sizes"), limits.join(QStringLiteral(", ")));
+    values->insert(QStringLiteral("shape_example"),
+                   QLatin1Char('{') + example.join(QStringLiteral(", ")) + QLatin1Char('}'));
+}
+
 Prompt PromptBuilder::build(const GenerationRequest &request) const
 {
     const QMap<QString, QString> v = values(request);
@@ -301,6 +357,8 @@ Prompt PromptBuilder::build(const GenerationRequest &request) const
         userTemplate = QStringLiteral("first");
         break;
     }
+    if (!request.role.isEmpty())
+        userTemplate = QStringLiteral("agent_") + request.role;
     Prompt prompt;
     prompt.system = render(m_templates.value(QStringLiteral("system")), v).trimmed();
     prompt.user = render(m_templates.value(userTemplate), v).trimmed();

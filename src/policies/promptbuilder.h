@@ -26,7 +26,8 @@ public:
     // Loads the embedded templates, then any user overrides from templateDir (if it exists).
     explicit PromptBuilder(const QString &templateDir = QString());
     Prompt build(const GenerationRequest &request) const;
-    // Template names: "system", "first", "refine", "crossover" (mutate uses "refine").
+    // Template names: "system", "first", "refine", "crossover" (mutate uses "refine"), and the
+    // agents strategy's "agent_profiler", "agent_planner", "agent_coder", "agent_tester".
     QString templateText(const QString &name) const;
 
     // Every template name, including the per-backend rules ("backend_cpu", "backend_cuda",
@@ -42,7 +43,12 @@ public:
     // The placeholder values build() would use for request (exposed for tests and the editor).
     QMap<QString, QString> values(const GenerationRequest &request) const;
 
+    // The {{memory}} placeholder: a "## What worked before" section, empty without lessons.
+    static QString memorySection(const QList<MemoryEntry> &memory);
+
 private:
+    // The tester's placeholders: size_names, checked_shapes, largest_sizes, shape_example.
+    static void insertShapeValues(const Task &task, QMap<QString, QString> *values);
     // The task's placeholders; the KernelBench ones (reference_source, tolerance,
     // kernelbench_level, ...) only for backend Torch.
     static void insertTaskValues(const Task &task, Backend backend, QMap<QString, QString> *values);

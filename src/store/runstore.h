@@ -8,6 +8,7 @@
 #include "core/candidaterecord.h"
 #include "core/candidatesummary.h"
 #include "core/evaluationresult.h"
+#include "core/memoryentry.h"
 #include "core/runrecord.h"
 
 #include <QHash>
@@ -24,8 +25,8 @@ struct sqlite3;
 
 namespace kiln {
 
-// The workspace database: one SQLite file holding runs, candidates, evaluations, the event log and
-// the LLM response cache.
+// The workspace database: one SQLite file holding runs, candidates, evaluations, the event log,
+// the LLM response cache and the optimisation memory.
 //
 // One writer per process: the engine owns the single ReadWrite RunStore of a workspace; readers
 // (the GUI's models, `kiln-cli report`) open their own ReadOnly RunStore, which sees committed data
@@ -122,6 +123,15 @@ public:
     // The LLM response cache (shared by all runs of the workspace).
     std::optional<CachedResponse> cachedResponse(const QString &key);
     bool putCachedResponse(const CachedResponse &entry); // replaces an entry with the same key
+
+    // The optimisation memory (runstorememory.cpp). addMemoryEntry stores one lesson per child:
+    // a second entry for the same child is ignored (returns 0 with lastError() empty).
+    qint64 addMemoryEntry(MemoryEntry &entry);
+    std::optional<MemoryEntry> memoryEntry(qint64 id);
+    QList<MemoryEntry> memoryEntries(const QString &task = {}); // newest first; "" = every task
+    bool updateMemoryIdea(qint64 id, const QString &idea);      // marks the entry edited
+    bool deleteMemoryEntry(qint64 id);
+    qint64 clearMemory(const QString &task = {}); // entries removed, -1 on error
 
 private:
     RunStore(sqlite3 *db, const QString &path, Mode mode);

@@ -155,12 +155,36 @@ const char *const schemaV5 = R"sql(
 ALTER TABLE runs ADD COLUMN verifier_secret INTEGER;
 )sql";
 
+// Version 6: the optimisation memory, shared by the runs of a workspace (docs/strategies.md). A
+// lesson outlives the run and candidates it came from, so its ids are plain numbers, not keys.
+const char *const schemaV6 = R"sql(
+CREATE TABLE memory (
+    id INTEGER PRIMARY KEY,
+    task TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    shape TEXT NOT NULL DEFAULT '',
+    run_id INTEGER,
+    parent_id INTEGER,
+    child_id INTEGER UNIQUE,
+    idea TEXT NOT NULL,
+    diff TEXT NOT NULL DEFAULT '',
+    speedup_before REAL NOT NULL,
+    speedup_after REAL NOT NULL,
+    ms_before REAL,
+    ms_after REAL,
+    edited INTEGER NOT NULL DEFAULT 0 CHECK (edited IN (0, 1)),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE INDEX memory_task ON memory(task, backend);
+)sql";
+
 } // namespace
 
 const QList<SchemaMigration> &migrations()
 {
-    static const QList<SchemaMigration> steps{
-        {1, schemaV1}, {2, schemaV2}, {3, schemaV3}, {4, schemaV4}, {5, schemaV5}};
+    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2}, {3, schemaV3},
+                                              {4, schemaV4}, {5, schemaV5}, {6, schemaV6}};
     return steps;
 }
 

@@ -65,7 +65,10 @@ ShapeConfig ReferenceBank::timingShape(const Task &task)
 std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64 runSecret,
                                                        QString *error)
 {
-    const QString key = task.name + QLatin1Char('/') + QString::number(runSecret);
+    // The shapes are part of the key: the agents strategy's tester adds some to one candidate.
+    QString key = task.name + QLatin1Char('/') + QString::number(runSecret);
+    for (const ShapeConfig &shape : task.correctnessShapes)
+        key += QLatin1Char('/') + task.shapeLabel(shape);
     // One computation at a time: concurrent evaluations of a new run wait for the first.
     QMutexLocker lock(&m_mutex);
     for (const auto &[k, reference] : m_recent) {

@@ -6,12 +6,14 @@
 #include "app/doctordialog.h"
 #include "app/lineageview.h"
 #include "app/mainwindow.h"
+#include "app/memorydialog.h"
 #include "app/reportpanel.h"
 #include "app/transcriptpanel.h"
 #include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
 #include "models/candidatetablemodel.h"
+#include "models/memorytablemodel.h"
 #include "models/rundocument.h"
 #include "models/verdictstyle.h"
 #include "store/runstore.h"
@@ -27,10 +29,13 @@
 #include <QFileInfo>
 #include <QHelpEvent>
 #include <QImage>
+#include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -439,6 +444,57 @@ private slots:
             dialog->grab().save(folder + QStringLiteral("/kiln-doctor.png"), "PNG");
         }
         dialog->close();
+    }
+
+    // Run > Optimisation memory: the lessons in a table, the selected one's diff, an idea edited in
+    // place (and marked edited in the store), one lesson deleted, then all cleared.
+    void memoryDialog()
+    {
+        QTemporaryDir dir;
+        auto store =
+            RunStore::open(dir.filePath(QStringLiteral("m.db")), RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        for (int i = 0; i < 2; ++i) {
+            MemoryEntry e;
+            e.task = i == 0 ? QStringLiteral("softmax") : QStringLiteral("matmul");
+            e.backend = QStringLiteral("cpu");
+            e.idea = QStringLiteral("TILE: 16 -> 64");
+            e.diff = QStringLiteral("@@ -1,1 +1,1 @@\n-int b;\n+int B;");
+            e.speedupBefore = 1.0;
+            e.speedupAfter = 1.5 + i;
+            e.childId = 10 + i;
+            QVERIFY(store->addMemoryEntry(e) > 0);
+        }
+        MemoryDialog dialog(store.get());
+        dialog.show();
+        QAbstractItemModelTester tester(dialog.model());
+        QCOMPARE(dialog.model()->rowCount(), 2);
+        QVERIFY(!dialog.deleteButton()->isEnabled());
+        dialog.table()->selectRow(0);
+        QVERIFY(dialog.diff()->toPlainText().contains(QStringLiteral("+int B;")));
+        QVERIFY(dialog.deleteButton()->isEnabled());
+        const qint64 first = dialog.model()->entry(0).id;
+        QVERIFY(dialog.model()->setData(dialog.model()->index(0, MemoryTableModel::Idea),
+                                        QStringLiteral("tile by 64")));
+        QCOMPARE(store->memoryEntry(first)->idea, QStringLiteral("tile by 64"));
+        QVERIFY(store->memoryEntry(first)->edited);
+        QVERIFY(dialog.model()
+                    ->data(dialog.model()->index(0, MemoryTableModel::Idea))
+                    .toString()
+                    .endsWith(QStringLiteral("(edited)")));
+        dialog.deleteButton()->click();
+        QCOMPARE(dialog.model()->rowCount(), 1);
+        QVERIFY(!store->memoryEntry(first));
+        QVERIFY(dialog.clearAll());
+        QCOMPARE(dialog.model()->rowCount(), 0);
+        QVERIFY(store->memoryEntries().isEmpty());
+        // The window's action opens it over the workspace's writer.
+        auto *action = m_window->findChild<QAction *>(QStringLiteral("actionMemory"));
+        QVERIFY(action);
+        action->trigger();
+        auto *shown = m_window->findChild<MemoryDialog *>();
+        QVERIFY(shown && shown->isVisible());
+        shown->close();
     }
 
     // A run another process adds to the open database reaches the run picker by itself.

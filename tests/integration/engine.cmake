@@ -18,3 +18,8 @@ kiln_add_test(NAME tst_kernelbenchreport
                       ${PROJECT_SOURCE_DIR}/tests/kernelbenchdb.h
               LIBS kiln_engine kiln_store LABEL integration TIMEOUT 300)
 add_dependencies(tst_kernelbenchreport kiln-cli)
+
+# The agents strategy's roles and the optimisation memory, over the real policy and verifier.
+kiln_add_test(NAME tst_agents SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_agents.cpp
+              LIBS kiln_engine kiln_policy_offline LABEL integration TIMEOUT 900)
+add_dependencies(tst_agents kiln-cli)

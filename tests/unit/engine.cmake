@@ -10,3 +10,6 @@ kiln_add_test(NAME tst_searchsession SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_searc
               LIBS kiln_engine LABEL unit)
 kiln_add_test(NAME tst_spooldirectory SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_spooldirectory.cpp
               LIBS kiln_engine LABEL unit)
+kiln_add_test(NAME tst_optimisationmemory
+              SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_optimisationmemory.cpp
+              LIBS kiln_engine kiln_policy_offline LABEL unit)

@@ -15,6 +15,7 @@ public:
     int round() const { return m_round; }
 
 protected:
+    bool offersMemory() const override { return true; }
     QList<StrategyParameter> ownParameters() const override;
     void onConfigure(const ParameterValues &values) override;
     QList<ExpansionRequest> nextRequests(int maxRequests) override;

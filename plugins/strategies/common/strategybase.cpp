@@ -9,6 +9,12 @@ QList<StrategyParameter> StrategyBase::parameters() const
                 QStringLiteral("Reasoning budget in tokens copied into every request "
                                "(0: the policy's default)"),
                 qint64(0), qint64(0), qint64(1000000)});
+    if (offersMemory())
+        all.append({QStringLiteral("memory"),
+                    QStringLiteral("Lessons of the workspace's optimisation memory carried in each "
+                                   "prompt (0: off); a run that reads the memory also records its "
+                                   "improvements in it"),
+                    0, 0, 20});
     return all;
 }
 
@@ -18,6 +24,7 @@ void StrategyBase::configure(const QVariantMap &values, quint64 seed)
     m_nodes.clear();
     m_random.reseed(seed);
     m_reasoningLength = parsed.integer(QStringLiteral("reasoning_length"));
+    m_memoryEntries = offersMemory() ? parsed.count(QStringLiteral("memory")) : 0;
     m_inFlight.clear();
     m_evicted.clear();
     m_evictedSet.clear();
@@ -68,6 +75,7 @@ ExpansionRequest StrategyBase::makeRequest(Operation operation, const QList<qint
     request.island = island;
     request.generation = generation;
     request.reasoningLength = m_reasoningLength;
+    request.memoryEntries = m_memoryEntries;
     return request;
 }
 

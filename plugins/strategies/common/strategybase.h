@@ -28,8 +28,12 @@ public:
 
     const NodeTable &nodes() const { return m_nodes; }
     qint64 reasoningLength() const { return m_reasoningLength; }
+    int memoryEntries() const { return m_memoryEntries; }
 
 protected:
+    // Strategies that refine what worked (beam, refine, evolve, agents) offer the `memory`
+    // parameter: how many lessons of the optimisation memory each prompt carries.
+    virtual bool offersMemory() const { return false; }
     virtual QList<StrategyParameter> ownParameters() const = 0;
     virtual void onConfigure(const ParameterValues &values) = 0;
     // At most maxRequests (>= 1) requests for the next round.
@@ -48,6 +52,7 @@ private:
     NodeTable m_nodes;
     StrategyRandom m_random;
     qint64 m_reasoningLength = 0;
+    int m_memoryEntries = 0;
     QList<ExpansionRequest> m_inFlight;
     QList<qint64> m_evicted;
     QSet<qint64> m_evictedSet;

@@ -33,6 +33,7 @@ public:
     QList<Migration> migrations() const { return m_migrations; }
 
 protected:
+    bool offersMemory() const override { return true; }
     QList<StrategyParameter> ownParameters() const override;
     void onConfigure(const ParameterValues &values) override;
     QList<ExpansionRequest> nextRequests(int maxRequests) override;

@@ -17,6 +17,7 @@ public:
     QList<qint64> trajectory(int t) const { return m_trajectories.value(t); }
 
 protected:
+    bool offersMemory() const override { return true; }
     QList<StrategyParameter> ownParameters() const override;
     void onConfigure(const ParameterValues &values) override;
     QList<ExpansionRequest> nextRequests(int maxRequests) override;

@@ -3,6 +3,7 @@
 #include "policies/feedbacksummary.h"
 #include "policies/offline/defectinjector.h"
 #include "policies/offline/feedbackreader.h"
+#include "policies/offline/offlineroles.h"
 #include "policies/offline/tokenestimator.h"
 
 #include <QDateTime>
@@ -23,6 +24,8 @@ constexpr quint64 kStreamDefects = 2;
 constexpr quint64 kStreamTokens = 3;
 constexpr quint64 kStreamDecisions = 4;
 constexpr quint64 kStreamMisconception = 5;
+constexpr quint64 kStreamPromptMoves = 6;
+constexpr quint64 kStreamRoles = 16; // + the role's index: each role draws its own trace
 
 double clamp01(double value)
 {
@@ -83,6 +86,9 @@ struct OfflinePolicy::Plan
     QString misconception;   // "category:kind" the model repeats on this task, if any
     QString injected = QStringLiteral("none");
     int injectedLine = 0;
+    QList<PromptNotes::KnobMove> promptMoves; // from the memory or the agents' plan
+    QString promptMovesFrom;                  // "The plan", "My notes from earlier runs"
+    bool followAllMoves = false;              // a plan or a first version: every move; else one
 };
 
 // The generation's random streams and its reasoning trace. The trace needs `needLength`
@@ -101,7 +107,9 @@ struct OfflinePolicy::Draws
     }
     static CounterRng root(const GenerationRequest &request)
     {
-        return CounterRng(request.seed, static_cast<quint64>(request.sampleIndex));
+        const CounterRng base(request.seed, static_cast<quint64>(request.sampleIndex));
+        const qsizetype role = OfflineRoles::names().indexOf(request.role);
+        return role < 0 ? base : base.fork(kStreamRoles + quint64(role));
     }
     double cutShare(const GenerationRequest &request) const
     {
@@ -350,32 +358,22 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
     if (!space || space->knobs().isEmpty())
         return;
 
+    // A move its prompt proposes (the agents' plan, a lesson of the memory) is followed as
+    // often as feedback that names a knob.
+    if (followPromptMoves(request, *space, plan))
+        return;
     // Correct parent: move a knob the way the feedback points, with noise.
     const QString kind =
         evaluation ? feedbackKind(*evaluation, *space) : space->bound() + QStringLiteral("_bound");
     plan.feedback = kind;
-    QList<const Knob *> candidates;
-    QList<double> weights;
-    for (const Knob &knob : space->knobs()) {
-        const auto target = knob.feedback.constFind(kind);
-        if (target == knob.feedback.constEnd())
-            continue;
-        const QString current = plan.knobs.value(knob.name);
-        const QString next = moveKnob(knob, current, target.value());
-        if (next == current)
-            continue;
-        const double gain = valueQuality(knob, next) - valueQuality(knob, current);
-        candidates.append(&knob);
-        weights.append(0.2 + 4.0 * skill * std::max(0.0, gain) + (1.0 - skill) * 0.5);
-    }
-    if (!candidates.isEmpty() && rng.chance(m_options.followRate)) {
-        const Knob *knob = candidates.at(rng.weighted(weights));
-        const QString current = plan.knobs.value(knob->name);
-        const QString next = moveKnob(*knob, current, knob->feedback.value(kind));
-        plan.knobs.insert(knob->name, next);
-        plan.notes.append(
-            QStringLiteral("The feedback says %1, so I change %2 (%3) from %4 to %5.")
-                .arg(feedbackPhrase(kind), knob->name, knob->description, current, next));
+    const FeedbackMoves moves = feedbackMoves(*space, plan.knobs, kind, skill);
+    if (!moves.knobs.isEmpty() && rng.chance(m_options.followRate)) {
+        const int i = rng.weighted(moves.weights);
+        const Knob *knob = moves.knobs.at(i);
+        plan.notes.append(QStringLiteral("The feedback says %1, so I change %2 (%3) from %4 to %5.")
+                              .arg(feedbackPhrase(kind), knob->name, knob->description,
+                                   plan.knobs.value(knob->name), moves.values.at(i)));
+        plan.knobs.insert(knob->name, moves.values.at(i));
     } else {
         const KnobConfig before = plan.knobs;
         plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
@@ -387,6 +385,51 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
     }
     if (rng.chance(0.25 * (1.0 - skill)))
         plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
+}
+
+OfflinePolicy::FeedbackMoves OfflinePolicy::feedbackMoves(const VariantSpace &space,
+                                                          const KnobConfig &knobs,
+                                                          const QString &kind, double skill)
+{
+    FeedbackMoves moves;
+    for (const Knob &knob : space.knobs()) {
+        const auto target = knob.feedback.constFind(kind);
+        if (target == knob.feedback.constEnd())
+            continue;
+        const QString current = knobs.value(knob.name);
+        const QString next = moveKnob(knob, current, target.value());
+        if (next == current)
+            continue;
+        const double gain = valueQuality(knob, next) - valueQuality(knob, current);
+        moves.knobs.append(&knob);
+        moves.values.append(next);
+        moves.weights.append(0.2 + 4.0 * skill * std::max(0.0, gain) + (1.0 - skill) * 0.5);
+    }
+    return moves;
+}
+
+bool OfflinePolicy::followPromptMoves(const GenerationRequest &request, const VariantSpace &space,
+                                      Plan &plan) const
+{
+    if (plan.promptMoves.isEmpty())
+        return false;
+    // Its own stream, so a prompt without moves draws exactly as before.
+    CounterRng rng = Draws::root(request).fork(kStreamPromptMoves);
+    bool moved = false;
+    for (const PromptNotes::KnobMove &move : std::as_const(plan.promptMoves)) {
+        const Knob *knob = space.knob(move.knob);
+        if (!knob || !knob->values.contains(move.value) ||
+            plan.knobs.value(move.knob) == move.value || !rng.chance(m_options.followRate))
+            continue;
+        plan.notes.append(
+            QStringLiteral("%1 says to set %2 = %3 (it was %4), so I do.")
+                .arg(plan.promptMovesFrom, move.knob, move.value, plan.knobs.value(move.knob)));
+        plan.knobs.insert(move.knob, move.value);
+        moved = true;
+        if (!plan.followAllMoves)
+            break;
+    }
+    return moved;
 }
 
 bool OfflinePolicy::taskIsStuck(const GenerationRequest &request, QString *misconception) const
@@ -487,6 +530,10 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     }
     const std::shared_ptr<const VariantSpace> space = this->space(task.name, request.backend);
     const double difficulty = space ? space->difficulty() : 0.5;
+    // The prompt first: all this model knows of the memory and of its team is in it.
+    const Prompt prompt = m_prompts.build(request);
+    if (!request.role.isEmpty() && request.role != QLatin1String("coder"))
+        return roleAnswer(request, space.get(), prompt);
 
     // One latent draw sets the trace's length and, through lengthCoupling, its odds of failing:
     // long traces go with wrong answers, and the knob choices do not depend on it.
@@ -496,6 +543,16 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     CounterRng &decisionRng = draws.decisions;
 
     Plan plan;
+    if (request.role == QLatin1String("coder")) {
+        plan.promptMoves =
+            PromptNotes::planMoves(PromptNotes::section(prompt.user, QStringLiteral("Plan")));
+        plan.promptMovesFrom = QStringLiteral("The plan");
+        plan.followAllMoves = true;
+    } else {
+        plan.promptMoves = PromptNotes::memoryMoves(prompt.user);
+        plan.promptMovesFrom = QStringLiteral("A lesson of the memory");
+        plan.followAllMoves = request.operation == Operation::Sample;
+    }
     const QList<CandidateRecord> &parents = request.parents;
     auto knobsOf = [&](int i) -> KnobConfig {
         if (i >= 0 && i < parents.size())
@@ -528,6 +585,8 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         plan.knobs = knobsOf(-1);
         plan.notes.append(QStringLiteral("A first version of %1 for the %2 backend.")
                               .arg(task.name, backendName(request.backend)));
+        if (space)
+            followPromptMoves(request, *space, plan);
         break;
     case Operation::Refine:
         plan.knobs = knobsOf(0);
@@ -536,7 +595,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
         break;
     case Operation::Mutate:
         plan.knobs = knobsOf(0);
-        if (space) {
+        if (space && !followPromptMoves(request, *space, plan)) {
             const KnobConfig before = plan.knobs;
             plan.knobs =
                 mutate(*space, plan.knobs, skill, decisionRng.chance(0.4) ? 2 : 1, knobRng);
@@ -613,7 +672,6 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
 
     // Token accounting as an LLM would report it: real prompt text, the answer, reasoning drawn
     // per task difficulty and requested budget.
-    const Prompt prompt = m_prompts.build(request);
     const QString promptText = prompt.transcript();
     const QString language =
         request.backend == Backend::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpp");
@@ -687,6 +745,99 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     if (plan.keptParent)
         meta.insert(QStringLiteral("kept_parent"), true);
     c.policyMeta = meta;
+    result.ok = true;
+    return result;
+}
+
+QString OfflinePolicy::planText(const GenerationRequest &request, const VariantSpace *space,
+                                const Prompt &prompt, CounterRng &rng) const
+{
+    std::optional<KnobConfig> knobs;
+    if (space && !request.parents.isEmpty())
+        knobs = parentKnobs(request.parents.first(), space);
+    if (!knobs)
+        return QStringLiteral("1. Rewrite the kernel in the structure I know for this task.");
+    const QString diagnosis = PromptNotes::section(prompt.user, QStringLiteral("Diagnosis"));
+    if (diagnosis.startsWith(QLatin1String("not measured")))
+        return QStringLiteral("1. Fix the failure the verifier reported; optimise only once the "
+                              "kernel passes.");
+    QString kind = PromptNotes::diagnosedLimiter(diagnosis);
+    if (kind.isEmpty())
+        kind = space->bound() == QLatin1String("compute") ? QStringLiteral("compute_bound")
+                                                          : QStringLiteral("memory_bound");
+    QStringList steps;
+    // A lesson of the memory that applies here comes first, as often as feedback is followed.
+    for (const PromptNotes::KnobMove &move : PromptNotes::memoryMoves(prompt.user)) {
+        const Knob *knob = space->knob(move.knob);
+        if (knob && knob->values.contains(move.value) && knobs->value(move.knob) != move.value &&
+            rng.chance(m_options.followRate)) {
+            steps << QStringLiteral(
+                         "set %1 = %2 (it was %3): a lesson of the memory gained from it")
+                         .arg(move.knob, move.value, knobs->value(move.knob));
+            break;
+        }
+    }
+    const FeedbackMoves moves = feedbackMoves(*space, *knobs, kind, m_options.skill);
+    if (!moves.knobs.isEmpty()) {
+        const int i = rng.weighted(moves.weights);
+        steps << QStringLiteral("set %1 = %2 (it was %3): %4, and %1 is %5")
+                     .arg(moves.knobs.at(i)->name, moves.values.at(i),
+                          knobs->value(moves.knobs.at(i)->name), feedbackPhrase(kind),
+                          moves.knobs.at(i)->description);
+    }
+    if (steps.isEmpty()) {
+        const KnobConfig other = mutate(*space, *knobs, m_options.skill, 1, rng);
+        for (auto it = other.constBegin(); it != other.constEnd(); ++it)
+            if (knobs->value(it.key()) != it.value())
+                steps << QStringLiteral("set %1 = %2 (it was %3): no knob answers this limiter "
+                                        "directly, so I try another %1")
+                             .arg(it.key(), it.value(), knobs->value(it.key()));
+    }
+    QStringList numbered;
+    for (qsizetype i = 0; i < steps.size(); ++i)
+        numbered << QStringLiteral("%1. %2").arg(i + 1).arg(steps[i]);
+    return numbered.isEmpty() ? QStringLiteral("1. Keep the kernel as it is.")
+                              : numbered.join(QLatin1Char('\n'));
+}
+
+GenerationResult OfflinePolicy::roleAnswer(const GenerationRequest &request,
+                                           const VariantSpace *space, const Prompt &prompt) const
+{
+    Draws draws(request, space ? space->difficulty() : 0.5);
+    QString answer;
+    if (request.role == QLatin1String("profiler")) {
+        const QString bound = space && space->bound() == QLatin1String("compute")
+                                  ? QStringLiteral("compute_bound")
+                                  : QStringLiteral("memory_bound");
+        answer = OfflineRoles::diagnosis(
+            PromptNotes::section(prompt.user, QStringLiteral("Profile")), bound);
+    } else if (request.role == QLatin1String("planner")) {
+        answer = planText(request, space, prompt, draws.decisions);
+    } else if (request.role == QLatin1String("tester")) {
+        answer = OfflineRoles::testerAnswer(prompt.user, draws.decisions);
+    } else {
+        GenerationResult unknown;
+        unknown.error = QStringLiteral("offline policy: no role '%1'").arg(request.role);
+        return unknown;
+    }
+    GenerationResult result;
+    CandidateRecord &c = result.candidate;
+    c.task = request.task->name;
+    c.operation = request.operation;
+    c.policy = name();
+    c.prompt = prompt.transcript();
+    c.response = kSimulatedLabel + QStringLiteral("\n\n") + answer;
+    c.reasoning =
+        kSimulatedLabel + QStringLiteral("\nThe %1's reading of its prompt.").arg(request.role);
+    c.promptTokens = TokenEstimator::count(c.prompt);
+    c.completionTokens = TokenEstimator::count(c.response);
+    c.reasoningTokens = std::max<qint64>(draws.reasoningTokens(request), 16);
+    c.reasoningLength =
+        request.reasoningLength > 0 ? request.reasoningLength : qint64(draws.typicalLength);
+    c.createdAt = QDateTime::currentDateTimeUtc();
+    c.policyMeta = {{QStringLiteral("simulated"), true},
+                    {QStringLiteral("model"), m_options.model},
+                    {QStringLiteral("role"), request.role}};
     result.ok = true;
     return result;
 }

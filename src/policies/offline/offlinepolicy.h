@@ -1,6 +1,7 @@
 #pragma once
 
 #include "policies/offline/counterrng.h"
+#include "policies/offline/promptnotes.h"
 #include "policies/offline/variantspace.h"
 #include "policies/policy.h"
 #include "policies/promptbuilder.h"
@@ -70,6 +71,25 @@ public:
 private:
     struct Plan;
     struct Draws;
+    // The knob moves feedback of `kind` suggests, with the skill-weighted odds of each.
+    struct FeedbackMoves
+    {
+        QList<const Knob *> knobs;
+        QStringList values;
+        QList<double> weights;
+    };
+    static FeedbackMoves feedbackMoves(const VariantSpace &space, const KnobConfig &knobs,
+                                       const QString &kind, double skill);
+    // Applies the plan's prompt moves, each followed at followRate; true when any was.
+    bool followPromptMoves(const GenerationRequest &request, const VariantSpace &space,
+                           Plan &plan) const;
+    // The profiler's, planner's or tester's answer (the tester's and profiler's words are
+    // OfflineRoles').
+    GenerationResult roleAnswer(const GenerationRequest &request, const VariantSpace *space,
+                                const Prompt &prompt) const;
+    // The planner's numbered plan of "set knob = value" steps for the parent it was shown.
+    QString planText(const GenerationRequest &request, const VariantSpace *space,
+                     const Prompt &prompt, CounterRng &rng) const;
     void planFailure(const GenerationRequest &request, bool stuck, Draws &draws, Plan &plan) const;
     void applyDefect(const GenerationRequest &request, CounterRng &rng, QString *source,
                      Plan &plan) const;

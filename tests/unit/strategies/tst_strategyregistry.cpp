@@ -13,11 +13,11 @@ class TestStrategyRegistry : public QObject
 private slots:
     void listsTheBuiltins()
     {
-        QCOMPARE(
-            StrategyRegistry::names(),
-            (QStringList{QStringLiteral("best-of-n"), QStringLiteral("refine"),
-                         QStringLiteral("beam"), QStringLiteral("greedy"), QStringLiteral("mcts"),
-                         QStringLiteral("evolve"), QStringLiteral("two-phase")}));
+        QCOMPARE(StrategyRegistry::names(),
+                 (QStringList{QStringLiteral("best-of-n"), QStringLiteral("refine"),
+                              QStringLiteral("beam"), QStringLiteral("greedy"),
+                              QStringLiteral("mcts"), QStringLiteral("evolve"),
+                              QStringLiteral("two-phase"), QStringLiteral("agents")}));
         QVERIFY(!StrategyRegistry::contains(QStringLiteral("annealing")));
         QVERIFY(!StrategyRegistry::create(QStringLiteral("annealing")));
     }
@@ -130,7 +130,7 @@ private slots:
     {
         StrategyRegistry::setPluginDirectories({QStringLiteral(KILN_TEST_STRATEGY_PLUGIN_DIR)});
         const QStringList names = StrategyRegistry::names();
-        QCOMPARE(names.size(), 8);
+        QCOMPARE(names.size(), 9);
         QCOMPARE(names.last(), QStringLiteral("dummy")); // after the built-ins
         const std::unique_ptr<Strategy> dummy = StrategyRegistry::create(QStringLiteral("dummy"));
         QVERIFY(dummy);
@@ -140,13 +140,13 @@ private slots:
         QVERIFY(!StrategyRegistry::validate(QStringLiteral("dummy"), {{QStringLiteral("width"), 9}})
                      .isEmpty());
         StrategyRegistry::setPluginDirectories({});
-        QCOMPARE(StrategyRegistry::names().size(), 7);
+        QCOMPARE(StrategyRegistry::names().size(), 8);
     }
 
     void missingPluginDirectoryIsHarmless()
     {
         StrategyRegistry::setPluginDirectories({QStringLiteral("/nonexistent/kiln/plugins")});
-        QCOMPARE(StrategyRegistry::names().size(), 7);
+        QCOMPARE(StrategyRegistry::names().size(), 8);
         StrategyRegistry::setPluginDirectories({});
     }
 };

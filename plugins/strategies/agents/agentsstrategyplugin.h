@@ -1,0 +1,21 @@
+#pragma once
+
+#include "engine/strategy.h"
+
+#include <QObject>
+
+namespace kiln {
+
+// Factory of the "agents" strategy, built as a static Qt plugin.
+class AgentsStrategyPlugin : public QObject, public StrategyFactory
+{
+    Q_OBJECT
+    Q_PLUGIN_METADATA(IID KilnStrategyFactory_iid FILE "agents.json")
+    Q_INTERFACES(kiln::StrategyFactory)
+
+public:
+    QString strategyName() const override;
+    Strategy *create() const override;
+};
+
+} // namespace kiln

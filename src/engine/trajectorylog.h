@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
+
+#include <QHash>
+#include <QString>
+
+namespace kiln {
+
+// The trajectory log the agents strategy's roles share: one line per earlier round of the
+// trajectory that leads to a candidate (oldest first, at most kRounds), with the plan that round
+// followed and what the verifier made of its kernel.
+class TrajectoryLog
+{
+public:
+    static constexpr int kRounds = 8;
+    static QString text(qint64 candidateId, const QHash<qint64, CandidateRecord> &candidates,
+                        const QHash<qint64, EvaluationResult> &evaluations);
+};
+
+} // namespace kiln
