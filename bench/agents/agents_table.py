@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""Table of bench/agents/agents_vs_search.sh: per configuration, the mean best speedup over the
-runs (a run with no correct candidate counts 0), the mean ratio to best-of-n on the same task and
-seed, candidates and tokens per run, and for memory configurations the mean over seeds after the
-first (whose prompts carry lessons)."""
+"""Tables of bench/agents/agents_vs_search.sh (files LABEL.TASK.SEED.json, '+' of a label written
+'-'): per task and configuration the mean best speedup over the seeds (a run with no correct
+candidate counts 0) and, for the memory configurations, the mean over seeds after the first;
+then per configuration the geometric mean over (task, seed) of its best speedup over refine's and
+over best-of-n's on the same task and seed (pairs where the other found nothing are left out and
+counted), candidates and tokens per run."""
 import glob
 import json
+import math
 import os
 import statistics
 import sys
 
-ORDER = ["best-of-n", "refine", "beam", "refine+memory", "beam+memory", "agents", "agents+memory"]
+ORDER = ["best-of-n", "refine", "beam", "refine-memory", "beam-memory", "agents", "agents-memory"]
 
 
 def load(folder):
     runs = {}
-    for path in glob.glob(os.path.join(folder, "*@*@*.json")):
-        label, task, seed = os.path.basename(path)[:-5].split("@")
+    for path in glob.glob(os.path.join(folder, "*.*.*.json")):
+        label, task, seed = os.path.basename(path)[:-5].split(".")
         try:
             doc = json.load(open(path))
         except ValueError:
@@ -27,27 +30,47 @@ def load(folder):
     return runs
 
 
+def geomean_ratio(runs, label, other):
+    logs, missing = [], 0
+    for (l, task, seed), (best, _, _) in runs.items():
+        if l != label:
+            continue
+        base = runs.get((other, task, seed))
+        if not base or base[0] <= 0 or best <= 0:
+            missing += 1
+            continue
+        logs.append(math.log(best / base[0]))
+    if not logs:
+        return "-"
+    text = "%.2fx" % math.exp(statistics.mean(logs))
+    return text + (" (%d left out)" % missing if missing else "")
+
+
 def main():
     runs = load(sys.argv[1])
-    print("| configuration | runs | mean best speedup | vs best-of-n (same task, seed) | "
-          "mean best, seeds 2+ | candidates/run | tokens/run |")
-    print("|---|---|---|---|---|---|---|")
-    for label in ORDER:
-        mine = {k: v for k, v in runs.items() if k[0] == label}
-        if not mine:
-            continue
-        ratios = []
-        for (_, task, seed), (best, _, _) in mine.items():
-            base = runs.get(("best-of-n", task, seed))
-            if base and base[0] > 0:
-                ratios.append(best / base[0])
-        later = [v[0] for k, v in mine.items() if k[2] >= 2]
-        print("| %s | %d | %.2fx | %s | %s | %.1f | %.0f |" % (
-            label, len(mine), statistics.mean(v[0] for v in mine.values()),
-            "%.2fx" % statistics.mean(ratios) if ratios else "-",
-            "%.2fx" % statistics.mean(later) if later else "-",
-            statistics.mean(v[1] for v in mine.values()),
-            statistics.mean(v[2] for v in mine.values())))
+    tasks = sorted({k[1] for k in runs})
+    labels = [l for l in ORDER if any(k[0] == l for k in runs)]
+    print("| task | " + " | ".join(labels) + " |")
+    print("|---|" + "---|" * len(labels))
+    for task in tasks:
+        cells = []
+        for label in labels:
+            bests = [v[0] for k, v in runs.items() if k[0] == label and k[1] == task]
+            later = [v[0] for k, v in runs.items() if k[0] == label and k[1] == task and k[2] >= 2]
+            cell = "%.2fx" % statistics.mean(bests) if bests else "-"
+            if "memory" in label and later:
+                cell += " (2+: %.2fx)" % statistics.mean(later)
+            cells.append(cell)
+        print("| %s | %s |" % (task, " | ".join(cells)))
+    print()
+    print("| configuration | runs | vs refine (geomean) | vs best-of-n (geomean) | candidates/run | tokens/run |")
+    print("|---|---|---|---|---|---|")
+    for label in labels:
+        mine = [v for k, v in runs.items() if k[0] == label]
+        print("| %s | %d | %s | %s | %.1f | %.0f |" % (
+            label, len(mine), geomean_ratio(runs, label, "refine"),
+            geomean_ratio(runs, label, "best-of-n"),
+            statistics.mean(v[1] for v in mine), statistics.mean(v[2] for v in mine)))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 # workspace per (configuration, task), so seed k's prompts carry the lessons of seeds 1..k-1.
 #
 # usage: bench/agents/agents_vs_search.sh KILN_CLI OUT_DIR [TOKENS] [SEEDS] [BACKEND] [TASKS]
-#   TASKS: comma-separated (default vector_add,softmax,matmul); SANDBOXES (env) per run.
+#   TASKS: comma-separated (default vector_add,softmax,matmul); SANDBOXES (env) per run;
+#   DB_DIR (env): where the workspaces go (default OUT_DIR).
 set -euo pipefail
 cli=$1
 out=$2
@@ -15,7 +16,8 @@ seeds=${4:-3}
 backend=${5:-cpu}
 tasks=${6:-vector_add,softmax,matmul}
 sandboxes=${SANDBOXES:-2}
-mkdir -p "$out"
+dbs=${DB_DIR:-$out} # the workspaces (DB_DIR keeps them out of a results folder)
+mkdir -p "$out" "$dbs"
 configs=(
     "best-of-n|best-of-n|"
     "refine|refine|--param turns=100"
@@ -30,12 +32,12 @@ for task in ${tasks//,/ }; do
         for entry in "${configs[@]}"; do
             IFS='|' read -r label strategy params <<< "$entry"
             # Memory runs of one task share a workspace; the others get one per run.
-            if [[ $label == *memory* ]]; then db="$out/$label-$task.db"; else db="$out/$label-$task-$seed.db"; fi
+            if [[ $label == *memory* ]]; then db="$dbs/$label-$task.db"; else db="$dbs/$label-$task-$seed.db"; fi
             # shellcheck disable=SC2086
             "$cli" run --task "$task" --strategy "$strategy" $params --budget-axis tokens \
                 --budget "$tokens" --seed "$seed" --backend "$backend" --db "$db" \
-                --param "sandboxes=$sandboxes" --json > "$out/$label@$task@$seed.json" \
-                2> "$out/$label@$task@$seed.log"
+                --param "sandboxes=$sandboxes" --json > "$out/${label//+/-}.$task.$seed.json" \
+                2> "$out/${label//+/-}.$task.$seed.log"
         done
         echo "done $task seed $seed" >&2
     done

@@ -77,8 +77,8 @@ GenerationResult AgentPipeline::generate(const GenerationRequest &request,
                                          const std::atomic<bool> &cancel)
 {
     // Roles need a kernel to profile: a first sample is one ordinary generation.
-    if (!request.agentRoles || request.parents.isEmpty() || !request.task ||
-        request.parentEvaluations.isEmpty())
+    if (!request.agentRoles || !m_policy.playsRoles() || request.parents.isEmpty() ||
+        !request.task || request.parentEvaluations.isEmpty())
         return m_policy.generate(request, cancel);
 
     GenerationRequest shared = request;

@@ -16,7 +16,8 @@ namespace kiln {
 //   tester:   the kernel -> extra shapes for its correctness checks (ShapeProposal).
 // Every role reads the trajectory log. The candidate is the coder's, charged the tokens of all
 // four; the steps go in its policy_meta ("agent_steps") for the transcript panel. Any other
-// request goes straight to the wrapped policy.
+// request, and every request to a policy that does not play roles (replay, manual), goes
+// straight to the wrapped policy.
 class AgentPipeline : public Policy
 {
 public:

@@ -27,11 +27,15 @@ public:
         Q_UNUSED(source);
         Q_UNUSED(runSecret);
         Q_UNUSED(cancel);
+        return unprofiled(QStringLiteral("this evaluator takes no hardware profile of %1 kernels")
+                              .arg(backendName(backend)));
+    }
+    // The profile stage without a profile: `why`, and that the verifier's data stands in.
+    static StageResult unprofiled(const QString &why)
+    {
         StageResult stage;
         stage.name = QStringLiteral("profile");
-        stage.detail = QStringLiteral("this evaluator takes no hardware profile of %1 kernels; "
-                                      "the verifier's own data stands in for it")
-                           .arg(backendName(backend));
+        stage.detail = why + QStringLiteral("; the verifier's own data stands in for a profile");
         return stage;
     }
 };

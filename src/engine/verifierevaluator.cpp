@@ -60,28 +60,21 @@ StageResult VerifierEvaluator::profile(const Task &task, Backend backend, const 
     Q_UNUSED(source);
     Q_UNUSED(runSecret);
     Q_UNUSED(cancel);
-    StageResult stage;
-    stage.name = QStringLiteral("profile");
-    if (backend != Backend::Cuda) {
-        stage.detail = QStringLiteral("Kiln has no hardware profiler for the %1 backend; the "
-                                      "verifier's own data stands in for one")
-                           .arg(backendName(backend));
-        return stage;
-    }
+    if (backend != Backend::Cuda)
+        return unprofiled(QStringLiteral("Kiln has no hardware profiler for the %1 backend")
+                              .arg(backendName(backend)));
     const QString ncu = nsightCompute();
+    if (ncu.isEmpty())
+        return unprofiled(QStringLiteral("Nsight Compute (ncu) is missing (not on PATH, not in "
+                                         "/usr/local/cuda/bin, no KILN_NCU)"));
+    // The candidate runs confined: an empty environment (ncu's injection variables never reach
+    // it) and seccomp without sockets (its injection reports to ncu over one). Lifting either for
+    // model-written code would break the sandbox's rules (docs/cuda-backend.md, "Profiling the
+    // verifier").
+    StageResult stage = unprofiled(
+        QStringLiteral("ncu (%1) is not permitted to attach to the confined candidate sandbox")
+            .arg(ncu));
     stage.data.insert(QStringLiteral("ncu"), ncu);
-    if (ncu.isEmpty()) {
-        stage.detail = QStringLiteral("Nsight Compute (ncu) is missing (not on PATH, not in "
-                                      "/usr/local/cuda/bin, no KILN_NCU); the verifier's own data "
-                                      "stands in for a profile");
-        return stage;
-    }
-    // The candidate runs confined (no inherited environment, Landlock, seccomp without
-    // sockets): ncu's injection cannot reach its host from there, and lifting that for untrusted
-    // code would break the sandbox's rules (docs/cuda-backend.md, "Profiling").
-    stage.detail = QStringLiteral("ncu (%1) is not permitted to attach to the confined candidate "
-                                  "sandbox; the verifier's own data stands in for a profile")
-                       .arg(ncu);
     return stage;
 }
 

@@ -20,6 +20,7 @@ public:
     };
 
     QString name() const override { return QStringLiteral("manual"); }
+    bool playsRoles() const override { return false; }
     GenerationResult generate(const GenerationRequest &request,
                               const std::atomic<bool> &cancel) override;
 

@@ -54,6 +54,9 @@ public:
     virtual ~Policy() = default;
     virtual QString name() const = 0; // "offline", "llm", "replay", "manual"
     virtual bool isSimulated() const { return false; }
+    // Whether it writes each role of the agents strategy itself. A policy that hands back what
+    // was recorded or typed (replay, manual) answers the whole round at once.
+    virtual bool playsRoles() const { return true; }
     // Why this policy cannot write kernels for `task` on `backend`, or empty when it can. A run
     // asks before it starts, so it fails at once with the reason instead of once per request.
     virtual QString refusal(const Task &task, Backend backend) const

@@ -23,6 +23,7 @@ public:
     explicit ReplayPolicy(QList<CandidateRecord> recorded, qint64 sourceRunId = 0);
 
     QString name() const override { return QStringLiteral("replay"); }
+    bool playsRoles() const override { return false; }
     GenerationResult generate(const GenerationRequest &request,
                               const std::atomic<bool> &cancel) override;
 
