@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "memorydialog.h"
+#include "models/memorytablemodel.h"
 
 #include "codeeditor.h"
 #include "codepanel.h"
@@ -225,6 +226,11 @@ bool MainWindow::openMemory()
     }
     auto *dialog = new MemoryDialog(m_workspace->store(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The dialog reads and writes through the workspace's store: it closes with it.
+    connect(m_workspace, &Workspace::storeReplacing, dialog, [dialog] {
+        dialog->model()->detach();
+        dialog->close();
+    });
     dialog->show();
     return true;
 }

@@ -10,11 +10,11 @@ namespace kiln {
 
 namespace {
 
-// A role's answer without the simulated label a simulated policy puts first.
+// A role's answer without the label the simulated policy puts first.
 QString answerText(const CandidateRecord &c)
 {
     QString text = c.response.trimmed();
-    if (text.startsWith(QLatin1Char('[')))
+    if (text.startsWith(QLatin1String("[simulated")))
         text = text.section(QLatin1Char('\n'), 1).trimmed();
     return text;
 }
@@ -112,22 +112,27 @@ GenerationResult AgentPipeline::generate(const GenerationRequest &request,
             shared.roleContext.insert(QStringLiteral("candidate_source"), step.candidate.source);
         }
     }
-    if (coder.candidate.prompt.isEmpty() && !coder.ok && coder.error.isEmpty())
-        coder.error = QStringLiteral("cancelled before the coder wrote a kernel");
+    // A round cut short is not a candidate: its kernel would go unchecked on the tester's shapes.
+    if (cancel && results.size() < roles().size()) {
+        coder.ok = false;
+        coder.error = QStringLiteral("cancelled during the agents' round");
+    }
 
     // The candidate is the coder's; it carries every role's tokens and the steps.
     GenerationResult merged = coder;
     CandidateRecord &c = merged.candidate;
     QJsonObject meta = c.policyMeta;
     double cost = 0.0;
+    bool priced = false;
     c.promptTokens = c.completionTokens = c.reasoningTokens = 0;
     for (const GenerationResult &step : std::as_const(results)) {
         c.promptTokens += step.candidate.promptTokens;
         c.completionTokens += step.candidate.completionTokens;
         c.reasoningTokens += step.candidate.reasoningTokens;
+        priced = priced || step.candidate.policyMeta.contains(QStringLiteral("cost"));
         cost += step.candidate.policyMeta.value(QStringLiteral("cost")).toDouble();
     }
-    if (meta.contains(QStringLiteral("cost")))
+    if (priced)
         meta.insert(QStringLiteral("cost"), cost);
     meta.insert(QStringLiteral("agent_steps"), steps);
     meta.insert(QStringLiteral("agent_plan"), shared.roleContext.value(QStringLiteral("plan")));

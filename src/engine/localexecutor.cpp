@@ -3,7 +3,6 @@
 #include "engine/shapeproposal.h"
 
 #include <QElapsedTimer>
-#include <QJsonArray>
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -99,11 +98,8 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
             timer.start();
             bracket(hooks.evaluating, true);
             // Shapes the agents strategy's tester proposed join this candidate's checks.
-            const QJsonArray proposed =
-                outcome.generation.candidate.policyMeta.value(QStringLiteral("tester_shapes"))
-                    .toArray();
             const Task checked =
-                ShapeProposal::withShapes(*job.request.task, ShapeProposal::fromJson(proposed));
+                ShapeProposal::forCandidate(*job.request.task, outcome.generation.candidate);
             const EvaluationResult result =
                 m_evaluator.evaluate(checked, job.request.backend,
                                      outcome.generation.candidate.source, m_runSecret, cancel);

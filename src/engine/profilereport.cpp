@@ -32,6 +32,7 @@ QString metricLines(const QJsonObject &data)
 QString ProfileReport::verifierData(const EvaluationResult &e)
 {
     QStringList lines;
+    lines << QStringLiteral("- backend: %1").arg(backendName(e.backend));
     lines << QStringLiteral("- verdict: %1").arg(verdictName(e.verdict));
     if (e.candidateMs)
         lines << QStringLiteral("- kernel time: %1 ms").arg(number(*e.candidateMs));

@@ -1,6 +1,7 @@
 #include "rejudge.h"
 
 #include "engine/runconfig.h"
+#include "engine/shapeproposal.h"
 #include "store/runstore.h"
 
 #include <QHash>
@@ -26,7 +27,8 @@ QList<std::optional<EvaluationResult>> judgeAll(const QList<CandidateRecord> &ca
             const CandidateRecord &c = candidates[i];
             if (!c.source.isEmpty())
                 results[i] =
-                    evaluator.evaluate(*library.task(c.task), backend, c.source, secret, cancel);
+                    evaluator.evaluate(ShapeProposal::forCandidate(*library.task(c.task), c),
+                                       backend, c.source, secret, cancel);
         }
     };
     std::vector<std::thread> workers;

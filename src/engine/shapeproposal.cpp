@@ -86,6 +86,12 @@ QString checkOne(const QJsonValue &value, const Task &task, ShapeConfig *shape)
 
 } // namespace
 
+Task ShapeProposal::forCandidate(const Task &task, const CandidateRecord &candidate)
+{
+    return withShapes(
+        task, fromJson(candidate.policyMeta.value(QStringLiteral("tester_shapes")).toArray()));
+}
+
 QList<ShapeConfig> ShapeProposal::added(const Task &task)
 {
     QList<ShapeConfig> shapes;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/backend.h"
+#include "core/candidaterecord.h"
 #include "tasks/task.h"
 
 #include <QJsonArray>
@@ -32,6 +33,8 @@ public:
     // The task with `extra` appended to its correctness shapes and its timing shapes pinned, so
     // the candidate is timed exactly as without them.
     static Task withShapes(const Task &task, const QList<ShapeConfig> &extra);
+    // The task as a candidate is judged on: with the tester shapes its policy_meta carries.
+    static Task forCandidate(const Task &task, const CandidateRecord &candidate);
     // The shapes withShapes added to a task (what a cluster worker must add to its own copy).
     static QList<ShapeConfig> added(const Task &task);
 };

@@ -9,8 +9,9 @@
 namespace kiln {
 
 // The trajectory log the agents strategy's roles share: one line per earlier round of the
-// trajectory that leads to a candidate (oldest first, at most kRounds), with the plan that round
-// followed and what the verifier made of its kernel.
+// trajectory a candidate belongs to (its run, task and island: the trajectory's index), oldest
+// first and at most the last kRounds, with the plan that round followed and what the verifier
+// made of its kernel. Rounds that did not lead to the candidate are there too.
 class TrajectoryLog
 {
 public:

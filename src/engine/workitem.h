@@ -22,7 +22,9 @@ struct WorkItem
     bool lenient = false;
     QJsonArray extraShapes; // the agents strategy's tester shapes for this candidate (may be empty)
 
-    static constexpr int kVersion = 1; // of the spool's documents, items and results alike
+    // Of the spool's documents, items and results alike; 2 added an item's extra_shapes, so a
+    // worker of version 1 refuses such items instead of judging them without those shapes.
+    static constexpr int kVersion = 2;
 
     QJsonObject toJson() const;
     // Whether `object` is a spool document of `format` and this version, with an id.

@@ -17,6 +17,12 @@ void MemoryTableModel::reload()
     endResetModel();
 }
 
+void MemoryTableModel::detach()
+{
+    m_store = nullptr;
+    reload();
+}
+
 int MemoryTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_entries.size());

@@ -42,6 +42,8 @@ public:
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
 
     void reload();
+    // Forgets the store (it is going away); the table empties and edits are refused.
+    void detach();
     const MemoryEntry &entry(int row) const { return m_entries.at(row); }
     bool removeEntry(int row);
     bool clearAll();

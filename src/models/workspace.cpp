@@ -48,6 +48,8 @@ bool Workspace::open(const QString &path, QString *error)
     for (const QPointer<RunController> &c : std::as_const(m_controllers))
         delete c.data(); // finished runs of the previous database
     m_controllers.clear();
+    if (m_store)
+        emit storeReplacing();
     m_store = std::move(store);
     m_path = path;
     return true;

@@ -70,6 +70,9 @@ public:
 
 signals:
     void runAdded(kiln::RunController *controller);
+    // The writer connection is about to be replaced by another database's: whoever holds
+    // store() (the memory dialog) lets it go now.
+    void storeReplacing();
     void manualStored(int ticket, const kiln::CandidateRecord &candidate);
     void manualFinished(int ticket, bool ok, const kiln::CandidateRecord &candidate,
                         const kiln::EvaluationResult &result, const QString &error);

@@ -207,6 +207,7 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
 
     // The agents strategy's profiler, planner and tester answer in prose (or JSON), not code.
     if (!request.role.isEmpty() && request.role != QLatin1String("coder")) {
+        c.response = answer; // what the next role reads; inline thinking is in c.reasoning
         result.ok = !answer.trimmed().isEmpty();
         if (!result.ok) {
             result.error = QStringLiteral("the %1 gave an empty answer").arg(request.role);

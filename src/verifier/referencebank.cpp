@@ -71,13 +71,18 @@ std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64
         key += QLatin1Char('/') + task.shapeLabel(shape);
     // One computation at a time: concurrent evaluations of a new run wait for the first.
     QMutexLocker lock(&m_mutex);
+    std::shared_ptr<const RunReference> prefix;
     for (const auto &[k, reference] : m_recent) {
         if (k == key)
             return reference;
+        if (key.startsWith(k + QLatin1Char('/')))
+            prefix = reference;
     }
-    std::shared_ptr<RunReference> reference = compute(task, runSecret, error);
-    if (!reference)
-        return nullptr;
+    // A task with shapes added to a cached one (one candidate's tester shapes) reuses the cached
+    // instances, computes only the added shapes, and is not kept: it would push the run's own out.
+    std::shared_ptr<RunReference> reference = compute(task, runSecret, error, prefix.get());
+    if (!reference || prefix)
+        return reference;
     m_recent.append({key, reference});
     while (m_recent.size() > kKeptRuns)
         m_recent.removeFirst();
@@ -85,7 +90,7 @@ std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64
 }
 
 std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 runSecret,
-                                                     QString *error)
+                                                     QString *error, const RunReference *known)
 {
     auto reference = std::make_shared<RunReference>();
     QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-reference-XXXXXX"));
@@ -178,7 +183,12 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
     QList<Job> jobs;
     reference->correctness = QList<QList<ReferenceInstance>>(task.correctnessShapes.size(),
                                                              QList<ReferenceInstance>(seeds));
-    for (int s = 0; s < task.correctnessShapes.size(); ++s)
+    // Shape s's instances depend only on (secret, task, s, seed), so known ones are copied.
+    const qsizetype reused =
+        known ? std::min(known->correctness.size(), reference->correctness.size()) : 0;
+    for (qsizetype s = 0; s < reused; ++s)
+        reference->correctness[s] = known->correctness[s];
+    for (int s = int(reused); s < task.correctnessShapes.size(); ++s)
         for (int k = 0; k < seeds; ++k)
             jobs.append({task.correctnessShapes[s], s, k, &reference->correctness[s][k]});
     QtConcurrent::blockingMap(jobs, [&task, runSecret](const Job &job) {

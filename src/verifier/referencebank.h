@@ -46,7 +46,9 @@ public:
     static ShapeConfig timingShape(const Task &task);
 
 private:
-    std::shared_ptr<RunReference> compute(const Task &task, quint64 runSecret, QString *error);
+    // `known`: a reference of the same task and secret whose shapes are a prefix of the task's.
+    std::shared_ptr<RunReference> compute(const Task &task, quint64 runSecret, QString *error,
+                                          const RunReference *known = nullptr);
 
     const VerifierOptions &m_options;
     CompileCache &m_cache;

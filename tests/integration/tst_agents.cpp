@@ -4,6 +4,7 @@
 // Also the optimisation memory across two runs of one workspace.
 #include "engine/agentpipeline.h"
 #include "engine/profilereport.h"
+#include "engine/trajectorylog.h"
 #include "engine/verifierevaluator.h"
 #include "kilncli.h"
 #include "policies/offline/offlinepolicy.h"
@@ -19,7 +20,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// The real offline policy, with every request it is given kept for the test to read.
+// The real offline policy, with every request it is given kept for the test to read; it can
+// raise a stop flag once a given role has answered (a user pressing Stop mid-round).
 class RecordingPolicy : public Policy
 {
 public:
@@ -31,10 +33,14 @@ public:
         QMutexLocker lock(&m_mutex);
         requests.append(request);
         results.append(result);
+        if (stopAfter && request.role == stopAfterRole)
+            *stopAfter = true;
         return result;
     }
     QList<GenerationRequest> requests;
     QList<GenerationResult> results;
+    std::atomic<bool> *stopAfter = nullptr;
+    QString stopAfterRole;
 
 private:
     OfflinePolicy m_policy;
@@ -140,6 +146,51 @@ private slots:
         QCOMPARE(steps[0].toObject().value(u"role"_s).toString(), u"profile"_s);
         QCOMPARE(steps[2].toObject().value(u"template"_s).toString(), u"agent_planner"_s);
         QVERIFY(!merged.candidate.policyMeta.value(u"tester_shapes"_s).toArray().isEmpty());
+
+        // A stop after the coder: the kernel never met the tester, so it is no candidate.
+        std::atomic<bool> stop{false};
+        policy.stopAfter = &stop;
+        policy.stopAfterRole = u"coder"_s;
+        const GenerationResult cut = pipeline.generate(request, stop);
+        QVERIFY(!cut.ok);
+        QVERIFY2(cut.error.contains(u"cancelled"_s), qPrintable(cut.error));
+    }
+
+    void trajectoryLogHoldsEveryRoundOfTheTrajectory()
+    {
+        QHash<qint64, CandidateRecord> candidates;
+        QHash<qint64, EvaluationResult> evaluations;
+        auto add = [&](qint64 id, int island, std::optional<qint64> parent, const QString &plan,
+                       Verdict verdict) {
+            CandidateRecord c;
+            c.id = id;
+            c.runId = 1;
+            c.task = u"softmax"_s;
+            c.island = island;
+            c.sampleIndex = id;
+            c.parent = parent;
+            c.operation = parent ? Operation::Refine : Operation::Sample;
+            if (!plan.isEmpty())
+                c.policyMeta.insert(u"agent_plan"_s, plan);
+            candidates.insert(id, c);
+            EvaluationResult e;
+            e.verdict = verdict;
+            if (verdict == Verdict::Pass)
+                e.speedup = 1.0 + double(id) / 10.0;
+            evaluations.insert(id, e);
+        };
+        add(1, 0, std::nullopt, {}, Verdict::Pass);
+        add(2, 1, std::nullopt, {}, Verdict::Pass); // another trajectory
+        add(3, 0, 1, u"1. set TILE = 64 (it was 16)\n2. more"_s, Verdict::Wrong);
+        add(4, 0, 1, u"1. set SIMD = on"_s, Verdict::Pass);
+        // Round 4 refines #1 (the best), yet the log shows the failed round #3 as well.
+        const QString log = TrajectoryLog::text(4, candidates, evaluations);
+        const QStringList lines = log.split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith(u"- candidate #1 (sample): a first version -> pass"_s));
+        QCOMPARE(lines[1], u"- candidate #3 (refine): 1. set TILE = 64 (it was 16) -> wrong"_s);
+        QVERIFY(lines[2].contains(u"set SIMD = on -> pass, 1.40x"_s));
+        QVERIFY(!log.contains(u"#2"_s));
     }
 
     void profileStageSaysWhyThereIsNoHardwareProfile()
@@ -202,6 +253,25 @@ private slots:
         }
         QCOMPARE(withSteps, 4); // two trajectories: a sample, then two rounds of the roles each
         QVERIFY2(checkedMore > 0, "the tester's shapes must reach the verifier's checks");
+        // A rejudged run judges each candidate on its tester's shapes again.
+        const test::CliOutcome again =
+            test::runCli({u"rejudge"_s, u"--db"_s, db, u"--run"_s,
+                          QString::number(o.json().value(u"run_id"_s).toInteger()), u"--json"_s});
+        QVERIFY2(again.status == 0, again.err.constData());
+        int rejudgedMore = 0;
+        for (const QJsonValue &value :
+             candidatesOf(db, again.json().value(u"run_id"_s).toInteger())) {
+            const QJsonObject c = value.toObject();
+            const int proposed = int(
+                c.value(u"policy_meta"_s).toObject().value(u"tester_shapes"_s).toArray().size());
+            for (const QJsonValue &s :
+                 c.value(u"evaluation"_s).toObject().value(u"stages"_s).toArray())
+                if (s.toObject().value(u"name"_s).toString() == u"correctness"_s && proposed > 0 &&
+                    s.toObject().value(u"data"_s).toObject().value(u"shapes"_s).toInt() ==
+                        ownShapes + proposed)
+                    ++rejudgedMore;
+        }
+        QCOMPARE(rejudgedMore, checkedMore);
     }
 
     void memoryCarriesLessonsFromOneRunToTheNext()

@@ -67,6 +67,12 @@ QString PromptNotes::limiter(const QString &profile)
         return QStringLiteral("memory_bound");
     if (cm.hasMatch() && cm.captured(1).toDouble() >= 60.0)
         return QStringLiteral("compute_bound");
+    // A GPU kernel of a few microseconds spends its time launching (as refine's feedback reads it).
+    static const QRegularExpression time(QStringLiteral(R"(- kernel time: ([0-9.eE+-]+) ms)"));
+    const QRegularExpressionMatch t = time.match(profile);
+    if (profile.contains(QLatin1String("- backend: cuda")) && t.hasMatch() &&
+        t.captured(1).toDouble() < 0.01)
+        return QStringLiteral("launch_bound");
     static const QRegularExpression named(
         QStringLiteral(R"(limiter named by the verifier: (memory|compute|launch|latency))"));
     const QRegularExpressionMatch n = named.match(profile);
