@@ -2,6 +2,7 @@
 #include "models/transcriptformatter.h"
 
 #include <QJsonArray>
+#include <QLocale>
 #include <QTest>
 
 using namespace kiln;
@@ -134,6 +135,43 @@ private slots:
         c.policyMeta = QJsonObject{{QStringLiteral("model"), QStringLiteral("gpt-x")}};
         QVERIFY(!TranscriptFormatter::html(c).contains(QStringLiteral("Simulated")));
         QVERIFY(TranscriptFormatter::html(c).contains(QStringLiteral("gpt-x")));
+    }
+
+    // An agents round is one candidate; its transcript lists the profile stage and each role's
+    // own prompt, reasoning and answer with its tokens, in order.
+    void transcriptListsTheAgentsSteps()
+    {
+        CandidateRecord c;
+        c.id = 9;
+        c.policy = QStringLiteral("offline");
+        c.prompt = QStringLiteral("the coder's prompt");
+        QJsonArray steps{QJsonObject{{QStringLiteral("role"), QStringLiteral("profile")},
+                                     {QStringLiteral("ok"), false},
+                                     {QStringLiteral("detail"), QStringLiteral("no <ncu> here")}}};
+        for (const QString &role : {QStringLiteral("profiler"), QStringLiteral("planner"),
+                                    QStringLiteral("coder"), QStringLiteral("tester")})
+            steps.append(QJsonObject{{QStringLiteral("role"), role},
+                                     {QStringLiteral("template"), QStringLiteral("agent_") + role},
+                                     {QStringLiteral("ok"), role != QLatin1String("tester")},
+                                     {QStringLiteral("error"), QStringLiteral("empty answer")},
+                                     {QStringLiteral("prompt"), role + QStringLiteral(" asks")},
+                                     {QStringLiteral("response"), role + QStringLiteral(" says")},
+                                     {QStringLiteral("prompt_tokens"), 1234}});
+        c.policyMeta.insert(QStringLiteral("agent_steps"), steps);
+        const QString html = TranscriptFormatter::html(c);
+        QVERIFY(html.contains(QStringLiteral("5 steps of the agents' round")));
+        QVERIFY(html.contains(QStringLiteral("no &lt;ncu&gt; here")));
+        qsizetype at = 0;
+        for (const QString &needle :
+             {QStringLiteral("Profiler (template agent_profiler)"), QStringLiteral("profiler says"),
+              QStringLiteral("Planner (template agent_planner)"), QStringLiteral("coder asks"),
+              QStringLiteral("Tester (template agent_tester) — failed: empty answer")}) {
+            const qsizetype found = html.indexOf(needle, at);
+            QVERIFY2(found > at, qPrintable(needle));
+            at = found;
+        }
+        QVERIFY(html.contains(QLocale().toString(1234)));
+        QVERIFY(!html.contains(QStringLiteral("the coder's prompt"))); // shown once, as a step
     }
 };
 
