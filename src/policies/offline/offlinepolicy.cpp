@@ -408,6 +408,22 @@ OfflinePolicy::FeedbackMoves OfflinePolicy::feedbackMoves(const VariantSpace &sp
     return moves;
 }
 
+void OfflinePolicy::readPromptMoves(const GenerationRequest &request, const Prompt &prompt,
+                                    Plan &plan)
+{
+    // The agents' coder follows its plan; any other generation the memory's lessons, if any.
+    if (request.role == QLatin1String("coder")) {
+        plan.promptMoves =
+            PromptNotes::planMoves(PromptNotes::section(prompt.user, QStringLiteral("Plan")));
+        plan.promptMovesFrom = QStringLiteral("The plan");
+        plan.followAllMoves = true;
+        return;
+    }
+    plan.promptMoves = PromptNotes::memoryMoves(prompt.user);
+    plan.promptMovesFrom = QStringLiteral("A lesson of the memory");
+    plan.followAllMoves = request.operation == Operation::Sample;
+}
+
 bool OfflinePolicy::followPromptMoves(const GenerationRequest &request, const VariantSpace &space,
                                       Plan &plan) const
 {
@@ -543,16 +559,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     CounterRng &decisionRng = draws.decisions;
 
     Plan plan;
-    if (request.role == QLatin1String("coder")) {
-        plan.promptMoves =
-            PromptNotes::planMoves(PromptNotes::section(prompt.user, QStringLiteral("Plan")));
-        plan.promptMovesFrom = QStringLiteral("The plan");
-        plan.followAllMoves = true;
-    } else {
-        plan.promptMoves = PromptNotes::memoryMoves(prompt.user);
-        plan.promptMovesFrom = QStringLiteral("A lesson of the memory");
-        plan.followAllMoves = request.operation == Operation::Sample;
-    }
+    readPromptMoves(request, prompt, plan);
     const QList<CandidateRecord> &parents = request.parents;
     auto knobsOf = [&](int i) -> KnobConfig {
         if (i >= 0 && i < parents.size())

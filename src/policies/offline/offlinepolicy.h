@@ -80,6 +80,8 @@ private:
     };
     static FeedbackMoves feedbackMoves(const VariantSpace &space, const KnobConfig &knobs,
                                        const QString &kind, double skill);
+    // The knob moves the prompt proposes: the agents' plan for the coder, else the memory's.
+    static void readPromptMoves(const GenerationRequest &request, const Prompt &prompt, Plan &plan);
     // Applies the plan's prompt moves, each followed at followRate; true when any was.
     bool followPromptMoves(const GenerationRequest &request, const VariantSpace &space,
                            Plan &plan) const;
