@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -48,6 +49,18 @@ private slots:
         QVERIFY(!WorkItem::fromJson(broken, &error));
         QVERIFY(error.contains(u"secret"_s));
         QVERIFY(!WorkItem::fromJson(QJsonObject{{u"format"_s, u"other"_s}}, &error));
+        // The agents' tester shapes travel with the item; a worker of the spool's first version
+        // would judge without them, so the version moved on and an old item is refused.
+        WorkItem tested = item(8);
+        tested.extraShapes = QJsonArray{QJsonObject{{u"n"_s, 7}}};
+        const std::optional<WorkItem> shaped = WorkItem::fromJson(tested.toJson(), &error);
+        QVERIFY2(shaped, qPrintable(error));
+        QCOMPARE(shaped->extraShapes, tested.extraShapes);
+        QVERIFY(!item(9).toJson().contains(u"extra_shapes"_s));
+        QJsonObject old = item(9).toJson();
+        old.insert(u"version"_s, 1);
+        QVERIFY(!WorkItem::fromJson(old, &error));
+        QVERIFY(error.contains(u"version 2"_s));
     }
 
     // Two workers race over 300 items: every item is claimed exactly once.
