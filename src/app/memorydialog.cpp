@@ -26,6 +26,8 @@ MemoryDialog::MemoryDialog(RunStore *store, QWidget *parent)
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The idea takes what the short columns leave.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(MemoryTableModel::Idea, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_diff->setReadOnly(true);
@@ -39,6 +41,9 @@ MemoryDialog::MemoryDialog(RunStore *store, QWidget *parent)
     splitter->setStretchFactor(1, 2);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *reload = buttons->addButton(tr("&Reload"), QDialogButtonBox::ActionRole);
+    // Enter never deletes or clears by accident.
+    m_delete->setAutoDefault(false);
+    m_clear->setAutoDefault(false);
     buttons->addButton(m_delete, QDialogButtonBox::ActionRole);
     buttons->addButton(m_clear, QDialogButtonBox::DestructiveRole);
     auto *layout = new QVBoxLayout(this);
@@ -63,9 +68,9 @@ void MemoryDialog::updateSummary()
     m_summary->setText(rows == 0 ? tr("The memory is empty. Runs of beam, refine, evolve or agents "
                                       "with the memory parameter above 0 record a lesson each "
                                       "time a kernel beats its parent.")
-                                 : tr("%n lesson(s). Double-click an idea to edit it; prompts of "
-                                      "later runs carry the most relevant ones.",
-                                      nullptr, rows));
+                                 : (rows == 1 ? tr("1 lesson.") : tr("%1 lessons.").arg(rows)) +
+                                       tr(" Double-click an idea to edit it; prompts of later "
+                                          "runs carry the most relevant ones."));
     m_delete->setEnabled(m_table->currentIndex().isValid());
     m_clear->setEnabled(rows > 0);
     if (!m_table->currentIndex().isValid())
@@ -81,9 +86,11 @@ void MemoryDialog::showSelected()
         return;
     }
     const MemoryEntry &e = m_model->entry(current.row());
-    m_diff->setPlainText(tr("%1 on %2 (%3): %4\n\n%5")
-                             .arg(e.task, e.backend, e.shape, e.idea,
-                                  e.diff.isEmpty() ? tr("(no source diff recorded)") : e.diff));
+    const QString where = e.shape.isEmpty() ? tr("%1 on %2").arg(e.task, e.backend)
+                                            : tr("%1 on %2 (%3)").arg(e.task, e.backend, e.shape);
+    m_diff->setPlainText(
+        tr("%1: %2\n\n%3")
+            .arg(where, e.idea, e.diff.isEmpty() ? tr("(no source diff recorded)") : e.diff));
 }
 
 void MemoryDialog::deleteSelected()

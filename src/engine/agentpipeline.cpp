@@ -28,8 +28,7 @@ AgentPipeline::AgentPipeline(Policy &policy, Evaluator &evaluator, quint64 runSe
 
 QStringList AgentPipeline::roles()
 {
-    return {QStringLiteral("profiler"), QStringLiteral("planner"), QStringLiteral("coder"),
-            QStringLiteral("tester")};
+    return GenerationRequest::roles();
 }
 
 GenerationResult AgentPipeline::runRole(const GenerationRequest &base, const QString &role,
@@ -136,7 +135,6 @@ GenerationResult AgentPipeline::generate(const GenerationRequest &request,
         meta.insert(QStringLiteral("cost"), cost);
     meta.insert(QStringLiteral("agent_steps"), steps);
     meta.insert(QStringLiteral("agent_plan"), shared.roleContext.value(QStringLiteral("plan")));
-    meta.insert(QStringLiteral("profile_ok"), profile.ok);
     if (results.size() == roles().size()) {
         const ShapeProposal::Outcome shapes =
             ShapeProposal::parse(answerText(results.last().candidate), *request.task);

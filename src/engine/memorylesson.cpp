@@ -33,7 +33,7 @@ QString firstProseLine(const QString &response)
             inCode = !inCode;
             continue;
         }
-        // Headings, list bullets of choices and bracketed labels say nothing of the idea.
+        // Headings and bracketed labels (the simulated policy's) say nothing of the idea.
         if (inCode || line.isEmpty() || line.startsWith(QLatin1Char('[')) ||
             line.startsWith(QLatin1Char('#')))
             continue;
@@ -64,10 +64,9 @@ QString MemoryLesson::idea(const CandidateRecord &parent, const CandidateRecord 
 
 QString MemoryLesson::timingShape(const Task &task, Backend backend)
 {
-    if (task.timingShapes.contains(backend))
-        return task.shapeLabel(task.timingShapes.value(backend));
-    return task.correctnessShapes.isEmpty() ? QString()
-                                            : task.shapeLabel(task.correctnessShapes.last());
+    return task.correctnessShapes.isEmpty() && !task.timingShapes.contains(backend)
+               ? QString()
+               : task.shapeLabel(task.timedShape(backend));
 }
 
 std::optional<MemoryEntry>

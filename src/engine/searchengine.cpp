@@ -33,17 +33,12 @@ QJsonObject requestToJson(const ExpansionRequest &request)
     QJsonArray parents;
     for (qint64 id : request.parents)
         parents.append(double(id));
-    return {{QStringLiteral("operation"), operationName(request.operation)},
-            {QStringLiteral("parents"), parents},
-            {QStringLiteral("island"), request.island},
-            {QStringLiteral("generation"), request.generation},
-            {QStringLiteral("reasoning_length"), double(request.reasoningLength)},
-            {QStringLiteral("task"), request.task}};
-}
-
-QJsonObject requestJson(const ExpansionRequest &request)
-{
-    QJsonObject object = requestToJson(request);
+    QJsonObject object{{QStringLiteral("operation"), operationName(request.operation)},
+                       {QStringLiteral("parents"), parents},
+                       {QStringLiteral("island"), request.island},
+                       {QStringLiteral("generation"), request.generation},
+                       {QStringLiteral("reasoning_length"), double(request.reasoningLength)},
+                       {QStringLiteral("task"), request.task}};
     // Only when set, so the log of a run without them reads as before.
     if (request.memoryEntries > 0)
         object.insert(QStringLiteral("memory"), request.memoryEntries);
@@ -381,7 +376,7 @@ QString SearchEngine::runRounds()
         m_nextIndex += requests.size();
         QJsonArray requestArray;
         for (const ExpansionRequest &r : requests)
-            requestArray.append(requestJson(r));
+            requestArray.append(requestToJson(r));
         m_store.appendEvent(m_runId, QStringLiteral("round_started"), std::nullopt,
                             {{QStringLiteral("round"), plan.round},
                              {QStringLiteral("task"), plan.task},

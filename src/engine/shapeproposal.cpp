@@ -57,14 +57,13 @@ QString checkOne(const QJsonValue &value, const Task &task, ShapeConfig *shape)
         if (!task.sizes.contains(it.key()))
             return QStringLiteral("'%1' is not a size of %2").arg(it.key(), task.name);
     const QList<ShapeConfig> known = taskShapes(task);
+    const QMap<QString, qint64> largestSizes = task.largestCheckedSizes();
     for (const QString &name : task.sizes) {
         const QJsonValue v = object.value(name);
         const double d = v.toDouble(-1.0);
         if (!v.isDouble() || d != std::floor(d) || d < 1.0)
             return QStringLiteral("%1 must be a whole number of at least 1").arg(name);
-        qint64 largest = 1;
-        for (const ShapeConfig &k : known)
-            largest = std::max(largest, k.sizes.value(name, 1));
+        const qint64 largest = std::max<qint64>(1, largestSizes.value(name, 1));
         if (d > double(largest))
             return QStringLiteral("%1=%2 is larger than the task's largest checked (%3)")
                 .arg(name)
@@ -157,10 +156,9 @@ Task ShapeProposal::withShapes(const Task &task, const QList<ShapeConfig> &extra
     Task checked = task;
     if (extra.isEmpty() || task.correctnessShapes.isEmpty())
         return checked;
-    // Without a timing shape of its own a backend times the last correctness shape.
+    // Pinned, so the appended shapes never become the shape a backend is timed on.
     for (Backend backend : {Backend::Cpu, Backend::Cuda})
-        if (!checked.timingShapes.contains(backend))
-            checked.timingShapes.insert(backend, task.correctnessShapes.last());
+        checked.timingShapes.insert(backend, task.timedShape(backend));
     for (ShapeConfig shape : extra) {
         shape.label = kTesterLabel + task.shapeLabel(shape);
         checked.correctnessShapes.append(shape);

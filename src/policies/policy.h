@@ -32,6 +32,12 @@ struct GenerationRequest
     // One role of the agents strategy ("profiler", "planner", "coder", "tester"; empty: an
     // ordinary generation) and what the earlier roles produced for it, by placeholder name
     // ("trajectory", "profile", "diagnosis", "plan", "candidate_source").
+    // The agents strategy's roles, in the order a round runs them.
+    static QStringList roles()
+    {
+        return {QStringLiteral("profiler"), QStringLiteral("planner"), QStringLiteral("coder"),
+                QStringLiteral("tester")};
+    }
     bool agentRoles = false; // the agents strategy asked: the engine's AgentPipeline runs roles
     QString role;
     QMap<QString, QString> roleContext;

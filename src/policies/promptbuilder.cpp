@@ -248,14 +248,13 @@ QMap<QString, QString> PromptBuilder::values(const GenerationRequest &request) c
         v.insert(prefix + QStringLiteral("feedback"), feedback);
     }
     v.insert(QStringLiteral("memory"), memorySection(request.memory));
-    for (const QString &key :
-         {QStringLiteral("trajectory"), QStringLiteral("profile"), QStringLiteral("diagnosis"),
-          QStringLiteral("plan"), QStringLiteral("candidate_source")})
+    for (const QString &key : {QStringLiteral("trajectory"), QStringLiteral("profile"),
+                               QStringLiteral("diagnosis"), QStringLiteral("plan")})
         v.insert(key, request.roleContext.value(key));
-    if (request.roleContext.contains(QStringLiteral("candidate_source")))
-        v.insert(
-            QStringLiteral("candidate_source"),
-            sourceBlock(request.roleContext.value(QStringLiteral("candidate_source")), backend));
+    const auto candidate = request.roleContext.constFind(QStringLiteral("candidate_source"));
+    v.insert(QStringLiteral("candidate_source"), candidate == request.roleContext.cend()
+                                                     ? QString()
+                                                     : sourceBlock(*candidate, backend));
     if (request.task)
         insertShapeValues(*request.task, &v);
     // Backend rules are a template of their own so a user can edit them; they may use every
@@ -319,12 +318,9 @@ QString PromptBuilder::memorySection(const QList<MemoryEntry> &memory)
 void PromptBuilder::insertShapeValues(const Task &task, QMap<QString, QString> *values)
 {
     QStringList checked;
-    QMap<QString, qint64> largest;
-    for (const ShapeConfig &shape : task.correctnessShapes) {
+    for (const ShapeConfig &shape : task.correctnessShapes)
         checked << task.shapeLabel(shape);
-        for (auto it = shape.sizes.constBegin(); it != shape.sizes.constEnd(); ++it)
-            largest[it.key()] = std::max(largest.value(it.key()), it.value());
-    }
+    const QMap<QString, qint64> largest = task.largestCheckedSizes();
     QStringList limits;
     QStringList example;
     for (const QString &name : task.sizes) {

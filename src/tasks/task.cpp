@@ -111,6 +111,22 @@ const TaskParameter *Task::parameter(const QString &parameterName) const
     return nullptr;
 }
 
+ShapeConfig Task::timedShape(Backend backend) const
+{
+    if (timingShapes.contains(backend))
+        return timingShapes.value(backend);
+    return correctnessShapes.isEmpty() ? ShapeConfig() : correctnessShapes.last();
+}
+
+QMap<QString, qint64> Task::largestCheckedSizes() const
+{
+    QMap<QString, qint64> largest;
+    for (const ShapeConfig &shape : correctnessShapes)
+        for (auto it = shape.sizes.constBegin(); it != shape.sizes.constEnd(); ++it)
+            largest[it.key()] = std::max(largest.value(it.key()), it.value());
+    return largest;
+}
+
 QString Task::shapeLabel(const ShapeConfig &shape) const
 {
     if (!shape.label.isEmpty())

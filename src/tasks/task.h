@@ -119,6 +119,10 @@ struct Task
     const TaskParameter *parameter(const QString &name) const;
     Tolerance tolerance(const QString &dtype) const { return tolerances.value(dtype); }
     QString shapeLabel(const ShapeConfig &shape) const;
+    // The shape a backend is timed on: its own timing shape, else the last correctness shape.
+    ShapeConfig timedShape(Backend backend) const;
+    // The largest value each size takes over the correctness shapes.
+    QMap<QString, qint64> largestCheckedSizes() const;
 };
 
 } // namespace kiln

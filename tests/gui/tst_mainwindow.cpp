@@ -472,6 +472,11 @@ private slots:
         QVERIFY(!dialog.deleteButton()->isEnabled());
         dialog.table()->selectRow(0);
         QVERIFY(dialog.diff()->toPlainText().contains(QStringLiteral("+int B;")));
+        // KILN_SCREENSHOT_DIR: the dialog as a person sees it.
+        if (const QString folder = qEnvironmentVariable("KILN_SCREENSHOT_DIR"); !folder.isEmpty()) {
+            QTest::qWait(100); // the layout settles on the event loop
+            dialog.grab().save(folder + QStringLiteral("/kiln-memory.png"), "PNG");
+        }
         QVERIFY(dialog.deleteButton()->isEnabled());
         const qint64 first = dialog.model()->entry(0).id;
         QVERIFY(dialog.model()->setData(dialog.model()->index(0, MemoryTableModel::Idea),

@@ -59,6 +59,21 @@ QJsonArray candidatesOf(const QString &db, qint64 run)
     return QJsonDocument::fromJson(o.out).object().value(u"candidates"_s).toArray();
 }
 
+// Whether an exported candidate carries tester shapes and was checked on its task's own shapes
+// plus every one of them.
+bool checkedOnTesterShapes(const QJsonObject &candidate, int ownShapes)
+{
+    const int proposed = int(
+        candidate.value(u"policy_meta"_s).toObject().value(u"tester_shapes"_s).toArray().size());
+    for (const QJsonValue &s :
+         candidate.value(u"evaluation"_s).toObject().value(u"stages"_s).toArray())
+        if (s.toObject().value(u"name"_s).toString() == u"correctness"_s && proposed > 0 &&
+            s.toObject().value(u"data"_s).toObject().value(u"shapes"_s).toInt() ==
+                ownShapes + proposed)
+            return true;
+    return false;
+}
+
 } // namespace
 
 class TestAgents : public QObject
@@ -243,13 +258,7 @@ private slots:
             if (meta.value(u"agent_steps"_s).toArray().size() != 5)
                 continue;
             ++withSteps;
-            const int proposed = int(meta.value(u"tester_shapes"_s).toArray().size());
-            for (const QJsonValue &s :
-                 c.value(u"evaluation"_s).toObject().value(u"stages"_s).toArray())
-                if (s.toObject().value(u"name"_s).toString() == u"correctness"_s && proposed > 0 &&
-                    s.toObject().value(u"data"_s).toObject().value(u"shapes"_s).toInt() ==
-                        ownShapes + proposed)
-                    ++checkedMore;
+            checkedMore += checkedOnTesterShapes(c, ownShapes) ? 1 : 0;
         }
         QCOMPARE(withSteps, 4); // two trajectories: a sample, then two rounds of the roles each
         QVERIFY2(checkedMore > 0, "the tester's shapes must reach the verifier's checks");
@@ -260,17 +269,8 @@ private slots:
         QVERIFY2(again.status == 0, again.err.constData());
         int rejudgedMore = 0;
         for (const QJsonValue &value :
-             candidatesOf(db, again.json().value(u"run_id"_s).toInteger())) {
-            const QJsonObject c = value.toObject();
-            const int proposed = int(
-                c.value(u"policy_meta"_s).toObject().value(u"tester_shapes"_s).toArray().size());
-            for (const QJsonValue &s :
-                 c.value(u"evaluation"_s).toObject().value(u"stages"_s).toArray())
-                if (s.toObject().value(u"name"_s).toString() == u"correctness"_s && proposed > 0 &&
-                    s.toObject().value(u"data"_s).toObject().value(u"shapes"_s).toInt() ==
-                        ownShapes + proposed)
-                    ++rejudgedMore;
-        }
+             candidatesOf(db, again.json().value(u"run_id"_s).toInteger()))
+            rejudgedMore += checkedOnTesterShapes(value.toObject(), ownShapes) ? 1 : 0;
         QCOMPARE(rejudgedMore, checkedMore);
     }
 

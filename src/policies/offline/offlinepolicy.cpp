@@ -55,6 +55,20 @@ QString moveKnob(const Knob &knob, const QString &current, const QString &target
     return target;
 }
 
+// The limiter a kernel of this space has when nothing measured says otherwise.
+QString usualBound(const VariantSpace *space)
+{
+    return space && space->bound() == QLatin1String("compute") ? QStringLiteral("compute_bound")
+                                                               : QStringLiteral("memory_bound");
+}
+
+// Whether a proposed move can be made on `knobs`: a knob of the space, a value it has, a change.
+bool applies(const VariantSpace &space, const KnobConfig &knobs, const PromptNotes::KnobMove &move)
+{
+    const Knob *knob = space.knob(move.knob);
+    return knob && knob->values.contains(move.value) && knobs.value(move.knob) != move.value;
+}
+
 double valueQuality(const Knob &knob, const QString &value)
 {
     const qsizetype index = knob.values.indexOf(value);
@@ -87,7 +101,7 @@ struct OfflinePolicy::Plan
     QString injected = QStringLiteral("none");
     int injectedLine = 0;
     QList<PromptNotes::KnobMove> promptMoves; // from the memory or the agents' plan
-    QString promptMovesFrom;                  // "The plan", "My notes from earlier runs"
+    QString promptMovesFrom;                  // "The plan", "A lesson of the memory"
     bool followAllMoves = false;              // a plan or a first version: every move; else one
 };
 
@@ -108,7 +122,7 @@ struct OfflinePolicy::Draws
     static CounterRng root(const GenerationRequest &request)
     {
         const CounterRng base(request.seed, static_cast<quint64>(request.sampleIndex));
-        const qsizetype role = OfflineRoles::names().indexOf(request.role);
+        const qsizetype role = GenerationRequest::roles().indexOf(request.role);
         return role < 0 ? base : base.fork(kStreamRoles + quint64(role));
     }
     double cutShare(const GenerationRequest &request) const
@@ -247,8 +261,7 @@ QString OfflinePolicy::feedbackKind(const EvaluationResult &evaluation, const Va
         return QStringLiteral("launch_bound");
     if (evaluation.rooflineFraction && *evaluation.rooflineFraction < 0.2)
         return QStringLiteral("latency");
-    return space.bound() == QLatin1String("compute") ? QStringLiteral("compute_bound")
-                                                     : QStringLiteral("memory_bound");
+    return usualBound(&space);
 }
 
 KnobConfig OfflinePolicy::samplePrior(const VariantSpace &space, double skill,
@@ -433,9 +446,7 @@ bool OfflinePolicy::followPromptMoves(const GenerationRequest &request, const Va
     CounterRng rng = Draws::root(request).fork(kStreamPromptMoves);
     bool moved = false;
     for (const PromptNotes::KnobMove &move : std::as_const(plan.promptMoves)) {
-        const Knob *knob = space.knob(move.knob);
-        if (!knob || !knob->values.contains(move.value) ||
-            plan.knobs.value(move.knob) == move.value || !rng.chance(m_options.followRate))
+        if (!applies(space, plan.knobs, move) || !rng.chance(m_options.followRate))
             continue;
         plan.notes.append(
             QStringLiteral("%1 says to set %2 = %3 (it was %4), so I do.")
@@ -770,14 +781,11 @@ QString OfflinePolicy::planText(const GenerationRequest &request, const VariantS
                               "kernel passes.");
     QString kind = PromptNotes::diagnosedLimiter(diagnosis);
     if (kind.isEmpty())
-        kind = space->bound() == QLatin1String("compute") ? QStringLiteral("compute_bound")
-                                                          : QStringLiteral("memory_bound");
+        kind = usualBound(space);
     QStringList steps;
     // A lesson of the memory that applies here comes first, as often as feedback is followed.
     for (const PromptNotes::KnobMove &move : PromptNotes::memoryMoves(prompt.user)) {
-        const Knob *knob = space->knob(move.knob);
-        if (knob && knob->values.contains(move.value) && knobs->value(move.knob) != move.value &&
-            rng.chance(m_options.followRate)) {
+        if (applies(*space, *knobs, move) && rng.chance(m_options.followRate)) {
             steps << QStringLiteral(
                          "set %1 = %2 (it was %3): a lesson of the memory gained from it")
                          .arg(move.knob, move.value, knobs->value(move.knob));
@@ -813,11 +821,8 @@ GenerationResult OfflinePolicy::roleAnswer(const GenerationRequest &request,
     Draws draws(request, space ? space->difficulty() : 0.5);
     QString answer;
     if (request.role == QLatin1String("profiler")) {
-        const QString bound = space && space->bound() == QLatin1String("compute")
-                                  ? QStringLiteral("compute_bound")
-                                  : QStringLiteral("memory_bound");
         answer = OfflineRoles::diagnosis(
-            PromptNotes::section(prompt.user, QStringLiteral("Profile")), bound);
+            PromptNotes::section(prompt.user, QStringLiteral("Profile")), usualBound(space));
     } else if (request.role == QLatin1String("planner")) {
         answer = planText(request, space, prompt, draws.decisions);
     } else if (request.role == QLatin1String("tester")) {

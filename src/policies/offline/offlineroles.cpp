@@ -21,12 +21,6 @@ QString limiterWords(const QString &kind)
 
 } // namespace
 
-QStringList OfflineRoles::names()
-{
-    return {QStringLiteral("profiler"), QStringLiteral("planner"), QStringLiteral("coder"),
-            QStringLiteral("tester")};
-}
-
 QString OfflineRoles::diagnosis(const QString &profile, const QString &fallbackBound)
 {
     // A kernel that failed has no speed to explain: the verifier's data says so first.

@@ -14,7 +14,6 @@ namespace kiln {
 class OfflineRoles
 {
 public:
-    static QStringList names(); // profiler, planner, coder, tester: the roles' stream order
     // The diagnosis: the limiter on the first line ("memory-bound"), then the evidence.
     static QString diagnosis(const QString &profile, const QString &fallbackBound);
     // {"shapes": [...]}: sizes of one, odd remainders and near-largest values.
