@@ -3,6 +3,7 @@
 #include "codeeditor.h"
 
 #include "models/reportformatter.h"
+#include "models/speedupnotes.h"
 #include "models/verdictstyle.h"
 
 #include <QHBoxLayout>
@@ -31,7 +32,13 @@ QString candidateHeadline(const CandidateRecord &record,
                     .arg(VerdictStyle::color(result->verdict).name(),
                          VerdictStyle::label(result->verdict));
         if (result->speedup)
-            text += QStringLiteral(" <b>%1×</b>").arg(*result->speedup, 0, 'f', 2);
+            text += QStringLiteral(" <b>%1</b>%2")
+                        .arg(SpeedupNotes::speedupText(result->speedup, result->speedupInterval)
+                                 .toHtmlEscaped(),
+                             result->confirmed ? QStringLiteral(" ✓") : QString());
+        if (result->duplicateOf)
+            text += QStringLiteral(" · <i>%1</i>")
+                        .arg(SpeedupNotes::duplicateMark(*result->duplicateOf).toHtmlEscaped());
     } else {
         text += QStringLiteral(" &nbsp;<i>not verified yet</i>");
     }

@@ -2,6 +2,7 @@
 
 #include "models/candidateselection.h"
 #include "models/rundocument.h"
+#include "models/speedupnotes.h"
 #include "models/verdictstyle.h"
 
 #include <QContextMenuEvent>
@@ -74,6 +75,105 @@ QPainterPath shapePath(Operation op, double r)
 QColor darker(const QColor &c)
 {
     return c.darker(150);
+}
+
+// Outline and fill of a node: hollow and dashed when evicted, dotted when its judgement is
+// another's reused (nothing of it was measured), solid otherwise.
+void setNodeStyle(QPainter &painter, const CandidateSummary &c)
+{
+    const QColor color = VerdictStyle::color(c);
+    if (c.ghost) {
+        painter.setPen(QPen(color, 1.6, Qt::DashLine));
+        painter.setBrush(QColor(0xff, 0xff, 0xff, 230));
+    } else if (c.duplicateOf) {
+        painter.setPen(QPen(darker(color), 1.6, Qt::DotLine));
+        painter.setBrush(color.lighter(125));
+    } else {
+        painter.setPen(QPen(darker(color), 1.2));
+        painter.setBrush(color);
+    }
+}
+
+// Only as much text as fits between neighbours: id and speedup ("#12 2.31×✓" once confirmed),
+// the id, or none.
+QString nodeLabel(const CandidateSummary &c, const QFontMetricsF &metrics, double room)
+{
+    QString text = QStringLiteral("#%1").arg(c.id);
+    if (c.speedup && c.evaluated) {
+        const QString full = text + QStringLiteral(" %1×%2")
+                                        .arg(*c.speedup, 0, 'f', 2)
+                                        .arg(c.confirmed ? QStringLiteral("✓") : QString());
+        if (metrics.horizontalAdvance(full) <= room)
+            text = full;
+    }
+    return metrics.horizontalAdvance(text) > room ? QString() : text;
+}
+
+// The keys of the node styles that are no verdict or operation: the path to the best, an
+// evicted node, a duplicate, and what the size means.
+void paintStyleKeys(QPainter &painter, int x, int y, int lineH)
+{
+    const QColor text(0x33, 0x3a, 0x44);
+    painter.setPen(QPen(VerdictStyle::bestPathColor(), 3));
+    painter.drawLine(QPointF(x, y + lineH / 2.0), QPointF(x + 12, y + lineH / 2.0));
+    painter.setPen(text);
+    painter.drawText(QRect(x + 17, y, 110, lineH), Qt::AlignVCenter,
+                     LineageView::tr("path to best"));
+    y += lineH;
+    painter.setPen(QPen(QColor(0x90, 0x98, 0xa3), 1.4, Qt::DashLine));
+    painter.setBrush(Qt::white);
+    painter.drawEllipse(QPointF(x + 6, y + lineH / 2.0), 4.6, 4.6);
+    painter.setPen(text);
+    painter.drawText(QRect(x + 17, y, 110, lineH), Qt::AlignVCenter,
+                     LineageView::tr("evicted (ghost)"));
+    y += lineH;
+    painter.save();
+    painter.translate(x + 6, y + lineH / 2.0);
+    painter.setPen(QPen(QColor(0x50, 0x58, 0x63), 1.4, Qt::DotLine));
+    painter.setBrush(QColor(0xc9, 0xcf, 0xd6));
+    painter.drawEllipse(QPointF(0, 0), 4.6, 4.6);
+    painter.setPen(QPen(text, 1.0));
+    for (double dy : {-1.3, 1.3})
+        painter.drawLine(QPointF(-2.4, dy), QPointF(2.4, dy));
+    painter.restore();
+    painter.setPen(text);
+    painter.drawText(QRect(x + 17, y, 110, lineH), Qt::AlignVCenter,
+                     LineageView::tr("duplicate (reused)"));
+    y += lineH;
+    painter.setPen(QColor(0x6c, 0x75, 0x80));
+    painter.drawText(QRect(x, y, 120, lineH), Qt::AlignVCenter, LineageView::tr("size = speedup"));
+}
+
+// The "=" of a duplicate source, at the node's lower left (node units, centred on the node).
+void paintDuplicateMark(QPainter &painter, double r)
+{
+    const QPointF at(-r * 0.95, r * 0.95);
+    painter.setPen(QPen(QColor(0x55, 0x60, 0x70), 1.0));
+    painter.setBrush(Qt::white);
+    painter.drawEllipse(at, 4.6, 4.6);
+    painter.setPen(QPen(QColor(0x33, 0x3a, 0x44), 1.2, Qt::SolidLine, Qt::FlatCap));
+    for (double dy : {-1.3, 1.3})
+        painter.drawLine(at + QPointF(-2.4, dy), at + QPointF(2.4, dy));
+}
+
+// The tooltip's lines on how sure the speedup is: its interval, how it compares with its
+// parents', and whose judgement a duplicate reuses.
+QString judgementLines(const RunDocument &document, const CandidateSummary &c)
+{
+    QString text;
+    if (const std::optional<SpeedupInterval> interval = c.speedupInterval())
+        text += QStringLiteral("<br/>") + SpeedupNotes::intervalText(*interval).toHtmlEscaped();
+    for (const std::optional<qint64> &id : {c.parent, c.secondParent}) {
+        const int row = id ? document.rowOf(*id) : -1;
+        const QString note =
+            row >= 0 ? SpeedupNotes::differenceText(c, document.at(row)) : QString();
+        if (!note.isEmpty())
+            text += QStringLiteral("<br/>") + note.toHtmlEscaped();
+    }
+    if (c.duplicateOf)
+        text += QStringLiteral("<br/><i>%1</i>")
+                    .arg(SpeedupNotes::duplicateNote(*c.duplicateOf).toHtmlEscaped());
+    return text;
 }
 
 } // namespace
@@ -528,20 +628,15 @@ void LineageView::paintScene(QPainter &painter, const QRectF &target)
             painter.translate(center);
             painter.scale(nodeScale, nodeScale);
             const QPainterPath path = shapePath(c.operation, r);
-            const QColor color = VerdictStyle::color(c);
             if (m_onBestPath[i]) {
                 painter.setPen(QPen(VerdictStyle::bestPathColor(), i == best ? 6.0 : 4.0));
                 painter.setBrush(Qt::NoBrush);
                 painter.drawPath(path);
             }
-            if (c.ghost) {
-                painter.setPen(QPen(color, 1.6, Qt::DashLine));
-                painter.setBrush(QColor(0xff, 0xff, 0xff, 230));
-            } else {
-                painter.setPen(QPen(darker(color), 1.2));
-                painter.setBrush(color);
-            }
+            setNodeStyle(painter, c);
             painter.drawPath(path);
+            if (c.duplicateOf && m_scale * baseRadius >= 3.5)
+                paintDuplicateMark(painter, r);
             if (m_islandCount > 1 && m_scale * baseRadius >= 3.5 && !c.placeholder) {
                 const QPointF b(r * 0.95, -r * 0.95);
                 painter.setPen(QPen(Qt::white, 1.0));
@@ -575,18 +670,9 @@ void LineageView::paintScene(QPainter &painter, const QRectF &target)
             if (labels) {
                 painter.setFont(labelFont);
                 painter.setPen(c.ghost ? QColor(0x99, 0x99, 0x99) : QColor(0x30, 0x36, 0x3d));
-                // Only as much text as fits between neighbours: id and speedup, the id, or none.
-                QString text = QStringLiteral("#%1").arg(c.id);
-                if (c.speedup && c.evaluated) {
-                    const QString full = text + QStringLiteral(" %1×").arg(*c.speedup, 0, 'f', 2);
-                    if (metrics.horizontalAdvance(full) <= room)
-                        text = full;
-                }
-                if (metrics.horizontalAdvance(text) > room)
-                    text.clear();
                 const double top = center.y() + (r + 3) * nodeScale;
                 painter.drawText(QRectF(center.x() - 60, top, 120, 30),
-                                 Qt::AlignHCenter | Qt::AlignTop, text);
+                                 Qt::AlignHCenter | Qt::AlignTop, nodeLabel(c, metrics, room));
             }
         }
     }
@@ -639,7 +725,7 @@ void LineageView::paintLegend(QPainter &painter)
                         {Operation::Mutate, tr("mutate")},
                         {Operation::Crossover, tr("crossover")},
                         {Operation::Manual, tr("manual")}};
-    const int rows = int(std::max<qsizetype>(verdicts.size() + 1, ops.size() + 3));
+    const int rows = int(std::max<qsizetype>(verdicts.size() + 1, ops.size() + 4));
     const int w = 250;
     const int h = rows * lineH + 14;
     const QRect box(8, height() - h - 8, w, h);
@@ -676,19 +762,7 @@ void LineageView::paintLegend(QPainter &painter)
         painter.drawText(QRect(x2 + 17, y, 100, lineH), Qt::AlignVCenter, op.name);
         y += lineH;
     }
-    painter.setPen(QPen(VerdictStyle::bestPathColor(), 3));
-    painter.drawLine(QPointF(x2, y + lineH / 2.0), QPointF(x2 + 12, y + lineH / 2.0));
-    painter.setPen(QColor(0x33, 0x3a, 0x44));
-    painter.drawText(QRect(x2 + 17, y, 110, lineH), Qt::AlignVCenter, tr("path to best"));
-    y += lineH;
-    painter.setPen(QPen(QColor(0x90, 0x98, 0xa3), 1.4, Qt::DashLine));
-    painter.setBrush(Qt::white);
-    painter.drawEllipse(QPointF(x2 + 6, y + lineH / 2.0), 4.6, 4.6);
-    painter.setPen(QColor(0x33, 0x3a, 0x44));
-    painter.drawText(QRect(x2 + 17, y, 110, lineH), Qt::AlignVCenter, tr("evicted (ghost)"));
-    y += lineH;
-    painter.setPen(QColor(0x6c, 0x75, 0x80));
-    painter.drawText(QRect(x2, y, 120, lineH), Qt::AlignVCenter, tr("size = speedup"));
+    paintStyleKeys(painter, x2, y, lineH);
 }
 
 // ---- interaction ------------------------------------------------------------------------------
@@ -869,7 +943,8 @@ QString LineageView::tooltipFor(int row) const
     text += QStringLiteral("<br/><span style=\"color:%1;\">■</span> <b>%2</b>")
                 .arg(VerdictStyle::color(c).name(), VerdictStyle::label(c));
     if (c.speedup)
-        text += QStringLiteral(" — %1×").arg(*c.speedup, 0, 'f', 2);
+        text += QStringLiteral(" — %1").arg(SpeedupNotes::judgementText(c).toHtmlEscaped());
+    text += judgementLines(*m_document, c);
     const QLocale locale;
     text += tr("<br/>tokens %1 (prompt %2 · completion %3 · reasoning %4)")
                 .arg(locale.toString(c.totalTokens()), locale.toString(c.promptTokens),

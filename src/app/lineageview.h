@@ -19,7 +19,8 @@ class RunDocument;
 // is off screen, and level of detail drops outlines, badges and labels when nodes are a few pixels
 // wide, so 10,000 nodes pan and zoom smoothly. Colour = verdict, size = speedup,
 // shape = operation, badge = island; the path from the root to the best passing candidate is
-// drawn in gold; evicted ("ghost") nodes are hollow and dashed.
+// drawn in gold; evicted ("ghost") nodes are hollow and dashed; a duplicate source, whose
+// judgement is another's reused, is dotted with an "=" mark.
 class LineageView : public QWidget
 {
     Q_OBJECT

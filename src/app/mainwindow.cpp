@@ -20,6 +20,7 @@
 #include "engine/runconfig.h"
 #include "models/candidateselection.h"
 #include "models/rundocument.h"
+#include "models/speedupnotes.h"
 #include "models/verdictstyle.h"
 #include "models/workspace.h"
 
@@ -649,8 +650,8 @@ void MainWindow::updateStatus()
         parts << tr("%1 pending").arg(counts.value(-1));
     const int best = m_document->bestRow();
     if (best >= 0)
-        parts << tr("best <b>%1×</b> (#%2)")
-                     .arg(*m_document->at(best).speedup, 0, 'f', 2)
+        parts << tr("best <b>%1</b> (#%2)")
+                     .arg(SpeedupNotes::cellText(m_document->at(best)).toHtmlEscaped())
                      .arg(m_document->at(best).id);
     // Counted from the candidates, so a live run's figure moves with every one that arrives.
     qint64 tokens = 0;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace kiln {
 
@@ -248,6 +249,21 @@ void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &g
             drawCurve(PlotData::bestSpeedup(runs[index], options.axis, true), options, color, true);
 }
 
+void PlotRenderer::drawChannel(const QVector<double> &x, const QVector<double> &low,
+                               const QVector<double> &high, const QColor &fill)
+{
+    QCPGraph *lower = addGraph(QString(), fill);
+    lower->setData(x, low, true);
+    lower->setLineStyle(QCPGraph::lsStepLeft);
+    lower->removeFromLegend();
+    QCPGraph *upper = addGraph(QString(), fill);
+    upper->removeFromLegend();
+    upper->setData(x, high, true);
+    upper->setLineStyle(QCPGraph::lsStepLeft);
+    upper->setBrush(fill);
+    upper->setChannelFillGraph(lower);
+}
+
 void PlotRenderer::drawBand(const SeedBand &band, const QString &name, const PlotOptions &options,
                             const QColor &color)
 {
@@ -255,16 +271,7 @@ void PlotRenderer::drawBand(const SeedBand &band, const QString &name, const Plo
     const QVector<double> x = band.x.mid(from);
     QColor fill = color;
     fill.setAlpha(45);
-    QCPGraph *lower = addGraph(QString(), fill);
-    lower->setData(x, band.low.mid(from), true);
-    lower->setLineStyle(QCPGraph::lsStepLeft);
-    lower->removeFromLegend();
-    QCPGraph *upper = addGraph(QString(), fill);
-    upper->removeFromLegend();
-    upper->setData(x, band.high.mid(from), true);
-    upper->setLineStyle(QCPGraph::lsStepLeft);
-    upper->setBrush(fill);
-    upper->setChannelFillGraph(lower);
+    drawChannel(x, band.low.mid(from), band.high.mid(from), fill);
     QCPGraph *median = addGraph(name, color);
     median->setData(x, band.median.mid(from), true);
     median->setLineStyle(QCPGraph::lsStepLeft);
@@ -274,8 +281,16 @@ void PlotRenderer::drawCurve(const StepCurve &curve, const PlotOptions &options,
                              const QColor &color, bool dashed)
 {
     const int from = firstDrawn(curve.x, options.logX);
-    QCPGraph *line = addGraph(
-        dashed ? curve.label + QStringLiteral(" — if flagged ones passed") : curve.label, color);
+    // The 95 % interval of the best, lighter than a band over seeds: how sure each step is.
+    if (!dashed && curve.banded && curve.low.size() == curve.x.size() &&
+        curve.high.size() == curve.x.size()) {
+        QColor fill = color;
+        fill.setAlpha(30);
+        drawChannel(curve.x.mid(from), curve.low.mid(from), curve.high.mid(from), fill);
+    }
+    QCPGraph *line = addGraph(dashed ? curve.label + QStringLiteral(" — if flagged ones passed")
+                                     : PlotData::curveName(curve),
+                              color);
     line->setData(curve.x.mid(from), curve.y.mid(from), true);
     line->setLineStyle(QCPGraph::lsStepLeft);
     if (dashed) {
@@ -330,11 +345,7 @@ void PlotRenderer::drawReasoning(const PlotRun &run)
         m_emptyReason = QStringLiteral("No evaluated candidate yet.");
         return;
     }
-    QCPGraph *speed = addGraph(QStringLiteral("speedup"), seriesColor(0));
-    speed->setLineStyle(QCPGraph::lsNone);
-    speed->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    for (const CandidatePoint &p : s.speedups)
-        speed->addData(p.x, p.y);
+    drawSpeedupPoints(s);
     remember(s.speedups, m_plot->yAxis);
     QCPGraph *correct = addGraph(QStringLiteral("correctness"), seriesColor(1), m_plot->yAxis2);
     correct->setLineStyle(QCPGraph::lsNone);
@@ -359,6 +370,41 @@ void PlotRenderer::drawReasoning(const PlotRun &run)
              .arg(s.correctR, 0, 'f', 2)
              .arg(s.correctness.size()),
          0.02, 0.03, Qt::AlignLeft | Qt::AlignTop);
+}
+
+void PlotRenderer::drawSpeedupPoints(const ReasoningSeries &s)
+{
+    const QColor color = seriesColor(0);
+    QCPGraph *speed = addGraph(QStringLiteral("speedup"), color);
+    speed->setLineStyle(QCPGraph::lsNone);
+    speed->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    // Error bars pair with the graph's points by index, and a graph keeps its points sorted by
+    // key: both are given in the same order, sorted here.
+    QVector<int> order(s.speedups.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return s.speedups[a].x < s.speedups[b].x; });
+    const bool intervals =
+        s.speedupLow.size() == s.speedups.size() && s.speedupHigh.size() == s.speedups.size();
+    QVector<double> x, y, minus, plus;
+    bool anyWidth = false;
+    for (int i : std::as_const(order)) {
+        const CandidatePoint &p = s.speedups[i];
+        x << p.x;
+        y << p.y;
+        minus << (intervals ? std::max(0.0, p.y - s.speedupLow[i]) : 0.0);
+        plus << (intervals ? std::max(0.0, s.speedupHigh[i] - p.y) : 0.0);
+        anyWidth = anyWidth || minus.last() > 0.0 || plus.last() > 0.0;
+    }
+    speed->setData(x, y, true);
+    if (!anyWidth)
+        return;
+    auto *bars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+    bars->setName(QStringLiteral("95 % interval of each speedup"));
+    bars->setDataPlottable(speed);
+    bars->setData(minus, plus);
+    bars->setPen(QPen(color.lighter(125), m_presenting ? 2.5 : 1.0));
+    bars->setWhiskerWidth(m_presenting ? 8 : 5);
 }
 
 void PlotRenderer::drawTiming(qint64 selected, const std::optional<EvaluationResult> &evaluation)

@@ -59,10 +59,14 @@ private:
                        const PlotOptions &options, int colorIndex);
     void drawBand(const SeedBand &band, const QString &name, const PlotOptions &options,
                   const QColor &color);
+    // A filled channel between two step lines, left out of the legend.
+    void drawChannel(const QVector<double> &x, const QVector<double> &low,
+                     const QVector<double> &high, const QColor &fill);
     void drawCurve(const StepCurve &curve, const PlotOptions &options, const QColor &color,
                    bool dashed);
     void drawCoverage(const PlotRun &run);
     void drawReasoning(const PlotRun &run);
+    void drawSpeedupPoints(const ReasoningSeries &series); // with their intervals as error bars
     void drawTiming(qint64 selected, const std::optional<EvaluationResult> &evaluation);
     void drawRoofline(const PlotRun &run, qint64 selected);
     void drawRoofs(const RooflineSeries &series, double from, double to);

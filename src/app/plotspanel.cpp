@@ -3,6 +3,7 @@
 #include "models/candidateselection.h"
 #include "models/plotdata.h"
 #include "models/rundocument.h"
+#include "models/speedupnotes.h"
 #include "models/strategycomparison.h"
 
 #include <qcustomplot.h>
@@ -323,8 +324,11 @@ QString PlotsPanel::describe(qint64 candidateId) const
     for (const PlotRun &run : m_runs)
         for (const CandidateSummary &c : run.candidates)
             if (c.id == candidateId) {
-                const QString speedup =
-                    c.speedup ? QStringLiteral(" %1×").arg(*c.speedup, 0, 'f', 2) : QString();
+                QString speedup =
+                    c.speedup ? QLatin1Char(' ') + SpeedupNotes::cellText(c) : QString();
+                if (c.duplicateOf)
+                    speedup +=
+                        QStringLiteral(" (%1)").arg(SpeedupNotes::duplicateMark(*c.duplicateOf));
                 return QStringLiteral("#%1 %2%3 %4 (run %5)")
                     .arg(c.id)
                     .arg(c.verdictText(), speedup, operationName(c.operation))

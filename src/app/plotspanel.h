@@ -49,7 +49,7 @@ public:
     bool exportTo(const QString &path, int width, int height, QString *error);
     QCustomPlot *plot() const { return m_plot; }
     const PlotRenderer &renderer() const { return m_renderer; }
-    // The tooltip text of a drawn candidate ("#12 pass 1.8× refine"), or empty.
+    // The tooltip text of a drawn candidate ("#12 pass 1.80× ± 0.03 ✓ refine (run 3)"), or empty.
     QString describe(qint64 candidateId) const;
 
 protected:

@@ -22,9 +22,16 @@ void printHuman(const EvaluationResult &result)
     std::printf("verdict: %s\n", qPrintable(verdictName(result.verdict)));
     if (!result.summary.isEmpty())
         std::printf("  %s\n", qPrintable(result.summary));
-    if (result.speedup)
+    if (result.speedup) {
         std::printf("speedup: %.2fx  (candidate %.4g ms, baseline %.4g ms)\n", *result.speedup,
                     result.candidateMs.value_or(0.0), result.baselineMs.value_or(0.0));
+        if (result.speedupInterval)
+            std::printf("  95%% interval %.3fx - %.3fx (paired bootstrap of %d timed calls)\n",
+                        result.speedupInterval->low, result.speedupInterval->high,
+                        result.candidateTiming.n);
+    }
+    if (!result.disturbance.isEmpty())
+        std::printf("  %s\n", qPrintable(result.disturbance));
     for (const StageResult &stage : result.stages)
         std::printf("  %-12s %-4s %8.1f ms  %s\n", qPrintable(stage.name), stage.ok ? "ok" : "--",
                     stage.ms, qPrintable(stage.detail));

@@ -33,7 +33,8 @@ QByteArray toCsv(RunStore &store, qint64 runId)
     QTextStream s(&out);
     s << "candidate_id,parent_id,second_parent_id,operation,generation,island,task,policy,verdict,"
          "speedup,candidate_ms,baseline_ms,roofline_fraction,prompt_tokens,completion_tokens,"
-         "reasoning_tokens,reasoning_length,flags\n";
+         "reasoning_tokens,reasoning_length,flags,speedup_low,speedup_high,confirmed,"
+         "duplicate_of\n";
     const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
     for (const CandidateRecord &c : store.candidates(runId)) {
         const auto it = evaluations.constFind(c.id);
@@ -43,24 +44,30 @@ QByteArray toCsv(RunStore &store, qint64 runId)
             for (const CheatFlag &f : it->flags)
                 flags.append(f.id);
         }
-        const QStringList fields{QString::number(c.id),
-                                 c.parent ? QString::number(*c.parent) : QString(),
-                                 c.secondParent ? QString::number(*c.secondParent) : QString(),
-                                 operationName(c.operation),
-                                 QString::number(c.generation),
-                                 QString::number(c.island),
-                                 c.task,
-                                 c.policy,
-                                 evaluated ? verdictName(it->verdict) : QStringLiteral("no_code"),
-                                 evaluated ? optionalNumber(it->speedup) : QString(),
-                                 evaluated ? optionalNumber(it->candidateMs) : QString(),
-                                 evaluated ? optionalNumber(it->baselineMs) : QString(),
-                                 evaluated ? optionalNumber(it->rooflineFraction) : QString(),
-                                 QString::number(c.promptTokens),
-                                 QString::number(c.completionTokens),
-                                 QString::number(c.reasoningTokens),
-                                 QString::number(c.reasoningLength),
-                                 flags.join(QLatin1Char(';'))};
+        const QStringList fields{
+            QString::number(c.id),
+            c.parent ? QString::number(*c.parent) : QString(),
+            c.secondParent ? QString::number(*c.secondParent) : QString(),
+            operationName(c.operation),
+            QString::number(c.generation),
+            QString::number(c.island),
+            c.task,
+            c.policy,
+            evaluated ? verdictName(it->verdict) : QStringLiteral("no_code"),
+            evaluated ? optionalNumber(it->speedup) : QString(),
+            evaluated ? optionalNumber(it->candidateMs) : QString(),
+            evaluated ? optionalNumber(it->baselineMs) : QString(),
+            evaluated ? optionalNumber(it->rooflineFraction) : QString(),
+            QString::number(c.promptTokens),
+            QString::number(c.completionTokens),
+            QString::number(c.reasoningTokens),
+            QString::number(c.reasoningLength),
+            flags.join(QLatin1Char(';')),
+            evaluated && it->speedupInterval ? optionalNumber(it->speedupInterval->low) : QString(),
+            evaluated && it->speedupInterval ? optionalNumber(it->speedupInterval->high)
+                                             : QString(),
+            evaluated && it->confirmed ? QStringLiteral("1") : QStringLiteral("0"),
+            evaluated && it->duplicateOf ? QString::number(*it->duplicateOf) : QString()};
         QStringList escaped;
         for (const QString &f : fields)
             escaped.append(csvField(f));

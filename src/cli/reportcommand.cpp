@@ -6,6 +6,7 @@
 #include "tasks/tasklibrary.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <cstdio>
 
 namespace kiln {
@@ -25,26 +26,43 @@ QString verifierLabel(const QJsonObject &run)
     return label;
 }
 
+// "2.31x±0.04*" (* not confirmed), "-" when nothing passed: fits the table's column.
+QString bestFigure(const QJsonObject &best)
+{
+    if (!best.value(QStringLiteral("speedup")).isDouble())
+        return QStringLiteral("-");
+    const double speedup = best.value(QStringLiteral("speedup")).toDouble();
+    QString figure = QStringLiteral("%1x").arg(speedup, 0, 'f', 2);
+    if (best.value(QStringLiteral("speedup_low")).isDouble()) {
+        const double low = best.value(QStringLiteral("speedup_low")).toDouble();
+        const double high = best.value(QStringLiteral("speedup_high")).toDouble();
+        figure += QStringLiteral("±%1").arg(std::max(speedup - low, high - speedup), 0, 'f', 2);
+    }
+    if (!best.value(QStringLiteral("confirmed")).toBool())
+        figure += QLatin1Char('*');
+    return figure;
+}
+
 // The text report's run table, from the runs' JSON documents.
 void printRuns(const QJsonArray &runs)
 {
-    std::printf("%-5s %-16s %-10s %-8s %-7s %-10s %6s %8s %6s %6s  %s\n", "run", "task", "strategy",
-                "policy", "back", "status", "cands", "best", "pass", "evals", "verifier");
+    std::printf("%-5s %-16s %-10s %-8s %-7s %-10s %6s %15s %6s %5s %6s  %s\n", "run", "task",
+                "strategy", "policy", "back", "status", "cands", "best", "pass", "dups", "evals",
+                "verifier");
     for (const QJsonValue &value : runs) {
         const QJsonObject r = value.toObject();
-        const QJsonValue best =
-            r.value(QStringLiteral("best")).toObject().value(QStringLiteral("speedup"));
+        const QJsonObject best = r.value(QStringLiteral("best")).toObject();
         std::printf(
-            "%-5lld %-16s %-10s %-8s %-7s %-10s %6d %7sx %6d %6lld  %s\n",
+            "%-5lld %-16s %-10s %-8s %-7s %-10s %6d %15s %6d %5d %6lld  %s\n",
             qint64(r.value(QStringLiteral("id")).toDouble()),
             qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
             qPrintable(r.value(QStringLiteral("strategy")).toString()),
             qPrintable(r.value(QStringLiteral("policy")).toString()),
             qPrintable(r.value(QStringLiteral("backend")).toString()),
             qPrintable(r.value(QStringLiteral("status")).toString()),
-            r.value(QStringLiteral("candidates")).toInt(),
-            best.isDouble() ? qPrintable(QString::number(best.toDouble(), 'f', 2)) : "-",
+            r.value(QStringLiteral("candidates")).toInt(), qPrintable(bestFigure(best)),
             r.value(QStringLiteral("verdicts")).toObject().value(QStringLiteral("pass")).toInt(),
+            r.value(QStringLiteral("duplicates")).toInt(),
             qint64(r.value(QStringLiteral("budget_used"))
                        .toObject()
                        .value(QStringLiteral("evals"))
@@ -139,6 +157,9 @@ int runReportCommand(const QStringList &arguments)
         return ExitOk;
     }
     printRuns(runs);
+    std::printf("best: the speedup ± half its 95 %% interval (a paired bootstrap of the timed "
+                "calls); * not confirmed by a re-measurement. dups: candidates that repeated an "
+                "earlier source (judgement reused).\n");
     if (!fastP.isEmpty())
         printFastP(fastP);
     return ExitOk;

@@ -49,12 +49,11 @@ int runRunCommand(const QStringList &arguments)
         std::printf("run %lld: %d candidates, stopped: %s\n", runId,
                     result.value(QStringLiteral("candidates")).toInt(),
                     qPrintable(session.stopReason()));
-        if (best.value(QStringLiteral("speedup")).isDouble())
-            std::printf("best: candidate %lld at %.2fx\n",
-                        qint64(best.value(QStringLiteral("candidate_id")).toDouble()),
-                        best.value(QStringLiteral("speedup")).toDouble());
-        else
-            std::printf("best: no correct candidate\n");
+        std::printf("best: %s\n", qPrintable(RunReport::bestText(best)));
+        if (const int duplicates = result.value(QStringLiteral("duplicates")).toInt())
+            std::printf("duplicates: %d candidate(s) repeated an earlier source; their "
+                        "judgement was reused\n",
+                        duplicates);
         if (result.value(QStringLiteral("verifier")).toString() == QLatin1String("lenient"))
             std::printf("judged by the LENIENT verifier (naive harness): not the true speedup; "
                         "kiln-cli rejudge --db %s --run %lld judges it strictly\n",

@@ -57,12 +57,34 @@ CandidateSummary CandidateSummary::fromRecord(const CandidateRecord &record)
     return s;
 }
 
+std::optional<SpeedupInterval> CandidateSummary::speedupInterval() const
+{
+    if (!speedup || !speedupLow || !speedupHigh)
+        return std::nullopt;
+    return SpeedupInterval{*speedup, *speedupLow, *speedupHigh};
+}
+
+QString CandidateSummary::speedupText() const
+{
+    if (const auto interval = speedupInterval())
+        return interval->text();
+    return speedup ? QStringLiteral("%1x").arg(*speedup, 0, 'f', 2) : QString();
+}
+
 void CandidateSummary::applyEvaluation(const EvaluationResult &result)
 {
     evaluated = true;
     verdict = result.verdict;
     correct = result.correct;
     speedup = result.speedup;
+    speedupLow.reset();
+    speedupHigh.reset();
+    if (result.speedupInterval) {
+        speedupLow = result.speedupInterval->low;
+        speedupHigh = result.speedupInterval->high;
+    }
+    confirmed = result.confirmed;
+    duplicateOf = result.duplicateOf;
     candidateMs = result.candidateMs;
     summary = detached(result.summary);
     evaluationMs = 0.0;

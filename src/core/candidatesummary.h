@@ -38,6 +38,10 @@ struct CandidateSummary
     Verdict verdict = Verdict::Crash;
     bool correct = false;
     std::optional<double> speedup;
+    std::optional<double> speedupLow; // the speedup's 95 % interval
+    std::optional<double> speedupHigh;
+    bool confirmed = false;            // re-measured before it became the run's best
+    std::optional<qint64> duplicateOf; // same source as this earlier candidate: its judgement
     std::optional<double> candidateMs;
     double evaluationMs = 0.0; // sum of stage times
     QStringList flagIds;
@@ -51,6 +55,10 @@ struct CandidateSummary
     // "pass", "wrong", ... or "pending" before the verifier has spoken.
     QString verdictText() const;
     bool isBestCandidate() const { return evaluated && verdict == Verdict::Pass && speedup; }
+    // The speedup with its interval, or empty when there is none.
+    std::optional<SpeedupInterval> speedupInterval() const;
+    // "2.31x ± 0.04", "2.31x" without an interval, empty when not timed.
+    QString speedupText() const;
 
     static CandidateSummary fromRecord(const CandidateRecord &record);
     void applyEvaluation(const EvaluationResult &result);

@@ -60,6 +60,14 @@ QJsonObject EvaluationResult::toJson() const
         object.insert(QStringLiteral("compiled_baseline_ms"), *compiledBaselineMs);
     if (compiledSpeedup)
         object.insert(QStringLiteral("speedup_compiled"), *compiledSpeedup);
+    if (speedupInterval)
+        object.insert(QStringLiteral("speedup_interval"), speedupInterval->toJson());
+    if (confirmed)
+        object.insert(QStringLiteral("confirmed"), true);
+    if (duplicateOf)
+        object.insert(QStringLiteral("duplicate_of"), double(*duplicateOf));
+    if (!disturbance.isEmpty())
+        object.insert(QStringLiteral("disturbance"), disturbance);
     if (candidateTiming.n > 0)
         object.insert(QStringLiteral("candidate_timing"), candidateTiming.toJson());
     if (baselineTiming.n > 0)
@@ -82,6 +90,12 @@ EvaluationResult EvaluationResult::fromJson(const QJsonObject &object)
     result.compiledBaselineMs =
         optionalFromJson(object.value(QStringLiteral("compiled_baseline_ms")));
     result.compiledSpeedup = optionalFromJson(object.value(QStringLiteral("speedup_compiled")));
+    result.speedupInterval =
+        SpeedupInterval::fromJson(object.value(QStringLiteral("speedup_interval")).toObject());
+    result.confirmed = object.value(QStringLiteral("confirmed")).toBool();
+    if (object.value(QStringLiteral("duplicate_of")).isDouble())
+        result.duplicateOf = qint64(object.value(QStringLiteral("duplicate_of")).toDouble());
+    result.disturbance = object.value(QStringLiteral("disturbance")).toString();
     for (const QJsonValue &flag : object.value(QStringLiteral("flags")).toArray())
         result.flags.append(CheatFlag::fromJson(flag.toObject()));
     for (const QJsonValue &s : object.value(QStringLiteral("stages")).toArray())

@@ -2,6 +2,7 @@
 
 #include "backend.h"
 #include "cheatflag.h"
+#include "speedupinterval.h"
 #include "stageresult.h"
 #include "timingstats.h"
 #include "verdict.h"
@@ -21,6 +22,16 @@ struct EvaluationResult
     bool correct = false;
     Backend backend = Backend::Cpu;
     std::optional<double> speedup;
+    // The speedup's 95 % interval from the paired timed calls; set whenever speedup is.
+    std::optional<SpeedupInterval> speedupInterval;
+    // Re-measured with more trials against a fresh baseline before it became a run's best.
+    bool confirmed = false;
+    // The source equals this earlier candidate's of the same run (whitespace and comments
+    // aside): its judgement is reused, not measured again.
+    std::optional<qint64> duplicateOf;
+    // Work of another process overlapped the timed calls and could not be waited out (pids and
+    // what was seen); the times are then less certain, never the candidate's fault.
+    QString disturbance;
     std::optional<double> candidateMs;
     std::optional<double> baselineMs;
     std::optional<double> rooflineFraction;

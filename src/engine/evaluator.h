@@ -17,6 +17,16 @@ public:
     virtual EvaluationResult evaluate(const Task &task, Backend backend, const QString &source,
                                       quint64 runSecret, const std::atomic<bool> &cancel) = 0;
     virtual int concurrency() const = 0;
+    // The re-measurement a candidate passes before it becomes a run's best: more trials against
+    // a freshly timed baseline. The result says confirmed = true when it passed and was timed.
+    // An evaluator that cannot time more carefully judges again.
+    virtual EvaluationResult confirm(const Task &task, Backend backend, const QString &source,
+                                     quint64 runSecret, const std::atomic<bool> &cancel)
+    {
+        EvaluationResult result = evaluate(task, backend, source, runSecret, cancel);
+        result.confirmed = result.verdict == Verdict::Pass && result.speedup.has_value();
+        return result;
+    }
     // A hardware profile of one source (the "profile" stage the agents strategy's profiler reads):
     // ok with metrics in its data, or not ok with a note saying why there is none, in which case
     // the verifier's own stage data is all a profiler has.

@@ -42,6 +42,17 @@ public:
         std::function<void(const Job &, GenerationResult &)> generated;
         std::function<void(const Job &, const GenerationResult &, const EvaluationResult &)>
             evaluated;
+        // Before a candidate is judged: a judgement to take instead of judging it (a duplicate
+        // of an earlier source). Called in the order candidates leave the evaluation queue, so
+        // the earlier one is being judged or done; it may wait for it.
+        std::function<std::optional<EvaluationResult>(const Job &, const GenerationResult &)> reuse;
+        // After `evaluated`: a re-measurement to take instead of the judgement (the candidate is
+        // about to become a best). Runs on the evaluation worker, outside any engine lock.
+        std::function<std::optional<EvaluationResult>(const Job &, const GenerationResult &,
+                                                      const EvaluationResult &)>
+            confirm;
+        // Every hook above is done with this candidate (waiters on a duplicate may go on).
+        std::function<void(const GenerationResult &)> settled;
         // Bracket each policy call and each evaluation (true before, false after), so a live
         // view can show what is in flight.
         std::function<void(bool started)> generating;

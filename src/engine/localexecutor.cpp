@@ -94,6 +94,12 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
             }
             if (cancel)
                 continue;
+            if (hooks.reuse) {
+                if (std::optional<EvaluationResult> reused = hooks.reuse(job, outcome.generation)) {
+                    outcome.evaluation = std::move(reused);
+                    continue;
+                }
+            }
             QElapsedTimer timer;
             timer.start();
             bracket(hooks.evaluating, true);
@@ -110,6 +116,16 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
             outcome.evaluation = result;
             if (hooks.evaluated)
                 hooks.evaluated(job, outcome.generation, result);
+            if (hooks.confirm && !cancel) {
+                bracket(hooks.evaluating, true);
+                std::optional<EvaluationResult> confirmed =
+                    hooks.confirm(job, outcome.generation, result);
+                bracket(hooks.evaluating, false);
+                if (confirmed)
+                    outcome.evaluation = std::move(confirmed);
+            }
+            if (hooks.settled)
+                hooks.settled(outcome.generation);
         }
     };
 

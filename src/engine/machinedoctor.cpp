@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace kiln {
@@ -98,8 +99,12 @@ QList<DoctorFinding> MachineDoctor::examine()
     checkStrategies();
     checkTorch();
     checkBackend(library, Backend::Cpu);
+    if (m_cpuUsable)
+        checkNoiseFloor(library, Backend::Cpu);
     if (m_cuda.usable)
         checkBackend(library, Backend::Cuda);
+    if (m_cudaUsable)
+        checkNoiseFloor(library, Backend::Cuda);
     return m_findings;
 }
 
@@ -384,6 +389,48 @@ void MachineDoctor::checkBackend(const TaskLibrary &library, Backend backend)
             QStringLiteral("fix the findings above; `kiln-cli eval --task vector_add --backend "
                            "%1 FILE` shows every stage")
                 .arg(backendName(backend)));
+}
+
+// The machine's noise floor: the same code timed against itself reads 1.00x only up to noise, and
+// a difference between two kernels smaller than this is no difference (verifier.md, "Noise").
+void MachineDoctor::checkNoiseFloor(const TaskLibrary &library, Backend backend)
+{
+    constexpr int kJudgements = 3;
+    constexpr double kQuietFloor = 0.05;
+    const QString check = backendName(backend) + QStringLiteral("-noise-floor");
+    const Task *task = library.task(QStringLiteral("softmax"));
+    if (!task || !task->referenceSource.contains(backend))
+        return;
+    Verifier timed(m_options);
+    QStringList readings;
+    double floor = 0.0;
+    for (int i = 0; i < kJudgements; ++i) {
+        const EvaluationResult r =
+            timed.evaluate(*task, backend, task->referenceSource.value(backend),
+                           QRandomGenerator::system()->generate64());
+        if (!r.speedup || r.verdict != Verdict::Pass) {
+            add(check, Level::Warning,
+                QStringLiteral("the A/A test did not time: %1").arg(r.summary));
+            return;
+        }
+        const SpeedupInterval interval =
+            r.speedupInterval.value_or(SpeedupInterval{*r.speedup, *r.speedup, *r.speedup});
+        floor = std::max({floor, std::abs(interval.estimate - 1.0), std::abs(interval.low - 1.0),
+                          std::abs(interval.high - 1.0)});
+        readings << interval.text(3);
+    }
+    const QString found =
+        QStringLiteral("softmax's reference against itself (an A/A test, the truth is 1.00x): %1; "
+                       "noise floor ±%2 %: speedups closer than that are within noise")
+            .arg(readings.join(QStringLiteral(", ")))
+            .arg(100.0 * floor, 0, 'f', 1);
+    if (floor <= kQuietFloor)
+        add(check, Level::Ok, found);
+    else
+        add(check, Level::Warning, found,
+            QStringLiteral("other programs are using this machine's %1: close them, or compare "
+                           "kernels only by differences larger than the floor")
+                .arg(backend == Backend::Cpu ? QStringLiteral("CPU") : QStringLiteral("GPU")));
 }
 
 } // namespace kiln

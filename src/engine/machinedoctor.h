@@ -46,6 +46,8 @@ private:
     void checkStrategies();
     void checkTorch();
     void checkBackend(const TaskLibrary &library, Backend backend);
+    // The A/A test: a task's reference judged against itself a few times with timing on.
+    void checkNoiseFloor(const TaskLibrary &library, Backend backend);
     void add(const QString &check, DoctorFinding::Level level, const QString &found,
              const QString &fix = {});
 

@@ -78,6 +78,11 @@ MemoryLesson::fromImprovement(const Task &task, Backend backend, qint64 runId,
         !parentResult.speedup || !childResult.speedup || *parentResult.speedup <= 0.0 ||
         *childResult.speedup < *parentResult.speedup * kMinimumGain)
         return std::nullopt;
+    // A gain inside the measurements' noise is no lesson: the intervals must not overlap.
+    if (parentResult.speedupInterval && childResult.speedupInterval &&
+        !SpeedupInterval::clearlyFaster(*childResult.speedupInterval,
+                                        *parentResult.speedupInterval))
+        return std::nullopt;
     MemoryEntry entry;
     entry.task = task.name;
     entry.backend = backendName(backend);

@@ -11,9 +11,10 @@
 namespace kiln {
 
 // Turns an improvement into a lesson of the optimisation memory: a correct child at least
-// kMinimumGain times as fast as its correct parent (below that, timing noise could be the
-// "gain"). The idea is the knobs that moved when both kernels name theirs (the offline policy's),
-// else the first line of prose of the child's answer, else the size of the edit.
+// kMinimumGain times as fast as its correct parent, with speedup intervals that do not overlap
+// (a gain inside the noise would teach every later prompt a fluke). The idea is the knobs that
+// moved when both kernels name theirs (the offline policy's), else the first line of prose of the
+// child's answer, else the size of the edit.
 class MemoryLesson
 {
 public:

@@ -44,6 +44,17 @@ bool applyEngineParameter(RunConfig &config, const QString &key, const QVariant 
         if (config.allocation != QLatin1String("even") &&
             config.allocation != QLatin1String("adaptive"))
             *error = QStringLiteral("allocation must be even or adaptive");
+    } else if (key == QLatin1String("duplicates")) {
+        config.duplicates = value.toString();
+        if (config.duplicates != QLatin1String("reuse") &&
+            config.duplicates != QLatin1String("remeasure"))
+            *error = QStringLiteral("duplicates must be reuse or remeasure");
+    } else if (key == QLatin1String("confirm")) {
+        const QString text = value.toString();
+        if (text != QLatin1String("on") && text != QLatin1String("off") &&
+            text != QLatin1String("true") && text != QLatin1String("false"))
+            *error = QStringLiteral("confirm must be on or off");
+        config.confirmBest = text == QLatin1String("on") || text == QLatin1String("true");
     } else if (key == QLatin1String("generation_threads")) {
         config.generationThreads = std::max(1, value.toInt());
     } else if (key == QLatin1String("sandboxes")) {
@@ -126,7 +137,8 @@ QStringList RunArguments::engineParameterNames()
     return {QStringLiteral("target_speedup"), QStringLiteral("plateau"),
             QStringLiteral("round_limit"),    QStringLiteral("reasoning_length"),
             QStringLiteral("allocation"),     QStringLiteral("generation_threads"),
-            QStringLiteral("sandboxes")};
+            QStringLiteral("sandboxes"),      QStringLiteral("duplicates"),
+            QStringLiteral("confirm")};
 }
 
 QCommandLineOption RunArguments::strategyOption()

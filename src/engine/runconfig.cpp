@@ -22,6 +22,8 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("plateau_rounds"), plateauRounds},
         {QStringLiteral("reasoning_length"), double(reasoningLength)},
         {QStringLiteral("allocation"), allocation},
+        {QStringLiteral("duplicates"), duplicates},
+        {QStringLiteral("confirm_best"), confirmBest},
         {QStringLiteral("replay_run"), double(replayRunId)},
         {QStringLiteral("verifier_seed"),
          verifierSeed ? QJsonValue(QString::number(*verifierSeed)) : QJsonValue()},
@@ -66,6 +68,8 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.plateauRounds = o.value(QStringLiteral("plateau_rounds")).toInt();
     c.reasoningLength = qint64(o.value(QStringLiteral("reasoning_length")).toDouble());
     c.allocation = o.value(QStringLiteral("allocation")).toString(c.allocation);
+    c.duplicates = o.value(QStringLiteral("duplicates")).toString(c.duplicates);
+    c.confirmBest = o.value(QStringLiteral("confirm_best")).toBool(c.confirmBest);
     c.replayRunId = qint64(o.value(QStringLiteral("replay_run")).toDouble());
     if (o.value(QStringLiteral("verifier_seed")).isString())
         c.verifierSeed = o.value(QStringLiteral("verifier_seed")).toString().toULongLong();

@@ -31,6 +31,13 @@ struct RunConfig
     int plateauRounds = 0;      // 0: none
     qint64 reasoningLength = 0; // default reasoning budget for every request (0: policy's)
     QString allocation = QStringLiteral("adaptive"); // suites: "adaptive" or "even"
+    // A candidate whose source repeats an earlier one of its task (SourceFingerprint): "reuse"
+    // takes that judgement as it is; "remeasure" judges it afresh (to study the evaluator's
+    // noise), still marked as a duplicate.
+    QString duplicates = QStringLiteral("reuse");
+    bool reusesDuplicates() const { return duplicates == QLatin1String("reuse"); }
+    // Re-measure a candidate with more trials before it becomes its task's best.
+    bool confirmBest = true;
     qint64 replayRunId = 0;
     // --verifier-seed: the verifier's secret derives from it, so runs check identical inputs on
     // purpose. None (the default): a fresh secret from the OS for every run.

@@ -16,7 +16,36 @@ struct RunTally
     QJsonObject best;
     QJsonObject verdicts;
     int candidates = 0;
+    int duplicates = 0;
+    int confirmations = 0;
 };
+
+// Whether a judgement may stand as a best: confirmed, or any passing one in a run that confirms
+// nothing (confirm=off, or a run stored before confirmation existed).
+bool countsForBest(const EvaluationResult &e, bool runConfirms)
+{
+    return e.verdict == Verdict::Pass && e.speedup && (e.confirmed || !runConfirms);
+}
+
+bool anyConfirmed(const QMap<qint64, EvaluationResult> &evaluations)
+{
+    return std::any_of(evaluations.cbegin(), evaluations.cend(),
+                       [](const EvaluationResult &e) { return e.confirmed; });
+}
+
+QJsonObject bestJson(const CandidateRecord &c, const EvaluationResult &e)
+{
+    QJsonObject best{{QStringLiteral("candidate_id"), double(c.id)},
+                     {QStringLiteral("speedup"), *e.speedup},
+                     {QStringLiteral("verdict"), verdictName(e.verdict)},
+                     {QStringLiteral("task"), c.task},
+                     {QStringLiteral("confirmed"), e.confirmed}};
+    if (e.speedupInterval) {
+        best.insert(QStringLiteral("speedup_low"), e.speedupInterval->low);
+        best.insert(QStringLiteral("speedup_high"), e.speedupInterval->high);
+    }
+    return best;
+}
 
 RunTally tally(RunStore &store, qint64 runId)
 {
@@ -25,6 +54,7 @@ RunTally tally(RunStore &store, qint64 runId)
         t.verdicts.insert(verdictName(v), 0);
     const QList<CandidateRecord> candidates = store.candidates(runId);
     const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
+    const bool runConfirms = anyConfirmed(evaluations);
     t.candidates = int(candidates.size());
     double bestSpeedup = -1.0;
     for (const CandidateRecord &c : candidates) {
@@ -33,12 +63,11 @@ RunTally tally(RunStore &store, qint64 runId)
             continue;
         const QString name = verdictName(it->verdict);
         t.verdicts.insert(name, t.verdicts.value(name).toInt() + 1);
-        if (it->verdict == Verdict::Pass && it->speedup.value_or(0.0) > bestSpeedup) {
-            bestSpeedup = it->speedup.value_or(0.0);
-            t.best = {{QStringLiteral("candidate_id"), double(c.id)},
-                      {QStringLiteral("speedup"), bestSpeedup},
-                      {QStringLiteral("verdict"), name},
-                      {QStringLiteral("task"), c.task}};
+        t.duplicates += it->duplicateOf ? 1 : 0;
+        t.confirmations += it->confirmed && !it->duplicateOf ? 1 : 0;
+        if (countsForBest(*it, runConfirms) && *it->speedup > bestSpeedup) {
+            bestSpeedup = *it->speedup;
+            t.best = bestJson(c, *it);
         }
     }
     if (t.best.isEmpty()) {
@@ -56,18 +85,22 @@ QJsonArray RunReport::curve(RunStore &store, qint64 runId)
     const std::optional<RunRecord> run = store.run(runId);
     const QList<CandidateRecord> candidates = store.candidates(runId);
     const QMap<qint64, EvaluationResult> evaluations = store.evaluationsForRun(runId);
+    const bool runConfirms = anyConfirmed(evaluations);
     QJsonArray points;
     qint64 evals = 0, tokens = 0, samples = 0;
-    double cost = 0.0, best = 0.0;
+    double cost = 0.0, best = 0.0, bestLow = 0.0, bestHigh = 0.0;
     for (const CandidateRecord &c : candidates) {
         samples += 1;
         tokens += c.promptTokens + c.completionTokens + c.reasoningTokens;
         cost += c.policyMeta.value(QStringLiteral("cost")).toDouble();
         const auto it = evaluations.constFind(c.id);
         if (it != evaluations.cend()) {
-            evals += 1;
-            if (it->verdict == Verdict::Pass)
-                best = std::max(best, it->speedup.value_or(0.0));
+            evals += it->duplicateOf ? 0 : 1;
+            if (countsForBest(*it, runConfirms) && *it->speedup > best) {
+                best = *it->speedup;
+                bestLow = it->speedupInterval ? it->speedupInterval->low : best;
+                bestHigh = it->speedupInterval ? it->speedupInterval->high : best;
+            }
         }
         const double seconds =
             run && run->createdAt.isValid() ? run->createdAt.msecsTo(c.createdAt) / 1000.0 : 0.0;
@@ -77,7 +110,9 @@ QJsonArray RunReport::curve(RunStore &store, qint64 runId)
                                   {QStringLiteral("tokens"), double(tokens)},
                                   {QStringLiteral("seconds"), std::max(0.0, seconds)},
                                   {QStringLiteral("cost"), cost},
-                                  {QStringLiteral("best_speedup"), best}});
+                                  {QStringLiteral("best_speedup"), best},
+                                  {QStringLiteral("best_low"), bestLow},
+                                  {QStringLiteral("best_high"), bestHigh}});
     }
     return points;
 }
@@ -90,6 +125,8 @@ QJsonObject RunReport::resultJson(RunStore &store, qint64 runId)
             {QStringLiteral("best"), t.best},
             {QStringLiteral("candidates"), t.candidates},
             {QStringLiteral("verdicts"), t.verdicts},
+            {QStringLiteral("duplicates"), t.duplicates},
+            {QStringLiteral("confirmations"), t.confirmations},
             {QStringLiteral("budget_used"), run ? run->budgetUsed.toJson() : QJsonObject()},
             {QStringLiteral("status"), run ? RunRecord::statusName(run->status) : QString()},
             {QStringLiteral("verifier"), run ? RunConfig::verifierOf(run->config) : QString()}};
@@ -153,9 +190,30 @@ QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
             {QStringLiteral("candidates"), t.candidates},
             {QStringLiteral("best"), t.best},
             {QStringLiteral("verdicts"), t.verdicts},
+            {QStringLiteral("duplicates"), t.duplicates},
+            {QStringLiteral("confirmations"), t.confirmations},
             {QStringLiteral("budget_used"), run->budgetUsed.toJson()},
             {QStringLiteral("metrics"), metrics},
             {QStringLiteral("curve"), curve(store, runId)}};
+}
+
+QString RunReport::bestText(const QJsonObject &best)
+{
+    if (!best.value(QStringLiteral("speedup")).isDouble())
+        return QStringLiteral("no correct candidate");
+    const double speedup = best.value(QStringLiteral("speedup")).toDouble();
+    QString figure = QStringLiteral("%1x").arg(speedup, 0, 'f', 2);
+    if (best.value(QStringLiteral("speedup_low")).isDouble()) {
+        const SpeedupInterval interval{speedup,
+                                       best.value(QStringLiteral("speedup_low")).toDouble(),
+                                       best.value(QStringLiteral("speedup_high")).toDouble()};
+        figure = interval.text();
+    }
+    return QStringLiteral("candidate %1 at %2, %3")
+        .arg(qint64(best.value(QStringLiteral("candidate_id")).toDouble()))
+        .arg(figure, best.value(QStringLiteral("confirmed")).toBool()
+                         ? QStringLiteral("confirmed (re-measured with more trials)")
+                         : QStringLiteral("not confirmed"));
 }
 
 } // namespace kiln

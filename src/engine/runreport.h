@@ -17,6 +17,9 @@ public:
     static QJsonObject resultJson(RunStore &store, qint64 runId);
     // Curve points, one per candidate in creation order.
     static QJsonArray curve(RunStore &store, qint64 runId);
+    // "candidate 28 at 2.31x ± 0.04, confirmed" from a "best" object of resultJson/runJson;
+    // "no correct candidate" when there is none.
+    static QString bestText(const QJsonObject &best);
 };
 
 } // namespace kiln

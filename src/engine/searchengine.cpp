@@ -1,9 +1,12 @@
 #include "searchengine.h"
 
 #include "engine/agentpipeline.h"
+#include "engine/duplicatejudgement.h"
 #include "engine/localexecutor.h"
 #include "engine/memorylesson.h"
 #include "engine/memoryranker.h"
+#include "engine/shapeproposal.h"
+#include "engine/sourcefingerprint.h"
 #include "engine/trajectorylog.h"
 #include "policies/policy.h"
 #include "store/runstore.h"
@@ -190,11 +193,12 @@ bool SearchEngine::replay(QString *error)
     const QMap<qint64, EvaluationResult> evaluations = m_store.evaluationsForRun(m_runId);
     for (auto it = evaluations.cbegin(); it != evaluations.cend(); ++it) {
         m_evaluations.insert(it.key(), it.value());
-        used.evals += 1;
+        used.evals += DuplicateJudgement::isReused(it.value()) ? 0 : 1;
         used.deviceSeconds += evaluationSeconds(it.value());
     }
     used.wallSeconds = m_storedWallSeconds;
     m_ledger.setUsed(used);
+    indexJudgements();
 
     QHash<int, QJsonObject> started;
     QSet<int> finished;
@@ -507,11 +511,14 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
     hooks.evaluated = [&](const Job &job, const GenerationResult &generation,
                           const EvaluationResult &result) {
         const qint64 id = generation.candidate.id;
+        EvaluationResult stored = result;
         {
             std::lock_guard lock(m_mutex);
-            if (id == 0 || m_store.addEvaluation(id, result) == 0)
+            if (m_remeasured.contains(id))
+                stored.duplicateOf = m_remeasured.value(id);
+            if (id == 0 || m_store.addEvaluation(id, stored) == 0)
                 return;
-            m_evaluations.insert(id, result);
+            m_evaluations.insert(id, stored);
             BudgetUsage spent;
             spent.evals = 1;
             spent.deviceSeconds = evaluationSeconds(result);
@@ -519,11 +526,10 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
             if (plan.requests[job.index].memoryEntries > 0)
                 recordLesson(job, generation.candidate, result);
         }
-        emit candidateEvaluated(id, result);
+        emit candidateEvaluated(id, stored);
     };
 
-    hooks.generating = [this](bool started) { m_generating += started ? 1 : -1; };
-    hooks.evaluating = [this](bool started) { m_evaluating += started ? 1 : -1; };
+    addJudgementHooks(hooks);
 
     // Requests of the agents strategy go through its roles; every other one straight to the policy.
     AgentPipeline pipeline(m_policy, m_evaluator, m_runSecret);
@@ -538,6 +544,130 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
                                   o.evaluation ? &*o.evaluation : nullptr));
     }
     return results;
+}
+
+void SearchEngine::addJudgementHooks(Executor::Hooks &hooks)
+{
+    hooks.reuse = [this](const Job &, const GenerationResult &generation) {
+        return reuseJudgement(generation);
+    };
+    hooks.confirm = [this](const Job &job, const GenerationResult &generation,
+                           const EvaluationResult &result) {
+        return confirmBest(job, generation, result);
+    };
+    hooks.settled = [this](const GenerationResult &generation) { settle(generation.candidate.id); };
+    hooks.generating = [this](bool started) { m_generating += started ? 1 : -1; };
+    hooks.evaluating = [this](bool started) { m_evaluating += started ? 1 : -1; };
+}
+
+std::optional<EvaluationResult> SearchEngine::reuseJudgement(const GenerationResult &generation)
+{
+    const CandidateRecord &c = generation.candidate;
+    const QString key =
+        c.task + QLatin1Char('\n') + SourceFingerprint::of(c.source, m_config.backend);
+    EvaluationResult reused;
+    {
+        std::unique_lock lock(m_mutex);
+        const auto first = m_firstOfSource.constFind(key);
+        if (first == m_firstOfSource.cend() || first.value() == c.id) {
+            m_firstOfSource.insert(key, c.id);
+            return std::nullopt;
+        }
+        const qint64 original = first.value();
+        if (!m_config.reusesDuplicates()) {
+            m_remeasured.insert(c.id, original);
+            return std::nullopt;
+        }
+        // The original left the queue first: it is being judged (and maybe confirmed) now.
+        while (!m_settled.contains(original) && !m_cancel)
+            m_settledChanged.wait_for(lock, std::chrono::milliseconds(50));
+        const auto judged = m_evaluations.constFind(original);
+        if (m_cancel || judged == m_evaluations.cend())
+            return std::nullopt;
+        reused = DuplicateJudgement::of(judged.value(), original);
+        if (m_store.addEvaluation(c.id, reused) == 0)
+            return std::nullopt;
+        m_evaluations.insert(c.id, reused);
+        m_settled.insert(c.id);
+        m_store.appendEvent(m_runId, QStringLiteral("duplicate"), c.id,
+                            {{QStringLiteral("of"), double(original)}});
+    }
+    emit candidateEvaluated(c.id, reused);
+    return reused;
+}
+
+std::optional<EvaluationResult> SearchEngine::confirmBest(const Job &job,
+                                                          const GenerationResult &generation,
+                                                          const EvaluationResult &result)
+{
+    const CandidateRecord &c = generation.candidate;
+    if (!m_config.confirmBest || result.verdict != Verdict::Pass || !result.speedup ||
+        !job.request.task)
+        return std::nullopt;
+    {
+        std::lock_guard lock(m_mutex);
+        if (*result.speedup <= m_confirmedBest.value(c.task, 0.0))
+            return std::nullopt; // not a new best: its judgement stands as measured
+    }
+    const Task checked = ShapeProposal::forCandidate(*job.request.task, c);
+    EvaluationResult confirmed =
+        m_evaluator.confirm(checked, job.request.backend, c.source, m_runSecret, m_cancel);
+    if (m_cancel)
+        return std::nullopt;
+    confirmed.duplicateOf = result.duplicateOf;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_remeasured.contains(c.id))
+            confirmed.duplicateOf = m_remeasured.value(c.id);
+        if (m_store.addEvaluation(c.id, confirmed) == 0)
+            return std::nullopt;
+        m_evaluations.insert(c.id, confirmed);
+        BudgetUsage spent;
+        spent.deviceSeconds = evaluationSeconds(confirmed);
+        m_ledger.charge(spent);
+        if (confirmed.verdict == Verdict::Pass && confirmed.speedup)
+            m_confirmedBest[c.task] = std::max(m_confirmedBest.value(c.task), *confirmed.speedup);
+        m_store.appendEvent(m_runId, QStringLiteral("best_confirmed"), c.id,
+                            {{QStringLiteral("measured"), *result.speedup},
+                             {QStringLiteral("confirmed"),
+                              confirmed.speedup ? QJsonValue(*confirmed.speedup) : QJsonValue()},
+                             {QStringLiteral("verdict"), verdictName(confirmed.verdict)}});
+    }
+    emit candidateEvaluated(c.id, confirmed);
+    return confirmed;
+}
+
+void SearchEngine::settle(qint64 candidateId)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_settled.insert(candidateId);
+    }
+    m_settledChanged.notify_all();
+}
+
+void SearchEngine::indexJudgements()
+{
+    m_firstOfSource.clear();
+    m_settled.clear();
+    m_confirmedBest.clear();
+    m_remeasured.clear();
+    QList<qint64> ids = m_candidates.keys();
+    std::sort(ids.begin(), ids.end());
+    for (qint64 id : std::as_const(ids)) {
+        const CandidateRecord &c = m_candidates[id];
+        const auto judged = m_evaluations.constFind(id);
+        if (judged == m_evaluations.cend())
+            continue;
+        m_settled.insert(id);
+        const QString key =
+            c.task + QLatin1Char('\n') + SourceFingerprint::of(c.source, m_config.backend);
+        if (!m_firstOfSource.contains(key))
+            m_firstOfSource.insert(key, id);
+        const EvaluationResult &e = judged.value();
+        if (e.verdict == Verdict::Pass && e.speedup)
+            m_confirmedBest[c.task] = std::max(m_confirmedBest.value(c.task), *e.speedup);
+    }
 }
 
 void SearchEngine::recordLesson(const Job &job, const CandidateRecord &child,
@@ -572,6 +702,12 @@ NodeResult SearchEngine::nodeResult(const ExpansionRequest &request,
         node.verdict = evaluation->verdict;
         node.correct = evaluation->verdict == Verdict::Pass;
         node.speedup = node.correct ? evaluation->speedup.value_or(0.0) : 0.0;
+        node.speedupLow = node.speedupHigh = node.speedup;
+        if (node.correct && evaluation->speedupInterval) {
+            node.speedupLow = evaluation->speedupInterval->low;
+            node.speedupHigh = evaluation->speedupInterval->high;
+        }
+        node.duplicate = evaluation->duplicateOf.has_value();
         node.rooflineFraction = evaluation->rooflineFraction.value_or(0.0);
     }
     const QJsonObject knobs = candidate.policyMeta.value(QStringLiteral("knobs")).toObject();
@@ -611,7 +747,10 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
             spent += 1;
             break;
         case BudgetAxis::Evals:
-            spent += m_evaluations.contains(r.id) ? 1 : 0;
+            spent += m_evaluations.contains(r.id) &&
+                             !DuplicateJudgement::isReused(m_evaluations.value(r.id))
+                         ? 1
+                         : 0;
             break;
         case BudgetAxis::Tokens:
             spent += double(c.promptTokens + c.completionTokens + c.reasoningTokens);

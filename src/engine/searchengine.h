@@ -13,6 +13,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -95,6 +96,17 @@ private:
                           const EvaluationResult *evaluation) const;
     GenerationRequest generationRequest(const RoundPlan &plan, int index,
                                         const QList<MemoryEntry> &memory) const;
+    // Duplicates, confirmation and the in-flight counters, for the executor.
+    void addJudgementHooks(Executor::Hooks &hooks);
+    // A duplicate's judgement: the earlier identical source's, once that one is settled (empty:
+    // judge it, as the first of its kind or under duplicates=remeasure).
+    std::optional<EvaluationResult> reuseJudgement(const GenerationResult &generation);
+    // The re-measurement of a judgement that would make its candidate the task's best.
+    std::optional<EvaluationResult> confirmBest(const Job &job, const GenerationResult &generation,
+                                                const EvaluationResult &result);
+    void settle(qint64 candidateId);
+    // Fingerprints, settled candidates and confirmed bests of the stored run (replay).
+    void indexJudgements();
     // Stores the lesson of an improvement in the optimisation memory (caller holds m_mutex).
     void recordLesson(const Job &job, const CandidateRecord &child, const EvaluationResult &result);
     int startable(const QString &task) const;
@@ -120,6 +132,14 @@ private:
     int m_nextRound = 0;
     qint64 m_nextIndex = 0;
     double m_bestSpeedup = 0.0;
+    // Duplicates and confirmation (guarded by m_mutex): the first candidate of each task and
+    // normalised source; candidates whose judgement is final; each task's best judgement that
+    // needs no confirmation any more; duplicates judged afresh under duplicates=remeasure.
+    QHash<QString, qint64> m_firstOfSource;
+    QSet<qint64> m_settled;
+    QHash<QString, double> m_confirmedBest;
+    QHash<qint64, qint64> m_remeasured;
+    std::condition_variable m_settledChanged;
     std::optional<RoundPlan> m_interrupted; // the round a crash cut short, to finish first
 
     mutable std::mutex m_mutex; // guards the maps and the ledger against worker-thread hooks

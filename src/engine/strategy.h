@@ -39,7 +39,12 @@ struct NodeResult
     bool generated = false; // the policy produced code
     Verdict verdict = Verdict::Crash;
     bool correct = false; // verdict == pass
-    double speedup = 0.0; // 0 unless correct
+    double speedup = 0.0; // 0 unless correct; the confirmed figure when it was confirmed
+    // The speedup's 95 % interval (both equal to speedup when there is none): a strategy that
+    // selects on fitness may treat candidates whose intervals overlap as equals.
+    double speedupLow = 0.0;
+    double speedupHigh = 0.0;
+    bool duplicate = false; // same source as an earlier candidate: no new information
     double rooflineFraction = 0.0;
     qint64 reasoningTokens = 0;
     QJsonObject descriptors; // e.g. knobs or code features, for MAP-Elites

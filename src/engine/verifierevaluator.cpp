@@ -26,8 +26,25 @@ EvaluationResult VerifierEvaluator::evaluate(const Task &task, Backend backend,
                                              const QString &source, quint64 runSecret,
                                              const std::atomic<bool> &cancel)
 {
-    if (backend != Backend::Cpu) // the GPU backends queue these themselves
+    return withSandbox(backend, cancel, [&] {
         return m_verifier.evaluate(task, backend, source, runSecret, cancel);
+    });
+}
+
+EvaluationResult VerifierEvaluator::confirm(const Task &task, Backend backend,
+                                            const QString &source, quint64 runSecret,
+                                            const std::atomic<bool> &cancel)
+{
+    return withSandbox(backend, cancel, [&] {
+        return m_verifier.confirm(task, backend, source, runSecret, cancel);
+    });
+}
+
+EvaluationResult VerifierEvaluator::withSandbox(Backend backend, const std::atomic<bool> &cancel,
+                                                const std::function<EvaluationResult()> &judge)
+{
+    if (backend != Backend::Cpu) // the GPU backends queue these themselves
+        return judge();
     // Wait for a CPU sandbox, but give up promptly on cancel.
     while (!m_cpuSlots.tryAcquire(1, 50)) {
         if (cancel) {
@@ -38,7 +55,7 @@ EvaluationResult VerifierEvaluator::evaluate(const Task &task, Backend backend,
         }
     }
     const QSemaphoreReleaser release(m_cpuSlots);
-    return m_verifier.evaluate(task, backend, source, runSecret, cancel);
+    return judge();
 }
 
 QString VerifierEvaluator::nsightCompute()

@@ -5,6 +5,7 @@
 
 #include <QSemaphore>
 #include <algorithm>
+#include <functional>
 
 namespace kiln {
 
@@ -21,6 +22,8 @@ public:
     static int machineSandboxes();
     EvaluationResult evaluate(const Task &task, Backend backend, const QString &source,
                               quint64 runSecret, const std::atomic<bool> &cancel) override;
+    EvaluationResult confirm(const Task &task, Backend backend, const QString &source,
+                             quint64 runSecret, const std::atomic<bool> &cancel) override;
     int concurrency() const override { return std::max(m_sandboxes, gpuInFlight()); }
     // No metrics yet on any backend: the stage says why (ncu missing, or not permitted in the
     // confined sandbox), so the profiler reads the verifier's own data.
@@ -34,6 +37,10 @@ public:
     int busySandboxes() const { return m_sandboxes - m_cpuSlots.available(); }
 
 private:
+    // Holds one of the CPU sandboxes while `judge` runs (GPU backends queue themselves).
+    EvaluationResult withSandbox(Backend backend, const std::atomic<bool> &cancel,
+                                 const std::function<EvaluationResult()> &judge);
+
     Verifier m_verifier;
     int m_sandboxes;
     QSemaphore m_cpuSlots;

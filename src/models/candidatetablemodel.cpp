@@ -1,8 +1,10 @@
 #include "candidatetablemodel.h"
 
 #include "rundocument.h"
+#include "speedupnotes.h"
 #include "verdictstyle.h"
 
+#include <QFont>
 #include <QLocale>
 
 namespace kiln {
@@ -34,6 +36,25 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return QVariant();
     const CandidateSummary &c = m_document->at(index.row());
+    if (role == SortRole)
+        return sortData(c, index.column());
+    if (role >= Qt::UserRole)
+        return roleData(c, role);
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(c, index.column());
+    case Qt::ToolTipRole:
+        return toolTipData(c, index.column());
+    default:
+        return styleData(c, index.column(), role);
+    }
+}
+
+QVariant CandidateTableModel::roleData(const CandidateSummary &c, int role) const
+{
+    const auto optional = [](const auto &value) {
+        return value ? QVariant::fromValue(*value) : QVariant();
+    };
     switch (role) {
     case IdRole:
         return c.id;
@@ -46,74 +67,119 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
     case GenerationRole:
         return c.generation;
     case SpeedupRole:
-        return c.speedup ? QVariant(*c.speedup) : QVariant();
+        return optional(c.speedup);
     case FlagsRole:
         return c.flagIds;
     case PlaceholderRole:
         return c.placeholder;
-    default:
-        break;
+    case SpeedupLowRole:
+        return optional(c.speedupLow);
+    case SpeedupHighRole:
+        return optional(c.speedupHigh);
+    case ConfirmedRole:
+        return c.confirmed;
+    case DuplicateOfRole:
+        return optional(c.duplicateOf);
     }
+    return QVariant();
+}
 
-    const int column = index.column();
-    if (role == Qt::DisplayRole) {
-        switch (column) {
-        case IdColumn:
-            return QStringLiteral("#%1").arg(c.id);
-        case VerdictColumn:
-            return VerdictStyle::label(c);
-        case SpeedupColumn:
-            return c.speedup ? QStringLiteral("%1×").arg(*c.speedup, 0, 'f', 2) : QString();
-        case OperationColumn:
-            return c.placeholder ? QString() : operationName(c.operation);
-        case ParentColumn: {
-            QString text = c.parent ? QStringLiteral("#%1").arg(*c.parent) : QString();
-            if (c.secondParent)
-                text += QStringLiteral(" + #%1").arg(*c.secondParent);
-            return text;
+QVariant CandidateTableModel::displayData(const CandidateSummary &c, int column) const
+{
+    switch (column) {
+    case IdColumn:
+        return QStringLiteral("#%1").arg(c.id);
+    case VerdictColumn:
+        // The verdict is the original's: say whose.
+        return c.duplicateOf
+                   ? QStringLiteral("%1 (%2)").arg(VerdictStyle::label(c),
+                                                   SpeedupNotes::duplicateMark(*c.duplicateOf))
+                   : VerdictStyle::label(c);
+    case SpeedupColumn:
+        return SpeedupNotes::cellText(c);
+    case OperationColumn:
+        return c.placeholder ? QString() : operationName(c.operation);
+    case ParentColumn: {
+        QString text = c.parent ? QStringLiteral("#%1").arg(*c.parent) : QString();
+        if (c.secondParent)
+            text += QStringLiteral(" + #%1").arg(*c.secondParent);
+        return text;
+    }
+    case IslandColumn:
+        return c.island;
+    case GenerationColumn:
+        return c.generation;
+    case TokensColumn:
+        return QLocale().toString(c.totalTokens());
+    case FlagsColumn:
+        return c.flagIds.join(QStringLiteral(", "));
+    case EvalTimeColumn:
+        return c.evaluated ? QStringLiteral("%1 ms").arg(c.evaluationMs, 0, 'f', 0) : QString();
+    }
+    return QVariant();
+}
+
+QVariant CandidateTableModel::sortData(const CandidateSummary &c, int column) const
+{
+    switch (column) {
+    case IdColumn:
+        return c.id;
+    case VerdictColumn:
+        return c.evaluated ? int(c.verdict) : 99;
+    case SpeedupColumn:
+        return c.speedup.value_or(-1.0); // the estimate: an interval does not reorder
+    case OperationColumn:
+        return int(c.operation);
+    case ParentColumn:
+        return c.parent.value_or(0);
+    case IslandColumn:
+        return c.island;
+    case GenerationColumn:
+        return c.generation;
+    case TokensColumn:
+        return c.totalTokens();
+    case FlagsColumn:
+        return c.flagIds.join(QStringLiteral(","));
+    case EvalTimeColumn:
+        return c.evaluationMs;
+    }
+    return QVariant();
+}
+
+QVariant CandidateTableModel::toolTipData(const CandidateSummary &c, int column) const
+{
+    switch (column) {
+    case FlagsColumn:
+        return c.firstFlag.isEmpty() ? QVariant() : QVariant(c.firstFlag);
+    case VerdictColumn: {
+        QStringList lines;
+        if (c.duplicateOf)
+            lines << SpeedupNotes::duplicateExplanation(*c.duplicateOf);
+        if (!c.summary.isEmpty())
+            lines << c.summary;
+        return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+    }
+    case SpeedupColumn: {
+        // Parents are looked up by id in the document: a hash lookup, only when a tip shows.
+        QList<const CandidateSummary *> parents;
+        for (const std::optional<qint64> &id : {c.parent, c.secondParent}) {
+            const int row = id ? m_document->rowOf(*id) : -1;
+            if (row >= 0)
+                parents << &m_document->at(row);
         }
-        case IslandColumn:
-            return c.island;
-        case GenerationColumn:
-            return c.generation;
-        case TokensColumn:
-            return QLocale().toString(c.totalTokens());
-        case FlagsColumn:
-            return c.flagIds.join(QStringLiteral(", "));
-        case EvalTimeColumn:
-            return c.evaluated ? QStringLiteral("%1 ms").arg(c.evaluationMs, 0, 'f', 0) : QString();
-        }
-    } else if (role == SortRole) {
-        switch (column) {
-        case IdColumn:
-            return c.id;
-        case VerdictColumn:
-            return c.evaluated ? int(c.verdict) : 99;
-        case SpeedupColumn:
-            return c.speedup.value_or(-1.0);
-        case OperationColumn:
-            return int(c.operation);
-        case ParentColumn:
-            return c.parent.value_or(0);
-        case IslandColumn:
-            return c.island;
-        case GenerationColumn:
-            return c.generation;
-        case TokensColumn:
-            return c.totalTokens();
-        case FlagsColumn:
-            return c.flagIds.join(QStringLiteral(","));
-        case EvalTimeColumn:
-            return c.evaluationMs;
-        }
-    } else if (role == Qt::DecorationRole && column == VerdictColumn) {
+        const QString tip = SpeedupNotes::tooltip(c, parents);
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
+    default:
+        return QVariant();
+    }
+}
+
+QVariant CandidateTableModel::styleData(const CandidateSummary &c, int column, int role) const
+{
+    if (role == Qt::DecorationRole && column == VerdictColumn)
         return VerdictStyle::color(c);
-    } else if (role == Qt::ToolTipRole) {
-        if (column == FlagsColumn && !c.firstFlag.isEmpty())
-            return c.firstFlag;
-        if (column == VerdictColumn && !c.summary.isEmpty())
-            return c.summary;
-    } else if (role == Qt::TextAlignmentRole) {
+    if (role == Qt::TextAlignmentRole) {
         switch (column) {
         case IdColumn:
         case SpeedupColumn:
@@ -125,8 +191,13 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
         default:
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         }
-    } else if (role == Qt::ForegroundRole && c.ghost) {
+    }
+    if (role == Qt::ForegroundRole && (c.ghost || (c.duplicateOf && column == VerdictColumn)))
         return QColor(0x80, 0x80, 0x80);
+    if (role == Qt::FontRole && c.duplicateOf) { // nothing of it was measured: set it apart
+        QFont font;
+        font.setItalic(true);
+        return font;
     }
     return QVariant();
 }
@@ -144,7 +215,8 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
     if (role == Qt::ToolTipRole) {
         static const char *const tips[] = {"Candidate id in the database",
                                            "Verifier verdict",
-                                           "Baseline time / candidate time",
+                                           "Baseline time / candidate time ± the 95 % interval; "
+                                           "✓ confirmed",
                                            "How the candidate was produced",
                                            "Parent candidate(s); crossover has two",
                                            "Island (evolution) the candidate belongs to",
@@ -152,7 +224,7 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
                                            "Prompt + completion + reasoning tokens",
                                            "Anti-cheat flags raised by the verifier",
                                            "Total time of the verifier stages"};
-        return QString::fromLatin1(tips[section]);
+        return QString::fromUtf8(tips[section]);
     }
     return QAbstractTableModel::headerData(section, orientation, role);
 }

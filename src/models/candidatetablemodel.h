@@ -4,10 +4,12 @@
 
 namespace kiln {
 
+struct CandidateSummary;
 class RunDocument;
 
 // The candidates of a run as a flat table, growing row by row while the run goes on.
-// Display text is formatted; SortRole carries the raw value so numbers sort as numbers.
+// Display text is formatted; SortRole carries the raw value so numbers sort as numbers (a speedup
+// by its estimate, whatever its interval). A duplicate source's row is in italics.
 class CandidateTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -35,9 +37,13 @@ public:
         OperationRole, // int(Operation)
         IslandRole,
         GenerationRole,
-        SpeedupRole,    // double, or invalid when there is none
-        FlagsRole,      // QStringList of flag ids
-        PlaceholderRole // true for parents that are not in the run
+        SpeedupRole,     // double, or invalid when there is none
+        FlagsRole,       // QStringList of flag ids
+        PlaceholderRole, // true for parents that are not in the run
+        SpeedupLowRole,  // double: the 95 % interval's ends, invalid without one
+        SpeedupHighRole,
+        ConfirmedRole,  // bool: re-measured before it became the run's best
+        DuplicateOfRole // qint64: the candidate whose judgement it reuses, invalid if none
     };
 
     explicit CandidateTableModel(RunDocument *document, QObject *parent = nullptr);
@@ -51,6 +57,12 @@ public:
     RunDocument *document() const { return m_document; }
 
 private:
+    QVariant roleData(const CandidateSummary &c, int role) const;
+    QVariant displayData(const CandidateSummary &c, int column) const;
+    QVariant sortData(const CandidateSummary &c, int column) const;
+    QVariant toolTipData(const CandidateSummary &c, int column) const;
+    QVariant styleData(const CandidateSummary &c, int column, int role) const;
+
     RunDocument *m_document;
 };
 

@@ -11,11 +11,43 @@ namespace kiln {
 
 namespace {
 
-bool countsAsBest(const CandidateSummary &c, bool leaky)
+// With `confirmedOnly`, a pass counts once confirmed; a flagged one of the leaky overlay counts
+// as it is (a verifier without the cheat checks would have confirmed it as well).
+bool countsAsBest(const CandidateSummary &c, bool leaky, bool confirmedOnly = false)
 {
     if (!c.evaluated || !c.speedup || c.placeholder)
         return false;
-    return c.verdict == Verdict::Pass || (leaky && c.verdict == Verdict::Flagged);
+    if (c.verdict == Verdict::Pass)
+        return c.confirmed || !confirmedOnly;
+    return leaky && c.verdict == Verdict::Flagged;
+}
+
+bool confirmsAny(const PlotRun &run)
+{
+    return std::any_of(run.candidates.cbegin(), run.candidates.cend(),
+                       [](const CandidateSummary &c) { return c.evaluated && c.confirmed; });
+}
+
+// A new best at x: a vertex of the curve (or, where several results share x, the last one
+// raised) with its interval, and a record.
+void raiseBest(StepCurve &curve, double x, const CandidateSummary &c)
+{
+    const double best = *c.speedup;
+    const std::optional<SpeedupInterval> interval = c.speedupInterval();
+    curve.banded = curve.banded || interval.has_value();
+    if (x == curve.x.last()) {
+        if (!curve.records.isEmpty() && curve.records.last().x == x)
+            curve.records.removeLast();
+    } else {
+        curve.x.append(x);
+        curve.y.append(0.0);
+        curve.low.append(0.0);
+        curve.high.append(0.0);
+    }
+    curve.y.last() = best;
+    curve.low.last() = interval ? interval->low : best;
+    curve.high.last() = interval ? interval->high : best;
+    curve.records.append({x, best, c.id});
 }
 
 struct Spent
@@ -137,8 +169,8 @@ double PlotData::spentBy(const CandidateSummary &c, const CandidatePlotFacts &fa
         return double(c.reasoningTokens);
     case ComputeAxis::AllTokens:
         return double(c.totalTokens());
-    case ComputeAxis::Evaluations:
-        return c.evaluated ? 1.0 : 0.0;
+    case ComputeAxis::Evaluations: // a duplicate's reused judgement measured nothing
+        return c.evaluated && !c.duplicateOf ? 1.0 : 0.0;
     case ComputeAxis::DeviceSeconds:
         return c.evaluated ? c.evaluationMs / 1000.0 : 0.0;
     case ComputeAxis::Cost:
@@ -153,30 +185,34 @@ StepCurve PlotData::bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky
 {
     StepCurve curve;
     curve.label = run.label();
+    curve.confirmedOnly = confirmsAny(run);
     curve.x.append(0.0);
     curve.y.append(0.0);
-    double best = 0.0;
+    curve.low.append(0.0);
+    curve.high.append(0.0);
     for (const Spent &s : spentAlong(run, axis)) {
         curve.end = std::max(curve.end, s.x);
         const CandidateSummary &c = *s.candidate;
-        if (!countsAsBest(c, leaky) || *c.speedup <= best)
-            continue;
-        best = *c.speedup;
-        if (s.x == curve.x.last()) { // several results at one point: the best of them holds
-            curve.y.last() = best;
-            if (!curve.records.isEmpty() && curve.records.last().x == s.x)
-                curve.records.removeLast();
-        } else {
-            curve.x.append(s.x);
-            curve.y.append(best);
-        }
-        curve.records.append({s.x, best, c.id});
+        // Several results at one point: the best of them holds.
+        if (countsAsBest(c, leaky, curve.confirmedOnly) && *c.speedup > curve.y.last())
+            raiseBest(curve, s.x, c);
     }
     if (curve.end > curve.x.last()) { // the last step is held to the end of the run
         curve.x.append(curve.end);
-        curve.y.append(best);
+        curve.y.append(curve.y.last());
+        curve.low.append(curve.low.last());
+        curve.high.append(curve.high.last());
     }
     return curve;
+}
+
+QString PlotData::curveName(const StepCurve &curve)
+{
+    QString what = curve.confirmedOnly ? QStringLiteral("best confirmed speedup")
+                                       : QStringLiteral("best verified speedup");
+    if (curve.banded)
+        what += QStringLiteral(", 95 % band");
+    return curve.label.isEmpty() ? what : curve.label + QStringLiteral(": ") + what;
 }
 
 SeedBand PlotData::band(const QList<StepCurve> &curves, SeedBand::Kind kind)
@@ -276,6 +312,9 @@ ReasoningSeries PlotData::reasoning(const PlotRun &run)
         cy.append(pass ? 1.0 : 0.0);
         if (pass && c.speedup) {
             series.speedups.append({x, *c.speedup, c.id});
+            const std::optional<SpeedupInterval> interval = c.speedupInterval();
+            series.speedupLow.append(interval ? interval->low : *c.speedup);
+            series.speedupHigh.append(interval ? interval->high : *c.speedup);
             sx.append(x);
             sy.append(*c.speedup);
         }

@@ -19,7 +19,11 @@ public:
                           ComputeAxis axis);
     // Best verified speedup against compute spent. With `leaky`, flagged candidates count as if
     // they had passed: what a verifier without the cheat checks would have reported.
+    // A run that confirms any judgement counts only confirmed ones, as the engine's report does;
+    // the curve carries the 95 % interval of each best.
     static StepCurve bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky = false);
+    // What the curve is, for a legend: "<run>: best confirmed speedup, 95 % band".
+    static QString curveName(const StepCurve &curve);
     // Median and band of seed runs' curves.
     static SeedBand band(const QList<StepCurve> &curves, SeedBand::Kind kind);
     // Indices into `runs`, grouped by settings key, groups in order of first appearance.

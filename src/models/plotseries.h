@@ -18,14 +18,20 @@ struct CandidatePoint
 };
 
 // Best verified speedup so far against compute spent: a step function, held from each vertex to
-// the next (0 until a candidate passes), with a marker where the best improved.
+// the next (0 until a candidate passes), with a marker where the best improved. low and high,
+// when not empty, are the 95 % interval of the best at each vertex (y itself for a best measured
+// without one).
 struct StepCurve
 {
     QString label;
     QVector<double> x;
     QVector<double> y;
+    QVector<double> low;
+    QVector<double> high;
     QList<CandidatePoint> records; // each new best, in order
     double end = 0.0;              // the compute the run spent in all
+    bool confirmedOnly = false;    // the run confirms its bests: only confirmed ones count
+    bool banded = false;           // some best had an interval: low and high say something
     double valueAt(double at) const;
 };
 
@@ -61,6 +67,8 @@ struct ReasoningSeries
 {
     QString xTitle; // what the x-axis counts
     QList<CandidatePoint> speedups;
+    QVector<double> speedupLow; // each speedup's 95 % interval (the speedup itself without one)
+    QVector<double> speedupHigh;
     QList<CandidatePoint> correctness; // y is 0 or 1
     double slope = 0.0;                // least-squares line through the speedups
     double intercept = 0.0;

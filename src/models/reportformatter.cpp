@@ -1,6 +1,9 @@
 #include "reportformatter.h"
 
+#include "speedupnotes.h"
 #include "verdictstyle.h"
+
+#include "engine/duplicatejudgement.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -250,6 +253,39 @@ QString timingRow(const QString &label, const TimingStats &t)
              number4(t.max));
 }
 
+// "<b>2.31× ± 0.04</b> speedup, confirmed".
+QString speedupHeadline(const EvaluationResult &result)
+{
+    if (!result.speedup)
+        return QString();
+    return QStringLiteral("<b>%1</b> speedup%2")
+        .arg(esc(SpeedupNotes::speedupText(result.speedup, result.speedupInterval)),
+             result.confirmed ? QStringLiteral(", confirmed") : QString());
+}
+
+// How far the timing can be trusted: the interval, the confirmation, whose judgement a duplicate
+// carries, and what disturbed the timed calls.
+QString measurementNotes(const EvaluationResult &result)
+{
+    QStringList lines;
+    if (result.speedupInterval)
+        lines << esc(SpeedupNotes::intervalText(*result.speedupInterval));
+    if (result.confirmed)
+        lines << esc(SpeedupNotes::confirmedText());
+    if (result.duplicateOf)
+        lines << QStringLiteral("<i>duplicate of #%1</i>: %2")
+                     .arg(*result.duplicateOf)
+                     .arg(esc(SpeedupNotes::duplicateExplanation(
+                         *result.duplicateOf, DuplicateJudgement::isReused(result))));
+    if (!result.disturbance.isEmpty())
+        lines << QStringLiteral("<span style=\"color:#b26a00;\"><b>disturbed:</b> %1</span>")
+                     .arg(esc(result.disturbance));
+    if (lines.isEmpty())
+        return QString();
+    return QStringLiteral("<p style=\"color:#444;\">%1</p>")
+        .arg(lines.join(QStringLiteral("<br/>")));
+}
+
 } // namespace
 
 QList<ReportFormatter::Diagnostic>
@@ -311,11 +347,10 @@ QString ReportFormatter::html(const EvaluationResult &result)
              "<p style=\"font-size:large; margin-top:2px;\"><span style=\"background-color:%1; "
              "color:white; font-weight:bold;\">&nbsp;%2&nbsp;</span>&nbsp;&nbsp;%3</p>")
              .arg(color.name(), esc(VerdictStyle::label(result.verdict).toUpper()),
-                  result.speedup
-                      ? QStringLiteral("<b>%1×</b> speedup").arg(*result.speedup, 0, 'f', 2)
-                      : QString());
+                  speedupHeadline(result));
     if (!result.summary.isEmpty())
         h += QStringLiteral("<p>%1</p>").arg(esc(result.summary));
+    h += measurementNotes(result);
     QStringList facts;
     facts << QStringLiteral("backend <b>%1</b>").arg(backendName(result.backend));
     if (result.candidateMs)

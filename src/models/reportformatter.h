@@ -8,7 +8,8 @@
 namespace kiln {
 
 // Turns a verifier result into the HTML of the report panel (QTextBrowser's subset): verdict,
-// each stage with duration and outcome, compile diagnostics linking to their lines
+// speedup with its 95 % interval, confirmation, duplicate and disturbance notes, each stage with
+// duration and outcome, compile diagnostics linking to their lines
 // ("kiln-line:N"), mismatch and timing statistics, roofline fraction and every flag.
 class ReportFormatter
 {

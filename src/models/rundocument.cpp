@@ -20,8 +20,12 @@ namespace {
 
 constexpr int cacheSize = 16;
 
+// A confirmed judgement beats any unconfirmed one, so a run that confirms its bests counts only
+// those (as the engine's report does); otherwise the faster wins.
 bool isBetter(const CandidateSummary &a, const CandidateSummary &b)
 {
+    if (a.confirmed != b.confirmed)
+        return a.confirmed;
     return *a.speedup > *b.speedup;
 }
 

@@ -58,7 +58,8 @@ public:
     const CandidateSummary &at(int row) const { return m_rows.at(row); }
     const QList<CandidateSummary> &candidates() const { return m_rows; }
     int rowOf(qint64 candidateId) const { return m_rowOf.value(candidateId, -1); }
-    // The fastest passing candidate (ties: the earliest); -1 when none passed.
+    // The fastest passing candidate (ties: the earliest), among the confirmed ones once any is;
+    // -1 when none passed.
     int bestRow() const { return m_bestRow; }
 
     // A run as the plots see it: for the shown run, this document's rows (live as they are);

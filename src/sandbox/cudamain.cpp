@@ -760,8 +760,22 @@ private:
     Slot m_candidate, m_reference, m_library;
 };
 
-// --probe: the versions line, then one line per visible device, or why there is none. Runs no
-// candidate code. A driver version of 0 means no driver is installed.
+// As nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, lower-case hex.
+std::string uuidText(const cudaUUID_t &uuid)
+{
+    std::string text = "GPU";
+    for (int i = 0; i < 16; ++i) {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+        if (i == 0 || i == 4 || i == 6 || i == 8 || i == 10)
+            text += '-';
+        text += hex;
+    }
+    return text;
+}
+
+// --probe: the versions line, then per visible device a "device" and a "uuid" line, or why
+// there is none. Runs no candidate code. A driver version of 0 means no driver is installed.
 int probeDevices()
 {
     int runtimeVersion = 0, driverVersion = 0, nvrtcMajor = 0, nvrtcMinor = 0;
@@ -788,6 +802,9 @@ int probeDevices()
         std::printf("device %d %d %d %d %d %zu %d %d %d %s\n", i, p.major, p.minor,
                     p.multiProcessorCount, p.l2CacheSize, p.totalGlobalMem, clockKhz,
                     memoryClockKhz, busWidth, p.name);
+        // The same GPU whatever CUDA_VISIBLE_DEVICES says: the engine names its lock and finds
+        // it in NVML by this.
+        std::printf("uuid %d %s\n", i, uuidText(p.uuid).c_str());
     }
     return 0;
 }

@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <new>
+#include <sched.h>
 #include <spawn.h>
 #include <string>
 #include <sys/mman.h>
@@ -207,6 +208,23 @@ private:
                 ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
                 times += ' ';
                 times += std::to_string(std::int64_t(now.tv_sec) * 1000000000 + now.tv_nsec);
+            } else if (op[0] == "where") {
+                // The CPU this thread is on: the engine times the baseline on the same one, so
+                // both sides of a pair see the same core (cores of a virtual machine differ).
+                times += ' ';
+                times += std::to_string(::sched_getcpu());
+            } else if (op[0] == "pin" && op.size() == 2) {
+                // This thread onto one CPU (the baseline's process only: the reference is
+                // single-threaded, and the candidate's threads keep every core).
+                const int target = std::atoi(op[1].c_str());
+                cpu_set_t set;
+                CPU_ZERO(&set);
+                if (target >= 0 && target < CPU_SETSIZE)
+                    CPU_SET(target, &set);
+                if (target < 0 || ::sched_setaffinity(0, sizeof set, &set) != 0)
+                    times += " -1";
+                else
+                    times += ' ' + std::to_string(target);
             } else if (op[0] == "flush") {
                 flushCaches();
             } else if (op[0] == "nop") {

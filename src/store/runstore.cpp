@@ -814,7 +814,8 @@ const char *const lineageCandidates =
 // candidate's last evaluation is its latest.
 const char *const lineageEvaluations =
     "SELECT c.id, e.id, e.verdict, e.correct, e.speedup, e.candidate_ms, e.total_ms, e.summary, "
-    "f.flag_id, f.message FROM candidates c JOIN evaluations e ON e.candidate_id = c.id "
+    "f.flag_id, f.message, e.speedup_low, e.speedup_high, e.confirmed, e.duplicate_of "
+    "FROM candidates c JOIN evaluations e ON e.candidate_id = c.id "
     "LEFT JOIN flags f ON f.evaluation_id = e.id ";
 
 // A whole run, or a list of ids (a live document catching up), looked up by primary key.
@@ -880,6 +881,10 @@ void applyEvaluationRow(const SqliteStatement &s, RepeatedTexts &texts, qint64 &
         c.candidateMs = s.optionalReal(5);
         c.evaluationMs = s.real(6);
         c.summary = s.text(7);
+        c.speedupLow = s.optionalReal(10);
+        c.speedupHigh = s.optionalReal(11);
+        c.confirmed = s.int64(12) != 0;
+        c.duplicateOf = s.optionalInt64(13);
         c.flagIds.clear();
         c.firstFlag.clear();
     }
@@ -1036,8 +1041,10 @@ qint64 RunStore::addEvaluation(qint64 candidateId, const EvaluationResult &resul
                           "INSERT INTO evaluations (candidate_id, backend, verdict, correct, "
                           "speedup, candidate_ms, baseline_ms, roofline_fraction, "
                           "candidate_timing_json, baseline_timing_json, summary, result_json, "
-                          "created_at, total_ms) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+                          "created_at, total_ms, speedup_low, speedup_high, confirmed, "
+                          "duplicate_of) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+                          "?15, ?16, ?17, ?18)");
         s.bind(1, candidateId);
         s.bind(2, backendName(result.backend));
         s.bind(3, verdictName(result.verdict));
@@ -1055,6 +1062,11 @@ qint64 RunStore::addEvaluation(qint64 candidateId, const EvaluationResult &resul
         s.bind(12, jsonText(result.toJson()));
         s.bind(13, QDateTime::currentMSecsSinceEpoch());
         s.bind(14, totalMs);
+        const auto &interval = result.speedupInterval;
+        s.bind(15, interval ? std::optional<double>(interval->low) : std::nullopt);
+        s.bind(16, interval ? std::optional<double>(interval->high) : std::nullopt);
+        s.bind(17, result.confirmed);
+        s.bind(18, result.duplicateOf);
         if (!s.exec())
             return setError(QStringLiteral("addEvaluation"), s.error());
         id = sqlite3_last_insert_rowid(m_db);
@@ -1090,13 +1102,17 @@ qint64 RunStore::addEvaluation(qint64 candidateId, const EvaluationResult &resul
             if (!f.exec())
                 return setError(QStringLiteral("addEvaluation: flag %1").arg(flag.id), f.error());
         }
-        const QJsonObject payload{{QStringLiteral("evaluation_id"), double(id)},
-                                  {QStringLiteral("verdict"), verdictName(result.verdict)},
-                                  {QStringLiteral("correct"), result.correct},
-                                  {QStringLiteral("backend"), backendName(result.backend)},
-                                  {QStringLiteral("speedup"), result.speedup
-                                                                  ? QJsonValue(*result.speedup)
-                                                                  : QJsonValue(QJsonValue::Null)}};
+        QJsonObject payload{{QStringLiteral("evaluation_id"), double(id)},
+                            {QStringLiteral("verdict"), verdictName(result.verdict)},
+                            {QStringLiteral("correct"), result.correct},
+                            {QStringLiteral("backend"), backendName(result.backend)},
+                            {QStringLiteral("speedup"), result.speedup
+                                                            ? QJsonValue(*result.speedup)
+                                                            : QJsonValue(QJsonValue::Null)}};
+        if (result.confirmed)
+            payload.insert(QStringLiteral("confirmed"), true);
+        if (result.duplicateOf)
+            payload.insert(QStringLiteral("duplicate_of"), double(*result.duplicateOf));
         return insertEvent(runId, QStringLiteral("candidate_evaluated"), candidateId, payload) > 0;
     });
     return ok ? id : 0;
@@ -1125,7 +1141,10 @@ bool loadEvaluations(sqlite3 *db, const char *filter, qint64 key,
                                          "CASE WHEN json_valid(e.result_json) THEN "
                                          "json_extract(e.result_json, '$.compiled_baseline_ms') "
                                          "END, CASE WHEN json_valid(e.result_json) THEN "
-                                         "json_extract(e.result_json, '$.speedup_compiled') END "
+                                         "json_extract(e.result_json, '$.speedup_compiled') END, "
+                                         "e.speedup_low, e.speedup_high, e.confirmed, "
+                                         "e.duplicate_of, CASE WHEN json_valid(e.result_json) "
+                                         "THEN json_extract(e.result_json, '$.disturbance') END "
                                          "FROM evaluations e "
                                          "JOIN candidates c ON c.id = e.candidate_id ") +
                                   filter + " ORDER BY e.id");
@@ -1144,6 +1163,11 @@ bool loadEvaluations(sqlite3 *db, const char *filter, qint64 key,
             r.summary = s.text(11);
             r.compiledBaselineMs = s.optionalReal(12);
             r.compiledSpeedup = s.optionalReal(13);
+            if (r.speedup && !s.isNull(14) && !s.isNull(15))
+                r.speedupInterval = SpeedupInterval{*r.speedup, s.real(14), s.real(15)};
+            r.confirmed = s.int64(16) != 0;
+            r.duplicateOf = s.optionalInt64(17);
+            r.disturbance = s.text(18);
             byEvaluation.insert(s.int64(0), r);
             latest.insert(s.int64(1), s.int64(0));
         }

@@ -179,12 +179,28 @@ CREATE TABLE memory (
 CREATE INDEX memory_task ON memory(task, backend);
 )sql";
 
+// Version 7: how sure a speedup is and where it came from. Each evaluation's 95 % interval (a
+// paired bootstrap of its timed calls), whether it is a confirmation (re-measured with more
+// trials before its candidate became a run's best), and, for a duplicate source, the earlier
+// candidate whose judgement it reuses. The tree's covering index gains the new columns.
+const char *const schemaV7 = R"sql(
+ALTER TABLE evaluations ADD COLUMN speedup_low REAL;
+ALTER TABLE evaluations ADD COLUMN speedup_high REAL;
+ALTER TABLE evaluations ADD COLUMN confirmed INTEGER NOT NULL DEFAULT 0 CHECK (confirmed IN (0, 1));
+ALTER TABLE evaluations ADD COLUMN duplicate_of INTEGER;
+DROP INDEX evaluations_lineage;
+CREATE INDEX evaluations_lineage ON evaluations(
+    candidate_id, id, verdict, correct, speedup, candidate_ms, total_ms, summary, speedup_low,
+    speedup_high, confirmed, duplicate_of);
+)sql";
+
 } // namespace
 
 const QList<SchemaMigration> &migrations()
 {
     static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2}, {3, schemaV3},
-                                              {4, schemaV4}, {5, schemaV5}, {6, schemaV6}};
+                                              {4, schemaV4}, {5, schemaV5}, {6, schemaV6},
+                                              {7, schemaV7}};
     return steps;
 }
 

@@ -1,5 +1,7 @@
 #include "adaptivetiming.h"
 
+#include "core/speedupinterval.h"
+
 #include <QString>
 #include <algorithm>
 #include <cmath>
@@ -15,9 +17,12 @@ void AdaptiveTiming::add(double ms)
 AdaptiveTiming::Stop AdaptiveTiming::decide(double elapsedMs) const
 {
     const int n = static_cast<int>(m_samples.size());
-    if (n >= m_rules.minTrials) {
-        const double median = stats().median;
-        if (median > 0.0 && medianStandardError() / median <= m_rules.targetRelativeSem)
+    if (m_rules.cycle > 1 && n % m_rules.cycle != 0 && n < m_rules.maxTrials)
+        return Stop::Continue; // finish the rotation first
+    // With several input kinds, at least three calls of each.
+    if (n >= std::max(m_rules.minTrials, m_rules.cycle > 1 ? 3 * m_rules.cycle : 0)) {
+        const double typical = SpeedupInterval::typicalTime(m_samples, m_rules.cycle);
+        if (typical > 0.0 && medianStandardError() / typical <= m_rules.targetRelativeSem)
             return Stop::Converged;
     }
     if (n >= m_rules.maxTrials)
@@ -32,19 +37,45 @@ AdaptiveTiming::Stop AdaptiveTiming::decide(double elapsedMs) const
 // estimated robustly as 1.253 * 1.4826 * MAD / sqrt(n) (the normal-theory value, with the
 // median absolute deviation for sigma). The mean's standard error let a few outliers of a busy
 // machine hold the loop to its time cap while the median had long settled.
-double AdaptiveTiming::medianStandardError() const
+namespace {
+
+// 1.253 * 1.4826 * MAD / sqrt(n): the median's standard error, robustly.
+double medianError(const std::vector<double> &samples)
 {
-    if (m_samples.empty())
+    if (samples.empty())
         return 0.0;
-    const double median = stats().median;
+    std::vector<double> sorted = samples;
+    std::nth_element(sorted.begin(), sorted.begin() + qsizetype(sorted.size() / 2), sorted.end());
+    const double median = sorted[sorted.size() / 2];
     std::vector<double> deviations;
-    deviations.reserve(m_samples.size());
-    for (double s : m_samples)
+    deviations.reserve(samples.size());
+    for (double s : samples)
         deviations.push_back(std::abs(s - median));
-    std::nth_element(deviations.begin(), deviations.begin() + deviations.size() / 2,
+    std::nth_element(deviations.begin(), deviations.begin() + qsizetype(deviations.size() / 2),
                      deviations.end());
     const double mad = deviations[deviations.size() / 2];
-    return 1.2533 * 1.4826 * mad / std::sqrt(double(m_samples.size()));
+    return 1.2533 * 1.4826 * mad / std::sqrt(double(samples.size()));
+}
+
+} // namespace
+
+// With several input kinds, the error of the mean of their medians: each kind's median error,
+// added in quadrature and divided by the number of kinds (a bimodal mix of fast and slow kinds
+// has a huge MAD overall, but each kind alone is tight).
+double AdaptiveTiming::medianStandardError() const
+{
+    if (m_rules.cycle <= 1)
+        return medianError(m_samples);
+    const size_t kinds = size_t(m_rules.cycle);
+    std::vector<std::vector<double>> byKind(kinds);
+    for (size_t i = 0; i < m_samples.size(); ++i)
+        byKind[i % kinds].push_back(m_samples[i]);
+    double squares = 0.0;
+    for (const std::vector<double> &k : byKind) {
+        const double e = medianError(k);
+        squares += e * e;
+    }
+    return std::sqrt(squares) / double(kinds);
 }
 
 int AdaptiveTiming::nextBatch(double elapsedMs, int limit) const

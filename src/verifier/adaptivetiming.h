@@ -18,6 +18,9 @@ public:
         int maxTrials = 1000;
         double targetRelativeSem = 0.01;
         double budgetMs = 300.0; // wall time of the timing loop
+        // Calls rotate through this many input distributions: the loop stops only after whole
+        // rotations, so every judgement's median is over the same mix of inputs.
+        int cycle = 1;
     };
     enum class Stop
     {

@@ -16,6 +16,7 @@
 
 namespace kiln {
 
+class CpuActivity;
 class CpuTimingSession;
 
 // One candidate's trip through the CPU pipeline; Verifier::evaluate creates one per call.
@@ -35,6 +36,8 @@ private:
     bool checkCorrectness();
     void judgeNaively();
     void measureTiming();
+    TimingLoop::Outcome timeUndisturbed(CpuTimingSession &session,
+                                        const AdaptiveTiming::Rules &rules, CpuActivity &activity);
     void recordTimingFailure(const CpuTimingSession &session, bool cancelled,
                              const SandboxProcess &baseline);
     static QString describeBaselineFailure(const SandboxProcess::Reply &reply,
@@ -42,6 +45,7 @@ private:
     void reportTiming(const CpuTimingSession &session, const TimingLoop::Outcome &outcome,
                       const ShapeConfig &shape, double stageMs, double setupMs);
     EvaluationResult finish();
+    EvaluationResult cancelledWaiting(); // stopped while waiting for the CPU's lock
 
     // Turns a failed request into a crash / timeout / resource failure (or a protocol error).
     void recordRequestFailure(const SandboxProcess::Reply &reply, const QString &during);
@@ -69,7 +73,10 @@ private:
     QString m_wrongDetail;
     int m_calls = 0;
     double m_referenceMs = 0.0;
-    QString m_sharedObject; // the compiled candidate, in the compile cache
+    double m_lockWaitMs = 0.0; // waiting for the machine's timing lock
+    int m_timingAttempts = 0;
+    QStringList m_disturbances; // what other processes did in each timing attempt
+    QString m_sharedObject;     // the compiled candidate, in the compile cache
 };
 
 } // namespace kiln

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sched.h>
 
 namespace kiln {
 
@@ -167,11 +168,16 @@ bool CpuTimingSession::call(int call, Sample &sample)
             mine += " snap:" + number(buffer.offset) + ':' + number(slot.snapshots[o++]) + ':' +
                     number(buffer.bytes);
     }
-    mine += " cpu";
+    mine += " cpu where";
     // The scale rides along after the timed call while recent calls needed it.
     // The baseline's CPU around its calls too: what a process that runs no candidate code uses
     // between requests is the yardstick for the candidate's.
-    QByteArray theirs = "batch cpu flush call:r:" + number(kReferenceArgs + s);
+    // The baseline runs on the CPU the candidate's calling thread last returned on: the cores of
+    // a virtual machine need not be equally fast, and a pair must see the same one.
+    QByteArray theirs = "batch";
+    if (m_candidateCpu >= 0)
+        theirs += " pin:" + number(m_candidateCpu);
+    theirs += " cpu flush call:r:" + number(kReferenceArgs + s);
     m_scaleReady = m_scale && m_scaleLikely;
     if (m_scaleReady) {
         prepareScale(call);
@@ -185,8 +191,9 @@ bool CpuTimingSession::call(int call, Sample &sample)
             if (!request(m_reference, theirs, QStringLiteral("the baseline's timed call"), &reply,
                          true))
                 return false;
-            noteBaselineCpu(reply);
-            const double baselineNs = reply.words.value(2).toDouble();
+            const int pinned = m_candidateCpu >= 0 ? 1 : 0; // the pin's answer comes first
+            noteBaselineCpu(reply, 1 + pinned);
+            const double baselineNs = reply.words.value(2 + pinned).toDouble();
             m_baselineReportedMs += baselineNs / 1e6;
             sample.baselineMs = std::max(0.0, baselineNs - m_referenceOverheadNs) / 1e6;
             continue;
@@ -199,7 +206,7 @@ bool CpuTimingSession::call(int call, Sample &sample)
             return false;
         m_engineMs += wall.nsecsElapsed() / 1e6;
         m_sinceLastReply.start();
-        if (reply.words.size() != 4) {
+        if (reply.words.size() != 5) {
             m_failure = RequestFailure{reply, QStringLiteral("timing (malformed reply)"), false};
             return false;
         }
@@ -208,6 +215,8 @@ bool CpuTimingSession::call(int call, Sample &sample)
         if (m_lastCpuNs)
             m_idleCpuNs += std::max(0.0, cpuBefore - *m_lastCpuNs);
         m_lastCpuNs = reply.words[3].toDouble();
+        const int where = reply.words[4].toInt();
+        m_candidateCpu = where >= 0 && where < CPU_SETSIZE ? where : -1;
         m_reportedMs += callNs / 1e6;
         ++m_requests;
         sample.candidateMs = std::max(0.0, callNs - m_overheadNs) / 1e6;
@@ -267,9 +276,9 @@ TimedCheck::Outcome CpuTimingSession::check(int call, bool full, bool scaled) co
 // call, which many calls do not need. Only where that fails is the scale used, computed with
 // the timed call already when recent calls needed it too.
 // A reply of the baseline's whose first and last times are its CPU clock.
-void CpuTimingSession::noteBaselineCpu(const SandboxProcess::Reply &reply)
+void CpuTimingSession::noteBaselineCpu(const SandboxProcess::Reply &reply, int first)
 {
-    const double before = reply.words.value(1).toDouble();
+    const double before = reply.words.value(first).toDouble();
     if (m_lastBaselineCpuNs)
         m_baselineIdleCpuNs += std::max(0.0, before - *m_lastBaselineCpuNs);
     m_lastBaselineCpuNs = reply.words.value(reply.words.size() - 1).toDouble();
@@ -289,7 +298,7 @@ bool CpuTimingSession::judge(int call, bool full)
             if (!request(m_reference, "batch cpu call:r:" + number(kScaleArgs) + " cpu",
                          QStringLiteral("the tolerance scale"), &reply, true))
                 return false;
-            noteBaselineCpu(reply);
+            noteBaselineCpu(reply, 1);
         }
         ++m_scaleCalls;
         outcome = check(call, full, true);

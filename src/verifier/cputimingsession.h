@@ -72,7 +72,8 @@ private:
     bool inputsIntact(int call, bool full);
     TimedCheck::Outcome check(int call, bool full, bool scaled) const;
     bool judge(int call, bool full);
-    void noteBaselineCpu(const SandboxProcess::Reply &reply);
+    // A baseline reply whose words from `first` on are its CPU clock, times, and CPU clock.
+    void noteBaselineCpu(const SandboxProcess::Reply &reply, int first);
     double calibrateOverhead(SandboxProcess &box, bool reference);
 
     const VerifierOptions &m_options;
@@ -104,6 +105,7 @@ private:
     double m_idleCpuNs = 0.0;
     double m_idleWallMs = 0.0;
     std::optional<double> m_lastCpuNs; // at the end of the candidate's last request
+    int m_candidateCpu = -1;           // where its calling thread last returned
     double m_baselineIdleCpuNs = 0.0;
     std::optional<double> m_lastBaselineCpuNs;
     QElapsedTimer m_sinceLastReply;

@@ -14,6 +14,14 @@ double CudaDevice::peakFp32FlopsPerSecond() const
     return double(smCount) * lanes * 2.0 * clockKhz * 1e3;
 }
 
+QString CudaDevice::lockName() const
+{
+    if (uuid.isEmpty())
+        return QStringLiteral("gpu-") + QString::number(index);
+    const QString id = uuid.toLower();
+    return id.startsWith(QLatin1String("gpu-")) ? id : QStringLiteral("gpu-") + id;
+}
+
 QString CudaAvailability::versionText(int cudaVersion)
 {
     return QStringLiteral("%1.%2").arg(cudaVersion / 1000).arg(cudaVersion % 1000 / 10);
@@ -33,6 +41,13 @@ CudaAvailability CudaDevices::parse(const QString &output)
             availability.runtimeVersion = words[1].toInt();
             availability.driverVersion = words[2].toInt();
             availability.nvrtcVersion = words[3];
+            continue;
+        }
+        // "uuid <index> GPU-...", after its device's line.
+        if (words.size() == 3 && words[0] == QLatin1String("uuid")) {
+            for (CudaDevice &device : availability.devices)
+                if (device.index == words[1].toInt())
+                    device.uuid = words[2];
             continue;
         }
         if (words.size() < 11 || words[0] != QLatin1String("device"))

@@ -20,11 +20,16 @@ struct CudaDevice
     int clockKhz = 0;
     int memoryClockKhz = 0;
     int busWidthBits = 0;
+    // "GPU-xxxxxxxx-xxxx-..." as nvidia-smi prints it; empty from a probe that did not say.
+    QString uuid;
 
     QString architecture() const { return QStringLiteral("sm_%1%2").arg(major).arg(minor); }
     // fp32 FMA lanes per SM x 2 flops x clock: the SIMT peak (no tensor cores: an fp32 task
     // may not use TF32).
     double peakFp32FlopsPerSecond() const;
+    // The machine-wide DeviceLock's name for this GPU: "gpu-" and the UUID in lower case (the
+    // same GPU whatever CUDA_VISIBLE_DEVICES says), or "gpu-<index>" without one.
+    QString lockName() const;
 };
 
 struct CudaAvailability

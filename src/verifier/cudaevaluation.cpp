@@ -11,12 +11,15 @@
 #include "inputgenerator.h"
 #include "outputchecker.h"
 #include "referencecomparison.h"
+#include "renumberedsession.h"
 #include "staticscreen.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QSet>
 #include <algorithm>
 #include <cstring>
+#include <unistd.h>
 
 namespace kiln {
 
@@ -24,6 +27,7 @@ namespace {
 
 constexpr double kSideStreamTailMs = 0.02;
 constexpr double kSideStreamGapMs = 0.05;
+constexpr int kSampleWaitMs = 500; // NVML samples every ~200 ms
 
 QString stageName(const char *name)
 {
@@ -56,6 +60,16 @@ void CudaEvaluation::addStage(const QString &name, bool ok, double ms, const QSt
                               const QJsonObject &data)
 {
     EvaluationRecorder::addStage(m_result, name, ok, ms, detail, data);
+}
+
+bool CudaEvaluation::lockGpu(DeviceLock::Mode mode)
+{
+    m_gpuLock.reset();
+    m_gpuLock = std::make_unique<DeviceLock>(m_slot->device().lockName(), mode, &m_cancel);
+    if (!m_gpuLock->cancelled())
+        return true;
+    m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled while waiting for the GPU")};
+    return false;
 }
 
 bool CudaEvaluation::send(const QByteArray &line, int timeoutMs, const QString &during,
@@ -561,54 +575,138 @@ void CudaEvaluation::measureTiming()
     }
     // From the calibration to the last timed call no spare sandbox starts: a context coming up
     // on the GPU shows in the candidate's times (verifier.md). What comes before overlaps it.
+    // Quiet before the lock, so no spare of ours comes up while another process times. The
+    // correctness hold goes first: a spare's start takes the lock shared and must not wait
+    // behind another process's timing that waits for us.
+    m_gpuLock.reset();
     const CudaSandboxSlot::Quiet quiet(*m_slot);
+    // Nor does any other Kiln process's work run on this GPU meanwhile.
+    if (!lockGpu(DeviceLock::Mode::Exclusive)) {
+        failStage();
+        return;
+    }
+    m_lockWaitMs = m_gpuLock->waitedMs();
     if (!session.calibrateTimers()) {
         recordTimingFailure(session, false);
         failStage();
         return;
     }
-    AdaptiveTiming::Rules rules;
-    rules.warmup = 3;
-    rules.minTrials = 10;
-    rules.maxTrials = 2000;
-    rules.targetRelativeSem = m_options.cudaTargetRelativeSem;
-    rules.budgetMs = m_options.cudaTimingBudgetMs;
-    const double setupMs = timer.nsecsElapsed() / 1e6;
+    AdaptiveTiming::Rules rules = m_options.timingRules(
+        3, 10, 2000, m_options.cudaTargetRelativeSem, m_options.cudaTimingBudgetMs);
+    rules.cycle = inputs->distributionCount();
+    const double setupMs = timer.nsecsElapsed() / 1e6 - m_lockWaitMs;
     // Every call is checked in full on the device, at device speed: all count in the budget.
-    const TimingLoop::Outcome outcome = TimingLoop::run(session, rules, 0, m_cancel);
-    if (!outcome.ok) {
-        recordTimingFailure(session, outcome.cancelled);
+    const Timed timed = timeUntilUndisturbed(session, rules);
+    if (!timed.outcome.ok) {
+        recordTimingFailure(session, timed.outcome.cancelled);
         failStage();
         return;
     }
     for (const auto &[id, detail] : session.flags())
         addFlag(id, detail);
-    reportTiming(session, outcome, shape, timer.nsecsElapsed() / 1e6, setupMs, quiet.waitedMs());
+    reportTiming(session, timed, shape, timer.nsecsElapsed() / 1e6, setupMs, quiet.waitedMs());
+}
+
+// The loop, again with new calls while only the wall clock's gap would flag and another process
+// was busy on the GPU meanwhile (time-slicing widens the gap, and only that evidence).
+CudaEvaluation::Timed CudaEvaluation::timeUntilUndisturbed(CudaTimingSession &session,
+                                                           const AdaptiveTiming::Rules &rules)
+{
+    Timed timed;
+    int first = 0;
+    while (true) {
+        const qsizetype from = session.gaps().size();
+        const quint64 since = GpuActivity::nowMicroseconds();
+        RenumberedSession calls(session, first);
+        timed.outcome = TimingLoop::run(calls, rules, 0, m_cancel);
+        ++timed.tries;
+        if (!timed.outcome.ok)
+            return timed;
+        first += timed.outcome.calls + 1; // and the final check's call
+        timed.sideStreams = sideStreams(session, from, timed.outcome.candidate.median);
+        // The tail is work of this context alone: no other process explains it.
+        timed.disturbed =
+            !timed.sideStreams.tail && timed.sideStreams.gap && othersWereBusy(since, timed);
+        if (!timed.disturbed || timed.tries > kDisturbedRetries || m_cancel.load())
+            return timed;
+    }
+}
+
+CudaEvaluation::SideStreams CudaEvaluation::sideStreams(const CudaTimingSession &session,
+                                                        qsizetype from, double candidateMs) const
+{
+    SideStreams found;
+    found.tailMs = TimingStats::medianOf(session.tails().mid(from));
+    found.gapMs = TimingStats::medianOf(session.gaps().mid(from));
+    found.tail = found.tailMs > std::max(kSideStreamTailMs, 0.1 * candidateMs);
+    found.gap = found.gapMs > std::max(kSideStreamGapMs, 0.5 * candidateMs);
+    return found;
+}
+
+// Whether NVML saw a process other than ours busy on this GPU since the window began; what it
+// saw, or why it could not tell, goes into `timed`.
+bool CudaEvaluation::othersWereBusy(quint64 sinceMicroseconds, Timed &timed) const
+{
+    GpuActivity activity;
+    const QString uuid = m_slot->device().uuid;
+    activity.waitForSamples(uuid, GpuActivity::nowMicroseconds(), kSampleWaitMs);
+    const QList<GpuActivity::Busy> others =
+        activity.othersSince(uuid, sinceMicroseconds, ownPids());
+    for (const GpuActivity::Busy &busy : others) {
+        auto seen = std::find_if(timed.others.begin(), timed.others.end(),
+                                 [&](const GpuActivity::Busy &b) { return b.pid == busy.pid; });
+        if (seen == timed.others.end())
+            timed.others.append(busy);
+        else
+            seen->smUtil = std::max(seen->smUtil, busy.smUtil);
+    }
+    timed.activityError = activity.error();
+    // Processes that merely hold a context (no sampling) excuse nothing.
+    return activity.error().isEmpty() && !others.isEmpty();
+}
+
+QSet<qint64> CudaEvaluation::ownPids() const
+{
+    QSet<qint64> pids{qint64(::getpid()), qint64(m_slot->process().pid())};
+    if (m_slot->baselineRunning())
+        pids.insert(m_slot->baselineProcess().pid());
+    return pids;
 }
 
 // Work the harness stream's events did not see: the device still busy after the stop event,
-// or wall time far beyond the event time.
-void CudaEvaluation::judgeSideStreams(const CudaTimingSession &session, QJsonObject &data)
+// or wall time far beyond the event time. A gap that another process's work explained in every
+// run is no finding against the candidate, only a less certain time.
+void CudaEvaluation::judgeSideStreams(const Timed &timed, QJsonObject &data)
 {
-    const double candidateMs = m_result.candidateTiming.median;
-    const double tailMs = TimingStats::medianOf(session.tails());
-    const double gapMs = TimingStats::medianOf(session.gaps());
-    if (tailMs > std::max(kSideStreamTailMs, 0.1 * candidateMs) ||
-        gapMs > std::max(kSideStreamGapMs, 0.5 * candidateMs))
+    const SideStreams &found = timed.sideStreams;
+    if (found.tail || (found.gap && !timed.disturbed)) {
         addFlag(QStringLiteral("side_stream_work"),
                 QStringLiteral("events %1 ms; device busy %2 ms longer, wall clock %3 ms longer")
-                    .arg(candidateMs, 0, 'g', 3)
-                    .arg(tailMs, 0, 'g', 3)
-                    .arg(gapMs, 0, 'g', 3));
-    data.insert(QStringLiteral("median_tail_ms"), tailMs);
-    data.insert(QStringLiteral("median_wall_gap_ms"), gapMs);
+                    .arg(m_result.candidateTiming.median, 0, 'g', 3)
+                    .arg(found.tailMs, 0, 'g', 3)
+                    .arg(found.gapMs, 0, 'g', 3));
+    } else if (timed.disturbed) {
+        const QString others = GpuActivity::describe(timed.others);
+        m_result.disturbance = QStringLiteral("disturbed by %1 during timing").arg(others);
+        addFlag(QStringLiteral("timing_disturbed"), others);
+    }
+    data.insert(QStringLiteral("median_tail_ms"), found.tailMs);
+    data.insert(QStringLiteral("median_wall_gap_ms"), found.gapMs);
+    data.insert(QStringLiteral("timing_runs"), timed.tries);
+    if (!timed.others.isEmpty())
+        data.insert(QStringLiteral("other_processes"), GpuActivity::toJson(timed.others));
+    if (!timed.activityError.isEmpty())
+        data.insert(QStringLiteral("gpu_activity"), timed.activityError);
 }
 
-void CudaEvaluation::reportTiming(const CudaTimingSession &session,
-                                  const TimingLoop::Outcome &outcome, const ShapeConfig &shape,
-                                  double stageMs, double setupMs, double quietWaitMs)
+void CudaEvaluation::reportTiming(const CudaTimingSession &session, const Timed &timed,
+                                  const ShapeConfig &shape, double stageMs, double setupMs,
+                                  double quietWaitMs)
 {
-    EvaluationRecorder::recordTimes(m_result, outcome.candidate, outcome.baseline);
+    const TimingLoop::Outcome &outcome = timed.outcome;
+    EvaluationRecorder::recordTimes(m_result, outcome.candidate, outcome.baseline,
+                                    outcome.candidateSamples, outcome.baselineSamples,
+                                    outcome.kinds);
     const TimingStats &candidateStats = m_result.candidateTiming;
     const TimingStats &baselineStats = m_result.baselineTiming;
     const double bandwidth = m_slot->bandwidth(m_options.cudaCallTimeoutMs);
@@ -638,8 +736,9 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session,
                      {QStringLiteral("iterations"), outcome.calls},
                      {QStringLiteral("setup_ms"), setupMs},
                      {QStringLiteral("quiet_wait_ms"), quietWaitMs},
+                     {QStringLiteral("lock_wait_ms"), m_lockWaitMs},
                      {QStringLiteral("loop_ms"), outcome.loopMs}};
-    judgeSideStreams(session, data);
+    judgeSideStreams(timed, data);
     const QJsonObject phases = session.phases();
     for (auto it = phases.begin(); it != phases.end(); ++it)
         data.insert(it.key(), it.value());
@@ -661,6 +760,7 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session,
 
 EvaluationResult CudaEvaluation::finish()
 {
+    m_gpuLock.reset();
     if (m_slot) {
         m_isolation = m_slot->process().isolation();
         // Single use: once candidate code ran in the process it ends with the evaluation.
@@ -713,7 +813,9 @@ EvaluationResult CudaEvaluation::run()
         m_slot = nullptr;
         return finish();
     }
-    if (!loadIntoSandbox()) {
+    // Correctness calls of several candidates (of any Kiln process) may share this GPU; a
+    // timing never shares it with anything of theirs.
+    if (!lockGpu(DeviceLock::Mode::Shared) || !loadIntoSandbox()) {
         addStage(stageName("correctness"), false, 0.0,
                  m_failure ? m_failure->message : m_wrongDetail);
         return finish();

@@ -6,12 +6,15 @@
 #include "cudacompiler.h"
 #include "cudasandboxpool.h"
 #include "cudatimingsession.h"
+#include "devicelock.h"
 #include "evaluationrecorder.h"
+#include "gpuactivity.h"
 #include "launchgeometry.h"
 #include "referencebank.h"
 #include "verifieroptions.h"
 
 #include <atomic>
+#include <memory>
 #include <optional>
 
 namespace kiln {
@@ -32,15 +35,46 @@ public:
 private:
     using Failure = EvaluationRecorder::Failure;
 
+    // What a timing loop's calls showed beyond the harness stream's events (medians).
+    struct SideStreams
+    {
+        double tailMs = 0.0; // the device busy after the stop event: this context's work only
+        double gapMs = 0.0;  // the wall clock beyond the events: any context on the GPU adds
+        bool tail = false;   // beyond its threshold
+        bool gap = false;
+    };
+    // The timing loop, run again (at most kDisturbedRetries times) while its gap alone would
+    // flag and NVML saw another process busy on the GPU.
+    struct Timed
+    {
+        TimingLoop::Outcome outcome; // the last run's
+        SideStreams sideStreams;     // the last run's
+        int tries = 0;
+        QList<GpuActivity::Busy> others; // every other process seen busy, in any run
+        QString activityError;           // why NVML could not tell, where it was asked
+        bool disturbed = false;          // every run's gap was another process's doing
+    };
+    // The session's calls numbered from `first`, so a repeated loop draws inputs no earlier
+    // call saw (and the previous call's answer is still the one before it).
+    static constexpr int kDisturbedRetries = 2;
+
     bool compileCandidate(); // both paths, before the GPU is taken
     bool compileBaselines();
+    // The GPU's machine-wide lock in `mode`, any hold of ours let go first (a shared hold would
+    // keep our own exclusive wait from ever ending). False, with the failure, when cancelled.
+    bool lockGpu(DeviceLock::Mode mode);
     bool loadIntoSandbox();
     bool checkCorrectness();
     void measureTiming();
+    Timed timeUntilUndisturbed(CudaTimingSession &session, const AdaptiveTiming::Rules &rules);
+    SideStreams sideStreams(const CudaTimingSession &session, qsizetype from,
+                            double candidateMs) const;
+    bool othersWereBusy(quint64 sinceMicroseconds, Timed &timed) const;
+    QSet<qint64> ownPids() const;
     void recordTimingFailure(const CudaTimingSession &session, bool cancelled);
-    void reportTiming(const CudaTimingSession &session, const TimingLoop::Outcome &outcome,
+    void reportTiming(const CudaTimingSession &session, const Timed &timed,
                       const ShapeConfig &shape, double stageMs, double setupMs, double quietWaitMs);
-    void judgeSideStreams(const CudaTimingSession &session, QJsonObject &data);
+    void judgeSideStreams(const Timed &timed, QJsonObject &data);
     EvaluationResult finish();
 
     // Sends a request; on anything but "ok" records the failure (crash, timeout, CUDA error)
@@ -91,6 +125,10 @@ private:
     int m_calls = 0;
     QList<double> m_correctnessTails;
     QString m_isolation;
+    // The GPU's DeviceLock: shared from loading the candidate to the timing set-up, exclusive
+    // from the timer calibration to the last timed call.
+    std::unique_ptr<DeviceLock> m_gpuLock;
+    double m_lockWaitMs = 0.0; // waiting for the exclusive hold
 };
 
 } // namespace kiln

@@ -1,5 +1,7 @@
 #include "cudasandboxslot.h"
 
+#include "devicelock.h"
+
 #include <QElapsedTimer>
 #include <QThread>
 
@@ -153,6 +155,8 @@ void CudaSandboxSlot::restartBaseline()
 
 bool CudaSandboxSlot::start(Process &into, bool lifetime, QString *error)
 {
+    // A context coming up shows in a timing on the same GPU: no Kiln process times meanwhile.
+    const DeviceLock starting(m_device.lockName(), DeviceLock::Mode::Shared);
     for (int attempt = 0; attempt < 2; ++attempt) {
         const bool userNamespace = m_userNamespace.load();
         into.work = std::make_unique<QTemporaryDir>(m_options.workRoot +

@@ -28,14 +28,29 @@ void EvaluationRecorder::addStage(EvaluationResult &result, const QString &name,
 }
 
 void EvaluationRecorder::recordTimes(EvaluationResult &result, const TimingStats &candidate,
-                                     const TimingStats &baseline)
+                                     const TimingStats &baseline,
+                                     const std::vector<double> &candidateSamples,
+                                     const std::vector<double> &baselineSamples, int kinds)
 {
     result.candidateTiming = candidate;
     result.baselineTiming = baseline;
-    result.candidateMs = candidate.median;
-    result.baselineMs = baseline.median;
-    if (candidate.median > 0.0)
-        result.speedup = baseline.median / candidate.median;
+    const bool paired = !candidateSamples.empty() && !baselineSamples.empty();
+    result.candidateMs =
+        paired ? SpeedupInterval::typicalTime(candidateSamples, kinds) : candidate.median;
+    result.baselineMs =
+        paired ? SpeedupInterval::typicalTime(baselineSamples, kinds) : baseline.median;
+    if (*result.candidateMs > 0.0)
+        result.speedup = *result.baselineMs / *result.candidateMs;
+    result.speedupInterval = SpeedupInterval::bootstrap(candidateSamples, baselineSamples, kinds);
+    if (result.speedup && !result.speedupInterval) // one pair: no spread to take an interval from
+        result.speedupInterval = SpeedupInterval{*result.speedup, *result.speedup, *result.speedup};
+}
+
+QString EvaluationRecorder::speedupText(const EvaluationResult &result)
+{
+    if (result.speedupInterval)
+        return result.speedupInterval->text();
+    return QStringLiteral("%1x").arg(result.speedup.value_or(0.0), 0, 'f', 2);
 }
 
 double EvaluationRecorder::judgeRoofline(EvaluationResult &result, double bytes, double flops,
@@ -83,6 +98,7 @@ void EvaluationRecorder::conclude(EvaluationResult &result, const Outcome &outco
     result.correct = outcome.correct && result.verdict != Verdict::Wrong;
     if (result.verdict != Verdict::Pass && result.verdict != Verdict::Flagged) {
         result.speedup.reset();
+        result.speedupInterval.reset();
         result.candidateMs.reset();
         result.baselineMs.reset();
         result.rooflineFraction.reset();
@@ -94,8 +110,8 @@ void EvaluationRecorder::conclude(EvaluationResult &result, const Outcome &outco
     switch (result.verdict) {
     case Verdict::Pass:
         result.summary = result.speedup
-                             ? QStringLiteral("correct; %1x the reference's speed (%2 ms vs %3 ms)")
-                                   .arg(*result.speedup, 0, 'f', 2)
+                             ? QStringLiteral("correct; %1 the reference's speed (%2 ms vs %3 ms)")
+                                   .arg(speedupText(result))
                                    .arg(*result.candidateMs, 0, 'g', 3)
                                    .arg(*result.baselineMs, 0, 'g', 3)
                              : QStringLiteral("correct (not timed)");

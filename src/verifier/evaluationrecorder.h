@@ -31,9 +31,15 @@ public:
     static void addFlag(EvaluationResult &result, const QString &id, const QString &detail = {});
     static void addStage(EvaluationResult &result, const QString &name, bool ok, double ms,
                          const QString &detail, const QJsonObject &data = {});
-    // The medians of the interleaved timing loop, and the speedup they give.
+    // The interleaved timing loop's statistics, and the speedup with its interval from the
+    // loop's paired samples (candidateSamples[i] and baselineSamples[i] share a call, of input
+    // kind i % kinds): each side's time is SpeedupInterval::typicalTime.
     static void recordTimes(EvaluationResult &result, const TimingStats &candidate,
-                            const TimingStats &baseline);
+                            const TimingStats &baseline,
+                            const std::vector<double> &candidateSamples,
+                            const std::vector<double> &baselineSamples, int kinds = 1);
+    // "2.31x ± 0.04", or the bare speedup where there is no interval.
+    static QString speedupText(const EvaluationResult &result);
     // Roofline of a timed candidate: floor = max(bytes / bandwidth, flops / peak) sets the
     // roofline fraction; a median below bytes / (slack x bandwidth) or flops / peak is
     // implausibly_fast, a speedup above largeSpeedup is large_speedup. Returns the floor (ms).

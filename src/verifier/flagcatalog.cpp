@@ -192,6 +192,11 @@ const QList<FlagInfo> &FlagCatalog::all()
          QStringLiteral("The device kept working after the timed stream finished: work was put "
                         "on another stream, which the timer on the harness stream does not see."),
          true, QStringLiteral("timing")},
+        {QStringLiteral("timing_disturbed"),
+         QStringLiteral("Another program used this CPU or GPU while the candidate was timed, "
+                        "even after the timing was repeated, so the times are less certain; this "
+                        "is not the candidate's fault."),
+         false, QStringLiteral("timing")},
         {QStringLiteral("large_speedup"),
          QStringLiteral("Unusually large speedup over the reference; correct, but worth a "
                         "review."),

@@ -27,7 +27,7 @@ FreshInputs::FreshInputs(const Task &task, quint64 secret) : m_secret(secret)
         for (int d = 0; d < distributions; ++d) {
             const ValueDistribution distribution =
                 parameter.distribution.value_or(InputGenerator::distributionFor(task, d));
-            m_tables[p].append(InputGenerator::generate(
+            m_tables[p].append(InputGenerator::generateForTiming(
                 distribution, qint64(1) << fresh::kTableBits, parameter.dtype,
                 InputGenerator::deriveSeed(secret, task.name, kTableShapeIndex + p, d)));
         }

@@ -19,6 +19,13 @@ public:
     // n values of one distribution, written as f32 (or rounded to i32).
     static QByteArray generate(const ValueDistribution &distribution, qint64 count,
                                const QString &dtype, quint64 seed);
+    // The same for timing: values farther from the distribution's centre than a bound that
+    // depends on the distribution alone (its 1-in-10,000 level, from a fixed sample) are drawn
+    // again. A heavy-tailed table then holds about the same extremes whatever the secret, so a
+    // kernel whose speed depends on them (exp underflowing past a huge row maximum) sees the
+    // same work in every evaluation; correctness inputs keep the whole tail.
+    static QByteArray generateForTiming(const ValueDistribution &distribution, qint64 count,
+                                        const QString &dtype, quint64 seed);
     // One buffer per task parameter, in signature order: inputs filled, outputs and scalars
     // left empty.
     static QList<QByteArray> inputs(const Task &task, const ShapeConfig &shape,

@@ -67,6 +67,9 @@ public:
     // running.
     double cpuSecondsUsed() const;
     QString workDir() const { return m_workDir; }
+    // The process's id while it runs (-1 when not), so GPU activity seen in NVML can be told
+    // apart from our own.
+    pid_t pid() const { return m_pid; }
 
     // How the process ended, once a request returned Died / TimedOut / Flooded.
     bool exited() const { return m_exited; }

@@ -1,6 +1,7 @@
 #include "timingloop.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 
 namespace kiln {
 
@@ -49,6 +50,9 @@ TimingLoop::Outcome TimingLoop::run(TimingSession &session, const AdaptiveTiming
     outcome.candidate = candidate.stats();
     outcome.baseline = baseline.stats();
     outcome.library = library.stats();
+    outcome.candidateSamples = candidate.samples();
+    outcome.baselineSamples = baseline.samples();
+    outcome.kinds = std::max(1, rules.cycle);
     return outcome;
 }
 

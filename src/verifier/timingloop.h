@@ -43,6 +43,11 @@ public:
         TimingStats candidate;
         TimingStats baseline;
         TimingStats library; // n = 0 without a library baseline
+        // The kept samples in call order: candidateSamples[i] and baselineSamples[i] were
+        // timed in the same call, which the speedup's interval resamples as pairs.
+        std::vector<double> candidateSamples;
+        std::vector<double> baselineSamples;
+        int kinds = 1; // input kinds the calls rotate through (AdaptiveTiming::Rules::cycle)
         int calls = 0;
         double loopMs = 0.0;
     };

@@ -1,6 +1,8 @@
 #include "torchevaluation.h"
 
+#include "cudadevices.h"
 #include "flagcatalog.h"
+#include "gpuactivity.h"
 #include "sandbox/elementcheck.h"
 #include "sandbox/protocol.h"
 #include "tasks/kernelbenchsource.h"
@@ -14,6 +16,7 @@
 #include <QJsonDocument>
 #include <algorithm>
 #include <cstring>
+#include <unistd.h>
 
 namespace kiln {
 
@@ -21,6 +24,7 @@ namespace {
 
 constexpr qint64 kAlign = 256;
 constexpr double kSideStreamGapMs = 0.1;
+constexpr int kSampleWaitMs = 500; // NVML samples every ~200 ms
 
 qint64 aligned(qint64 offset)
 {
@@ -34,13 +38,8 @@ QByteArray compact(const QJsonObject &object)
 
 AdaptiveTiming::Rules timingRules(const VerifierOptions &options)
 {
-    AdaptiveTiming::Rules rules;
-    rules.warmup = 2;
-    rules.minTrials = 10;
-    rules.maxTrials = options.torchMaxTrials;
-    rules.targetRelativeSem = options.torchTargetRelativeSem;
-    rules.budgetMs = options.torchTimingBudgetMs;
-    return rules;
+    return options.timingRules(2, 10, options.torchMaxTrials, options.torchTargetRelativeSem,
+                               options.torchTimingBudgetMs);
 }
 
 QString shapeText(const QJsonObject &entry)
@@ -99,6 +98,44 @@ quint64 TorchEvaluation::seed(int index) const
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return (z ^ (z >> 31)) & 0x7fffffffffffull;
+}
+
+void TorchEvaluation::chooseDevice()
+{
+    m_lockName = QStringLiteral("cpu");
+    if (m_options.torchDevice == QLatin1String("cpu"))
+        return;
+    m_lockName = QStringLiteral("gpu-0");
+    const CudaAvailability gpus = CudaDevices::probe(m_options);
+    for (const CudaDevice &device : gpus.devices)
+        if (device.index == 0) {
+            m_lockName = device.lockName();
+            m_gpuUuid = device.uuid;
+        }
+}
+
+bool TorchEvaluation::lockDevice(DeviceLock::Mode mode)
+{
+    m_deviceLock.reset();
+    m_deviceLock = std::make_unique<DeviceLock>(m_lockName, mode, &m_cancel);
+    if (!m_deviceLock->cancelled())
+        return true;
+    const bool cpu = m_lockName == QLatin1String("cpu");
+    m_failure =
+        Failure{Verdict::Timeout, QStringLiteral("cancelled while waiting for the %1")
+                                      .arg(cpu ? QStringLiteral("CPU") : QStringLiteral("GPU"))};
+    return false;
+}
+
+bool TorchEvaluation::beginTimedWindow(TorchReference &reference)
+{
+    if (!lockDevice(DeviceLock::Mode::Exclusive))
+        return false;
+    m_lockWaitMs = m_deviceLock->waitedMs();
+    m_ownPids = {qint64(::getpid()), qint64(m_candidate->process().pid()),
+                 qint64(reference.process().process().pid())};
+    m_timingSince = GpuActivity::nowMicroseconds();
+    return true;
 }
 
 bool TorchEvaluation::request(TorchProcess &process, const QByteArray &line, int timeoutMs,
@@ -559,6 +596,10 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
     QString compileNote;
     m_compiledBaseline = reference.ensureCompiled(&compileNote);
     const double setupMs = timer.nsecsElapsed() / 1e6;
+    if (!beginTimedWindow(reference)) {
+        addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6, m_failure->message);
+        return;
+    }
     QElapsedTimer loop;
     loop.start();
     int rounds = 0;
@@ -581,7 +622,8 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
     QJsonObject data{{QStringLiteral("setup_ms"), setupMs},
                      {QStringLiteral("rounds"), rounds},
                      {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
-                     {QStringLiteral("compile_note"), compileNote}};
+                     {QStringLiteral("compile_note"), compileNote},
+                     {QStringLiteral("lock_wait_ms"), m_lockWaitMs}};
     judgeTiming(data);
     addStage(QStringLiteral("timing"), true, timer.nsecsElapsed() / 1e6,
              QStringLiteral("%1 ms against eager %2 ms%3 (n=%4)")
@@ -602,7 +644,8 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
 {
     const TimingStats candidate = m_candidateTiming.stats();
     const TimingStats eager = m_eagerTiming.stats();
-    EvaluationRecorder::recordTimes(m_result, candidate, eager);
+    EvaluationRecorder::recordTimes(m_result, candidate, eager, m_candidateTiming.samples(),
+                                    m_eagerTiming.samples());
     data.insert(QStringLiteral("eager_ms"), eager.median);
     if (m_compiledBaseline && m_compiledTiming.stats().n > 0) {
         const TimingStats compiled = m_compiledTiming.stats();
@@ -619,9 +662,8 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
     data.insert(QStringLiteral("observed_ms"), m_observedMs);
     data.insert(QStringLiteral("reported_ms"), m_reportedMs);
     if (gap > kSideStreamGapMs + 3 * std::max(0.0, eagerGap) && gap > 0.5 * wall)
-        EvaluationRecorder::addFlag(
-            m_result, QStringLiteral("side_stream_work"),
-            QStringLiteral("wall %1 ms against events %2 ms").arg(wall).arg(candidate.median));
+        judgeGap(QStringLiteral("wall %1 ms against events %2 ms").arg(wall).arg(candidate.median),
+                 data);
     data.insert(QStringLiteral("unexplained_ms"), m_candidateUnexplainedMs);
     data.insert(QStringLiteral("eager_unexplained_ms"), m_eagerUnexplainedMs);
     // The engine's clock against the worker's, and the worker's against its per-call times
@@ -636,8 +678,36 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
         EvaluationRecorder::addFlag(m_result, QStringLiteral("large_speedup"));
 }
 
+// Time-slicing with another process's context widens the wall clock beyond the events as
+// work on another stream does: where NVML saw another process busy on the GPU during the window,
+// the time is less certain (advisory), not the candidate's doing. Without NVML, or on the CPU
+// device, the gap flags as ever.
+void TorchEvaluation::judgeGap(const QString &evidence, QJsonObject &data)
+{
+    QList<GpuActivity::Busy> others;
+    GpuActivity activity;
+    const bool gpu = m_options.torchDevice != QLatin1String("cpu");
+    if (gpu) {
+        activity.waitForSamples(m_gpuUuid, GpuActivity::nowMicroseconds(), kSampleWaitMs);
+        others = activity.othersSince(m_gpuUuid, m_timingSince, m_ownPids);
+        if (!others.isEmpty())
+            data.insert(QStringLiteral("other_processes"), GpuActivity::toJson(others));
+        if (!activity.error().isEmpty())
+            data.insert(QStringLiteral("gpu_activity"), activity.error());
+    }
+    if (!gpu || !activity.error().isEmpty() || others.isEmpty()) {
+        EvaluationRecorder::addFlag(m_result, QStringLiteral("side_stream_work"), evidence);
+        return;
+    }
+    m_result.disturbance =
+        QStringLiteral("disturbed by %1 during timing").arg(GpuActivity::describe(others));
+    EvaluationRecorder::addFlag(m_result, QStringLiteral("timing_disturbed"),
+                                GpuActivity::describe(others));
+}
+
 EvaluationResult TorchEvaluation::finish()
 {
+    m_deviceLock.reset();
     if (m_candidate) {
         m_candidate->process().request("quit", 2000);
         m_candidate->process().kill();
@@ -660,6 +730,13 @@ EvaluationResult TorchEvaluation::run()
     if (!screen() || !build())
         return finish();
     QMutexLocker gpu(&m_backend.gpu());
+    // Correctness calls of several candidates (of any Kiln process) may share the device; a
+    // timing never shares it with anything of theirs.
+    chooseDevice();
+    if (!lockDevice(DeviceLock::Mode::Shared)) {
+        addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
+        return finish();
+    }
     TorchReference &reference = m_backend.reference(m_task);
     QString error;
     if (!reference.ensureReady(&error)) {

@@ -2,6 +2,7 @@
 
 #include "adaptivetiming.h"
 #include "core/evaluationresult.h"
+#include "devicelock.h"
 #include "evaluationrecorder.h"
 #include "tasks/task.h"
 #include "torchbackend.h"
@@ -10,6 +11,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSet>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -46,6 +48,13 @@ private:
 
     bool screen();
     bool build();
+    // The device's machine-wide lock: "cpu" on torch's CPU device, else CUDA device 0's (torch's
+    // device 0 is the probe's: both follow CUDA_VISIBLE_DEVICES), "gpu-0" where none answers.
+    void chooseDevice();
+    // The lock in `mode`, any hold of ours let go first; false (with the failure) when cancelled.
+    bool lockDevice(DeviceLock::Mode mode);
+    // The exclusive hold, and what tells our processes from others' on the GPU.
+    bool beginTimedWindow(TorchReference &reference);
     bool startCandidate(TorchReference &reference);
     bool checkCorrectness(TorchReference &reference);
     std::optional<Comparison> callOnSeed(TorchReference &reference, quint64 seed,
@@ -56,6 +65,7 @@ private:
     void measureTiming(TorchReference &reference);
     bool timeRound(TorchReference &reference, int count, quint64 seed);
     void judgeTiming(QJsonObject &data);
+    void judgeGap(const QString &evidence, QJsonObject &data);
     EvaluationResult finish();
 
     bool request(TorchProcess &process, const QByteArray &line, int timeoutMs,
@@ -91,6 +101,12 @@ private:
     double m_observedMs = 0.0; // what the engine measured around those rounds
     double m_candidateUnexplainedMs = 0.0; // worker time beyond the candidate's calls
     double m_eagerUnexplainedMs = 0.0;     // the same for eager PyTorch
+    QString m_lockName;
+    QString m_gpuUuid; // for NVML; empty on the CPU device or where the probe did not say
+    std::unique_ptr<DeviceLock> m_deviceLock; // shared for correctness, exclusive for timing
+    double m_lockWaitMs = 0.0;
+    quint64 m_timingSince = 0; // µs since the epoch, when the timed window began
+    QSet<qint64> m_ownPids;    // this process, the candidate's and the reference's
 };
 
 } // namespace kiln

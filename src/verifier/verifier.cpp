@@ -67,7 +67,24 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
 EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QString &source,
                                     quint64 runSecret, const std::atomic<bool> &cancel)
 {
-    if (backend != Backend::Cpu && m_options.lenient)
+    return judge(m_options, task, backend, source, runSecret, cancel);
+}
+
+EvaluationResult Verifier::confirm(const Task &task, Backend backend, const QString &source,
+                                   quint64 runSecret, const std::atomic<bool> &cancel)
+{
+    VerifierOptions options = m_options;
+    options.trialScale = VerifierOptions::kConfirmationScale;
+    EvaluationResult result = judge(options, task, backend, source, runSecret, cancel);
+    result.confirmed = result.verdict == Verdict::Pass && result.speedup.has_value();
+    return result;
+}
+
+EvaluationResult Verifier::judge(const VerifierOptions &options, const Task &task, Backend backend,
+                                 const QString &source, quint64 runSecret,
+                                 const std::atomic<bool> &cancel)
+{
+    if (backend != Backend::Cpu && options.lenient)
         return refused(backend,
                        QStringLiteral("the lenient verifier runs on the CPU backend only"));
     if (task.isKernelBench() != (backend == Backend::Torch))
@@ -80,15 +97,15 @@ EvaluationResult Verifier::evaluate(const Task &task, Backend backend, const QSt
                                             "only, and %1 is not one")
                                  .arg(task.name));
     if (backend == Backend::Torch) {
-        TorchEvaluation evaluation(m_options, m_torch, task, source, runSecret, cancel);
+        TorchEvaluation evaluation(options, m_torch, task, source, runSecret, cancel);
         return evaluation.run();
     }
     if (backend == Backend::Cuda) {
-        CudaEvaluation evaluation(m_options, m_cache, m_references, cudaPool(), task, source,
+        CudaEvaluation evaluation(options, m_cache, m_references, cudaPool(), task, source,
                                   runSecret, cancel);
         return evaluation.run();
     }
-    CpuEvaluation evaluation(m_options, m_cache, m_references, m_baselines, task, source, runSecret,
+    CpuEvaluation evaluation(options, m_cache, m_references, m_baselines, task, source, runSecret,
                              cancel);
     return evaluation.run();
 }

@@ -31,6 +31,11 @@ public:
     EvaluationResult evaluate(const Task &task, Backend backend, const QString &source,
                               quint64 runSecret);
 
+    // The judgement again with VerifierOptions::kConfirmationScale times the trials and timing
+    // budget, against a freshly timed baseline: what a run's best must pass before it counts.
+    EvaluationResult confirm(const Task &task, Backend backend, const QString &source,
+                             quint64 runSecret, const std::atomic<bool> &cancel);
+
     const VerifierOptions &options() const { return m_options; }
     CompileCache &compileCache() { return m_cache; }
     // Empty when the sandbox executable can be run; otherwise why not.
@@ -45,6 +50,9 @@ public:
 
 private:
     CudaSandboxPool &cudaPool();
+    EvaluationResult judge(const VerifierOptions &options, const Task &task, Backend backend,
+                           const QString &source, quint64 runSecret,
+                           const std::atomic<bool> &cancel);
 
     VerifierOptions m_options;
     CompileCache m_cache;

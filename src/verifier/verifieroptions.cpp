@@ -1,5 +1,8 @@
 #include "verifieroptions.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/installlayout.h"
 
 #include <QDir>
@@ -71,6 +74,23 @@ QString VerifierOptions::torchExtensionFolder() const
     if (!torchExtensionCache.isEmpty())
         return torchExtensionCache;
     return QFileInfo(cacheDirectory).dir().filePath(QStringLiteral("torch-extensions"));
+}
+
+} // namespace kiln
+
+namespace kiln {
+
+AdaptiveTiming::Rules VerifierOptions::timingRules(int warmup, int minTrials, int maxTrials,
+                                                   double targetRelativeSem, double budgetMs) const
+{
+    const int scale = std::max(1, trialScale);
+    AdaptiveTiming::Rules rules;
+    rules.warmup = warmup;
+    rules.minTrials = minTrials * scale;
+    rules.maxTrials = maxTrials * scale;
+    rules.targetRelativeSem = targetRelativeSem / std::sqrt(double(scale));
+    rules.budgetMs = budgetMs * scale;
+    return rules;
 }
 
 } // namespace kiln

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "adaptivetiming.h"
 #include "sandboxprocess.h"
 
 #include <QString>
@@ -30,6 +31,11 @@ struct VerifierOptions
     int minTrials = 5;
     int maxTrials = 1000;
     int warmupTrials = 2;
+    // Every backend's timing loop runs this many times the trials and time budget, with a
+    // target standard error smaller by its square root: 1 for a judgement, kConfirmationScale
+    // for the re-measurement of a run's best (Verifier::confirm).
+    int trialScale = 1;
+    static constexpr int kConfirmationScale = 4;
     double largeSpeedup = 25.0;   // above this: non-blocking review flag
     double bandwidthSlack = 16.0; // floor = bytes / (slack x measured memcpy bandwidth)
 
@@ -75,6 +81,9 @@ struct VerifierOptions
     // torchExtensionCache, else torch-extensions beside the compile cache (so a test that
     // moves the compile cache moves this one too).
     QString torchExtensionFolder() const;
+    // The adaptive loop's rules for a backend's figures, scaled by trialScale.
+    AdaptiveTiming::Rules timingRules(int warmup, int minTrials, int maxTrials,
+                                      double targetRelativeSem, double budgetMs) const;
 };
 
 } // namespace kiln

@@ -12,3 +12,24 @@ endif()
 kiln_add_test(NAME tst_torchbackend SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchbackend.cpp
               LIBS kiln_verifier kiln_tasks Qt6::Test LABEL cuda TIMEOUT 1500)
 add_dependencies(tst_torchbackend kiln-sandbox kiln-torch-sandbox)
+
+# The GPU shared with a process that is not Kiln's (kiln-gpu-busy, built with the toolkit's
+# nvcc): honest kernels pass without side_stream_work, a side-stream cheat is still flagged.
+# Needs a GPU and NVML, so it carries the cuda label and skips itself elsewhere.
+kiln_add_test(NAME tst_gpudisturbance SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_gpudisturbance.cpp
+              LIBS kiln_verifier kiln_tasks Qt6::Test LABEL cuda TIMEOUT 900)
+add_dependencies(tst_gpudisturbance kiln-sandbox)
+set(kiln_gpu_busy "")
+if(TARGET kiln-cuda-sandbox AND CUDAToolkit_NVCC_EXECUTABLE)
+    add_dependencies(tst_gpudisturbance kiln-cuda-sandbox)
+    set(kiln_gpu_busy ${CMAKE_CURRENT_BINARY_DIR}/kiln-gpu-busy)
+    add_custom_command(OUTPUT ${kiln_gpu_busy}
+        COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -O2 -o ${kiln_gpu_busy}
+                ${CMAKE_CURRENT_LIST_DIR}/gpubusy.cu
+        DEPENDS ${CMAKE_CURRENT_LIST_DIR}/gpubusy.cu
+        COMMENT "Building kiln-gpu-busy" VERBATIM)
+    # Not named like the file: Ninja's per-folder target aliases would clash with it.
+    add_custom_target(gpu_busy_helper DEPENDS ${kiln_gpu_busy})
+    add_dependencies(tst_gpudisturbance gpu_busy_helper)
+endif()
+target_compile_definitions(tst_gpudisturbance PRIVATE KILN_GPU_BUSY="${kiln_gpu_busy}")

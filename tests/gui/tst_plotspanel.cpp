@@ -184,6 +184,49 @@ private slots:
         QCOMPARE(selection.current(), best.candidateId);
     }
 
+    // The best curve of a run the engine judged carries the 95 % band of its best, and the
+    // speedups against reasoning length carry error bars.
+    void speedupsAreDrawnWithTheirIntervals()
+    {
+        RunDocument document;
+        QVERIFY(document.openDatabase(m_db));
+        QVERIFY(document.loadRun(3));
+        CandidateSelection selection;
+        PlotsPanel panel(&document, &selection);
+        panel.resize(1000, 640);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.refresh();
+        const StepCurve curve = PlotData::bestSpeedup(document.plotRun(3), ComputeAxis::Samples);
+        QVERIFY(curve.banded);
+        QVERIFY(PlotData::curveName(curve).endsWith(QStringLiteral(", 95 % band")));
+        QCustomPlot *plot = panel.plot();
+        QCPGraph *line = nullptr;
+        QCPGraph *upper = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name() == PlotData::curveName(curve))
+                line = plot->graph(i);
+            if (plot->graph(i)->channelFillGraph())
+                upper = plot->graph(i);
+        }
+        QVERIFY(line);
+        QVERIFY(upper);
+        QCOMPARE(upper->data()->size(), curve.x.size());
+        QCOMPARE((upper->data()->constEnd() - 1)->value, curve.high.last());
+        QCOMPARE((upper->channelFillGraph()->data()->constEnd() - 1)->value, curve.low.last());
+
+        PlotOptions options;
+        options.kind = PlotKind::Reasoning;
+        panel.setOptions(options);
+        panel.refresh();
+        QCPErrorBars *bars = nullptr;
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            bars = bars ? bars : qobject_cast<QCPErrorBars *>(plot->plottable(i));
+        QVERIFY(bars);
+        QVERIFY(bars->dataPlottable());
+        QCOMPARE(bars->dataCount(), bars->dataPlottable()->interface1D()->dataCount());
+    }
+
     void replaySliderShowsTheRunAsItStood()
     {
         MainWindow window(MainWindow::Settings::Ignore);

@@ -23,3 +23,8 @@ add_dependencies(tst_kernelbenchreport kiln-cli)
 kiln_add_test(NAME tst_agents SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_agents.cpp
               LIBS kiln_engine kiln_policy_offline LABEL integration TIMEOUT 900)
 add_dependencies(tst_agents kiln-cli)
+
+# Duplicates reuse the first judgement; the best is confirmed before it counts (real verifier).
+kiln_add_test(NAME tst_judgements SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_judgements.cpp
+              LIBS kiln_engine LABEL integration TIMEOUT 600)
+add_dependencies(tst_judgements kiln-sandbox)

@@ -6,12 +6,33 @@
 #include "syntheticrun.h"
 
 #include <QAbstractItemModelTester>
+#include <QFont>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace kiln;
+
+namespace {
+
+// A timed pass: the estimate, its 95 % interval when given, confirmed or not, a duplicate's
+// original when given.
+EvaluationResult timedPass(double estimate, std::optional<std::pair<double, double>> interval,
+                           bool confirmed = false, std::optional<qint64> duplicateOf = {})
+{
+    EvaluationResult r;
+    r.verdict = Verdict::Pass;
+    r.correct = true;
+    r.speedup = estimate;
+    if (interval)
+        r.speedupInterval = SpeedupInterval{estimate, interval->first, interval->second};
+    r.confirmed = confirmed;
+    r.duplicateOf = duplicateOf;
+    return r;
+}
+
+} // namespace
 
 class TstCandidateTableModel : public QObject
 {
@@ -21,6 +42,16 @@ private:
     QTemporaryDir m_dir;
     QString m_path;
     qint64 m_runId = 0;
+    // A run whose speedups have intervals, confirmations and a duplicate (speedupFixture()).
+    QString m_surePath;
+    qint64 m_sureRunId = 0;
+    QHash<QString, qint64> m_sure; // candidate by name
+
+    bool speedupFixture();
+    int sureRow(const RunDocument &doc, const char *name) const
+    {
+        return doc.rowOf(m_sure.value(QString::fromLatin1(name)));
+    }
 
     int countWhere(const RunDocument &doc,
                    const std::function<bool(const CandidateSummary &)> &pred)
@@ -44,6 +75,7 @@ private slots:
         options.crossover = true;
         m_runId = createSyntheticRun(*store, options);
         QVERIFY(m_runId > 0);
+        QVERIFY(speedupFixture());
     }
 
     void loadsTheRun()
@@ -314,6 +346,126 @@ private slots:
         QVERIFY(!doc.hasRun());
     }
 
+    void showsHowSureASpeedupIs_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("speedup");  // the Speedup column's text
+        QTest::addColumn<QString>("verdict");  // the Verdict column's text
+        QTest::addColumn<bool>("confirmed");   // ConfirmedRole
+        QTest::addColumn<qint64>("original");  // DuplicateOfRole, 0 for none
+        QTest::addColumn<double>("low");       // SpeedupLowRole, 0 for none
+        QTest::addColumn<double>("high");      // SpeedupHighRole
+        QTest::addColumn<QStringList>("tips"); // in the Speedup column's tooltip
+        const QString root = QStringLiteral("#%1").arg(m_sure.value(QStringLiteral("root")));
+        const QString fast = QStringLiteral("#%1").arg(m_sure.value(QStringLiteral("fast")));
+        const qint64 rootId = m_sure.value(QStringLiteral("root"));
+        QTest::newRow("interval")
+            << QStringLiteral("root") << QStringLiteral("2.31× ± 0.04") << QStringLiteral("pass")
+            << false << qint64(0) << 2.27 << 2.35
+            << QStringList{QStringLiteral(
+                   "95 % interval 2.27×–2.35× (paired bootstrap of the timed calls)")};
+        QTest::newRow("confirmed, within noise of its parent")
+            << QStringLiteral("near") << QStringLiteral("2.33× ± 0.04 ✓") << QStringLiteral("pass")
+            << true << qint64(0) << 2.30 << 2.37
+            << QStringList{QStringLiteral("confirmed: re-measured with 4× the trials against a "
+                                          "fresh baseline"),
+                           QStringLiteral("within noise of parent %1 (2.31× ± 0.04)").arg(root)};
+        QTest::newRow("a real gain")
+            << QStringLiteral("fast") << QStringLiteral("3.00× ± 0.12") << QStringLiteral("pass")
+            << false << qint64(0) << 2.90 << 3.12
+            << QStringList{QStringLiteral("a real gain over parent %1").arg(root)};
+        QTest::newRow("a real loss")
+            << QStringLiteral("slow") << QStringLiteral("2.00× ± 0.10") << QStringLiteral("pass")
+            << false << qint64(0) << 1.90 << 2.10
+            << QStringList{QStringLiteral("a real loss against parent %1").arg(fast)};
+        QTest::newRow("no interval")
+            << QStringLiteral("plain") << QStringLiteral("1.50×") << QStringLiteral("pass") << false
+            << qint64(0) << 0.0 << 0.0
+            << QStringList{
+                   QStringLiteral("parent %1 (3.00× ± 0.12): no interval to tell").arg(fast)};
+        QTest::newRow("duplicate")
+            << QStringLiteral("copy") << QStringLiteral("2.31× ± 0.04")
+            << QStringLiteral("pass (= %1)").arg(root) << false << rootId << 2.27 << 2.35
+            << QStringList{QStringLiteral("same source as %1 (whitespace and comments aside): its "
+                                          "judgement is reused, not measured again")
+                               .arg(root)};
+        QTest::newRow("not timed")
+            << QStringLiteral("wrong") << QString() << QStringLiteral("wrong") << false << qint64(0)
+            << 0.0 << 0.0 << QStringList();
+    }
+
+    void showsHowSureASpeedupIs()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, speedup);
+        QFETCH(QString, verdict);
+        QFETCH(bool, confirmed);
+        QFETCH(qint64, original);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(QStringList, tips);
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(m_surePath));
+        QVERIFY(doc.loadRun(m_sureRunId));
+        CandidateTableModel model(&doc);
+        const int row = doc.rowOf(m_sure.value(name));
+        QVERIFY(row >= 0);
+        const QModelIndex cell = model.index(row, CandidateTableModel::SpeedupColumn);
+        QCOMPARE(cell.data().toString(), speedup);
+        QCOMPARE(model.index(row, CandidateTableModel::VerdictColumn).data().toString(), verdict);
+        QCOMPARE(cell.data(CandidateTableModel::ConfirmedRole).toBool(), confirmed);
+        const QVariant duplicateOf = cell.data(CandidateTableModel::DuplicateOfRole);
+        QCOMPARE(duplicateOf.isValid(), original != 0);
+        if (original) {
+            QCOMPARE(duplicateOf.toLongLong(), original);
+            QVERIFY(qvariant_cast<QFont>(cell.data(Qt::FontRole)).italic());
+            QVERIFY(model.index(row, CandidateTableModel::VerdictColumn)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(QStringLiteral("judgement is reused")));
+        } else {
+            QVERIFY(!cell.data(Qt::FontRole).isValid());
+        }
+        const QVariant lowData = cell.data(CandidateTableModel::SpeedupLowRole);
+        const QVariant highData = cell.data(CandidateTableModel::SpeedupHighRole);
+        QCOMPARE(lowData.isValid(), low > 0);
+        QCOMPARE(highData.isValid(), high > 0);
+        if (low > 0) {
+            QCOMPARE(lowData.toDouble(), low);
+            QCOMPARE(highData.toDouble(), high);
+        }
+        const QString tip = cell.data(Qt::ToolTipRole).toString();
+        for (const QString &needle : tips)
+            QVERIFY2(tip.contains(needle), qPrintable(tip + QStringLiteral("\n lacks: ") + needle));
+        if (tips.isEmpty())
+            QVERIFY(tip.isEmpty());
+    }
+
+    void sortsByTheEstimate()
+    {
+        RunDocument doc;
+        QVERIFY(doc.openDatabase(m_surePath));
+        QVERIFY(doc.loadRun(m_sureRunId));
+        CandidateTableModel model(&doc);
+        CandidateFilterModel filter;
+        filter.setSourceModel(&model);
+        filter.sort(CandidateTableModel::SpeedupColumn, Qt::DescendingOrder);
+        QList<double> speedups;
+        QList<qint64> ids;
+        for (int r = 0; r < filter.rowCount(); ++r) {
+            const QModelIndex index = filter.index(r, CandidateTableModel::SpeedupColumn);
+            speedups << index.data(CandidateTableModel::SortRole).toDouble();
+            ids << index.data(CandidateTableModel::IdRole).toLongLong();
+        }
+        // "wide" (2.20, interval 1.50–3.50) sorts by its estimate, not by either end or the text.
+        QCOMPARE(speedups, (QList<double>{3.0, 2.33, 2.31, 2.31, 2.2, 2.0, 1.5, -1.0}));
+        QCOMPARE(ids.at(0), m_sure.value(QStringLiteral("fast")));
+        QCOMPARE(ids.at(4), m_sure.value(QStringLiteral("wide")));
+        QCOMPARE(ids.at(7), m_sure.value(QStringLiteral("wrong")));
+        // The run confirms its bests: the best is the confirmed one, not the faster measurement.
+        QCOMPARE(doc.at(doc.bestRow()).id, m_sure.value(QStringLiteral("near")));
+    }
+
     void selectionSignalsOnlyOnChange()
     {
         CandidateSelection selection;
@@ -327,6 +479,50 @@ private slots:
         QCOMPARE(selection.compare(), 0);
     }
 };
+
+// root 2.31 [2.27, 2.35]; near, its child, measured 2.40 then confirmed at 2.33 [2.30, 2.37];
+// fast, its child, 3.00 [2.90, 3.12]; slow and plain, children of fast, 2.00 [1.90, 2.10] and
+// 1.50 without an interval; copy, a duplicate of root; wide 2.20 [1.50, 3.50]; wrong, untimed.
+bool TstCandidateTableModel::speedupFixture()
+{
+    m_surePath = m_dir.filePath(QStringLiteral("sure.db"));
+    auto store = RunStore::open(m_surePath, RunStore::Mode::ReadWrite);
+    if (!store)
+        return false;
+    RunRecord run;
+    run.tasks = {QStringLiteral("softmax")};
+    run.strategy = QStringLiteral("refine");
+    m_sureRunId = store->createRun(run);
+    const auto add = [&](const char *name, const char *parent,
+                         const QList<EvaluationResult> &judgements) {
+        CandidateRecord c;
+        c.runId = m_sureRunId;
+        c.task = QStringLiteral("softmax");
+        if (parent)
+            c.parent = m_sure.value(QString::fromLatin1(parent));
+        c.operation = parent ? Operation::Refine : Operation::Sample;
+        c.source = QStringLiteral("void softmax() { /* %1 */ }\n").arg(QLatin1String(name));
+        if (store->addCandidate(c) <= 0)
+            return false;
+        m_sure.insert(QString::fromLatin1(name), c.id);
+        for (const EvaluationResult &judgement : judgements)
+            if (store->addEvaluation(c.id, judgement) <= 0)
+                return false;
+        return true;
+    };
+    EvaluationResult wrong;
+    wrong.verdict = Verdict::Wrong;
+    bool ok = add("root", nullptr, {timedPass(2.31, {{2.27, 2.35}})});
+    ok = ok && add("near", "root",
+                   {timedPass(2.40, {{2.20, 2.60}}), timedPass(2.33, {{2.30, 2.37}}, true)});
+    ok = ok && add("fast", "root", {timedPass(3.0, {{2.90, 3.12}})});
+    ok = ok && add("slow", "fast", {timedPass(2.0, {{1.90, 2.10}})});
+    ok = ok && add("plain", "fast", {timedPass(1.5, std::nullopt)});
+    ok = ok && add("copy", "root",
+                   {timedPass(2.31, {{2.27, 2.35}}, false, m_sure.value(QStringLiteral("root")))});
+    ok = ok && add("wide", nullptr, {timedPass(2.2, {{1.50, 3.50}})});
+    return ok && add("wrong", nullptr, {wrong});
+}
 
 QTEST_GUILESS_MAIN(TstCandidateTableModel)
 #include "tst_candidatetablemodel.moc"

@@ -133,6 +133,66 @@ private slots:
         QCOMPARE(c.records.size(), 1); // 1.5 at 3 s is no new best after 2.0
     }
 
+    void bestCurveCarriesItsInterval()
+    {
+        PlotRun run = sixCandidates();
+        run.candidates[0].speedupLow = 1.4; // #1 (1.5) and #5 (2.0) were timed with intervals
+        run.candidates[0].speedupHigh = 1.62;
+        run.candidates[4].speedupLow = 1.9;
+        run.candidates[4].speedupHigh = 2.2;
+        const StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::Samples);
+        compareVectors(c.x, {0, 1, 5, 6});
+        compareVectors(c.y, {0, 1.5, 2.0, 2.0});
+        // The band follows the best so far, held to the end like the curve.
+        compareVectors(c.low, {0, 1.4, 1.9, 1.9});
+        compareVectors(c.high, {0, 1.62, 2.2, 2.2});
+        QVERIFY(c.banded);
+        QVERIFY(!c.confirmedOnly);
+        QCOMPARE(PlotData::curveName(c),
+                 run.label() + QStringLiteral(": best verified speedup, 95 % band"));
+        // Measured without intervals: the band is the curve itself, and the legend says no band.
+        const StepCurve plain = PlotData::bestSpeedup(sixCandidates(), ComputeAxis::Samples);
+        QVERIFY(!plain.banded);
+        compareVectors(plain.low, plain.y);
+        compareVectors(plain.high, plain.y);
+        QCOMPARE(PlotData::curveName(plain),
+                 run.label() + QStringLiteral(": best verified speedup"));
+    }
+
+    void confirmedJudgementsOnlyOnceAnyIs()
+    {
+        PlotRun run = sixCandidates();
+        // #5 measured 2.0 and was confirmed at 1.9; #1 and #3 passed but were never confirmed.
+        CandidateSummary &confirmed = run.candidates[4];
+        confirmed.speedup = 1.9;
+        confirmed.speedupLow = 1.85;
+        confirmed.speedupHigh = 1.95;
+        confirmed.confirmed = true;
+        const StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::Samples);
+        QVERIFY(c.confirmedOnly);
+        compareVectors(c.x, {0, 5, 6});
+        compareVectors(c.y, {0, 1.9, 1.9});
+        compareVectors(c.low, {0, 1.85, 1.85});
+        compareVectors(c.high, {0, 1.95, 1.95});
+        QCOMPARE(c.records.size(), 1);
+        QCOMPARE(c.records[0].candidateId, 5);
+        QCOMPARE(PlotData::curveName(c),
+                 run.label() + QStringLiteral(": best confirmed speedup, 95 % band"));
+        // The leaky overlay counts the flagged 5.0 as it is: no verifier confirmed it.
+        const StepCurve leaky = PlotData::bestSpeedup(run, ComputeAxis::Samples, true);
+        compareVectors(leaky.x, {0, 4, 6});
+        compareVectors(leaky.y, {0, 5.0, 5.0});
+    }
+
+    void duplicatesAreNoEvaluation()
+    {
+        PlotRun run = sixCandidates();
+        run.candidates[2].duplicateOf = 1; // #3 reuses #1's judgement: nothing was measured
+        const StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::Evaluations);
+        compareVectors(c.x, {0, 1, 4});
+        QCOMPARE(c.end, 4.0);
+    }
+
     void bandOverSeeds()
     {
         const StepCurve a = curve({0, 2, 4}, {0, 1, 3}, 4);
@@ -253,6 +313,14 @@ private slots:
         QVERIFY(std::abs(s.intercept) < 1e-12);
         QVERIFY(std::abs(s.speedupR - 1.0) < 1e-12);
         QVERIFY(s.correctR > 0.5); // the only failure has the shortest reasoning
+        // Without intervals each error bar is empty: low and high are the speedup itself.
+        QCOMPARE(s.speedupLow, (QVector<double>{1.0, 2.0, 3.0}));
+        QCOMPARE(s.speedupHigh, (QVector<double>{1.0, 2.0, 3.0}));
+        run.candidates[1].speedupLow = 1.8;
+        run.candidates[1].speedupHigh = 2.3;
+        const ReasoningSeries withInterval = PlotData::reasoning(run);
+        QCOMPARE(withInterval.speedupLow, (QVector<double>{1.0, 1.8, 3.0}));
+        QCOMPARE(withInterval.speedupHigh, (QVector<double>{1.0, 2.3, 3.0}));
     }
 
     void timingHistogram()

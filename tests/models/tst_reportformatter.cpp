@@ -93,6 +93,41 @@ private slots:
             QVERIFY2(html.contains(needle), qPrintable(needle));
     }
 
+    void reportSaysHowSureTheSpeedupIs()
+    {
+        EvaluationResult r;
+        r.verdict = Verdict::Pass;
+        r.correct = true;
+        r.speedup = 2.31;
+        r.speedupInterval = SpeedupInterval{2.31, 2.27, 2.35};
+        r.confirmed = true;
+        r.disturbance = QStringLiteral("pid 4242 (<stress>) used the device during 3 calls");
+        QString html = ReportFormatter::html(r);
+        for (const QString &needle :
+             {QStringLiteral("<b>2.31× ± 0.04</b> speedup, confirmed"),
+              QStringLiteral("95 % interval 2.27×–2.35× (paired bootstrap of the timed calls)"),
+              QStringLiteral("confirmed: re-measured with 4× the trials against a fresh baseline"),
+              QStringLiteral("disturbed:"), QStringLiteral("pid 4242 (&lt;stress&gt;)")})
+            QVERIFY2(html.contains(needle), qPrintable(needle));
+        QVERIFY(!html.contains(QStringLiteral("duplicate")));
+
+        // A duplicate whose judgement was reused says so; one measured again says that instead.
+        r.confirmed = false;
+        r.disturbance.clear();
+        r.duplicateOf = 9;
+        r.stages = {StageResult{QStringLiteral("duplicate"), true, 0.0, QString(), {}}};
+        html = ReportFormatter::html(r);
+        QVERIFY(html.contains(QStringLiteral("duplicate of #9")));
+        QVERIFY(html.contains(QStringLiteral("its judgement is reused, not measured again")));
+        QVERIFY(!html.contains(QStringLiteral("confirmed")));
+        QVERIFY(!html.contains(QStringLiteral("disturbed:")));
+        r.stages = {StageResult{QStringLiteral("timing"), true, 120.0, QString(), {}}};
+        html = ReportFormatter::html(r);
+        QVERIFY(html.contains(QStringLiteral("duplicate of #9")));
+        QVERIFY(html.contains(QStringLiteral("measured again")));
+        QVERIFY(!html.contains(QStringLiteral("judgement is reused")));
+    }
+
     void mismatchFromVerifierData()
     {
         // The shape the CPU verifier writes: correctness.data.failure.{shape, seed, check{...}}.

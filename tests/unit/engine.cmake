@@ -13,3 +13,7 @@ kiln_add_test(NAME tst_spooldirectory SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_spoo
 kiln_add_test(NAME tst_optimisationmemory
               SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_optimisationmemory.cpp
               LIBS kiln_engine kiln_policy_offline LABEL unit)
+kiln_add_test(NAME tst_sourcefingerprint SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_sourcefingerprint.cpp
+              LIBS kiln_engine LABEL unit)
+kiln_add_test(NAME tst_speedupinterval SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_speedupinterval.cpp
+              LIBS kiln_core LABEL unit)

@@ -63,6 +63,49 @@ private slots:
         QCOMPARE(stats.max, 4.0);
     }
 
+    // Calls rotate through input distributions: the loop ends on whole rotations only, so two
+    // judgements of one kernel take their medians over the same mix of inputs.
+    void stopsOnWholeRotationsOfTheInputs()
+    {
+        AdaptiveTiming::Rules rules;
+        rules.cycle = 4;
+        AdaptiveTiming timing(rules);
+        for (int i = 0; i < rules.warmup; ++i)
+            timing.add(1.0);
+        QList<int> converged;
+        for (int n = 1; n <= 16; ++n) {
+            timing.add(1.0);
+            if (timing.decide(0.0) == AdaptiveTiming::Stop::Converged)
+                converged << n;
+        }
+        // At least three calls of each kind (12), and then only on whole rotations.
+        QCOMPARE(converged, (QList<int>{12, 16}));
+        // Out of time in the middle of a rotation: the rotation still finishes.
+        AdaptiveTiming late(rules);
+        for (double s : {1.0, 1.0, 1.0, 5.0, 1.0, 9.0, 2.0})
+            late.add(s);
+        QCOMPARE(late.decide(1e9), AdaptiveTiming::Stop::Continue); // 5 kept
+        for (double s : {1.0, 1.0})
+            late.add(s);
+        QCOMPARE(late.decide(1e9), AdaptiveTiming::Stop::Continue); // 7 kept
+        late.add(1.0);
+        QCOMPARE(late.decide(1e9), AdaptiveTiming::Stop::TimeCap); // 8: a whole rotation
+    }
+
+    // A kernel fast on half of the input kinds and slow on the rest: the overall median jumps
+    // between the two, the mean of the per-kind medians does not, and each kind is tight.
+    void bimodalKindsConvergeOnTheirMedians()
+    {
+        AdaptiveTiming::Rules rules;
+        rules.cycle = 4;
+        rules.warmup = 0;
+        AdaptiveTiming timing(rules);
+        for (int i = 0; i < 12; ++i)
+            timing.add(i % 4 < 2 ? 0.27 : 0.61);
+        QCOMPARE(timing.decide(0.0), AdaptiveTiming::Stop::Converged);
+        QVERIFY(timing.medianStandardError() < 1e-9);
+    }
+
     void batchesFitTheBudget()
     {
         AdaptiveTiming::Rules rules;

@@ -1,6 +1,6 @@
 # Verifier units: data-driven, no sandbox needed (tst_staticscreen runs g++ once).
 foreach(unit inputgenerator freshinputs outputchecker staticscreen adaptivetiming verdictrules
-             bufferlayout compilecache)
+             bufferlayout compilecache devicelock cpuactivity)
     kiln_add_test(NAME tst_${unit} SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_${unit}.cpp
                   LIBS kiln_verifier kiln_tasks LABEL unit TIMEOUT 120)
 endforeach()

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace kiln {
+
+// Keeps every core awake while a timing runs. An idle core halts (a virtual CPU returns to its
+// host, a physical one enters a sleep state), and waking it takes up to hundreds of
+// microseconds: an OpenMP kernel whose worker sleeps on such a core measured 0.27 ms or 0.61 ms
+// per call depending on whether that core happened to be awake. One thread per core spins at
+// SCHED_IDLE priority, which the scheduler runs only when nothing else wants the core, so the
+// candidate's and the baseline's threads take the core at once and lose no time to it.
+class CoreWaker
+{
+public:
+    CoreWaker();
+    ~CoreWaker();
+    CoreWaker(const CoreWaker &) = delete;
+    CoreWaker &operator=(const CoreWaker &) = delete;
+
+    int cores() const { return int(m_threads.size()); }
+
+private:
+    std::atomic<bool> m_stop{false};
+    std::vector<std::thread> m_threads;
+};
+
+} // namespace kiln

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QString>
+
+namespace kiln {
+
+// Who else used the CPU during a timed window. A lock keeps other Kiln processes' compiles and
+// timings out of the window, but not a build, a browser or a second user's job: their CPU time
+// is read from /proc before and after, and a window in which processes other than ours (the
+// engine and the sandboxes of this evaluation) used more than a small share of one core is
+// called disturbed. Its times are then repeated, never charged to the candidate.
+class CpuActivity
+{
+public:
+    struct Other
+    {
+        qint64 pid = 0;
+        QString name; // /proc/<pid>/comm
+        double cpuMs = 0.0;
+    };
+    struct Finding
+    {
+        double wallMs = 0.0;
+        double othersMs = 0.0; // CPU time of every other process in the window
+        QList<Other> top;      // the busiest few, busiest first
+        bool disturbed = false;
+        QString describe() const; // "process 1234 (cc1plus) used 180 ms of CPU in 300 ms"
+    };
+
+    // Others may use this share of one core, and at least kFloorMs, before a window counts as
+    // disturbed: a quiet machine's daemons stay below it.
+    static constexpr double kShareOfOneCore = 0.05;
+    static constexpr double kFloorMs = 3.0;
+
+    explicit CpuActivity(QSet<qint64> ownPids);
+    void start();
+    Finding finish() const;
+
+private:
+    QHash<qint64, double> snapshot() const; // pid -> CPU ms (user + system), ours left out
+
+    QSet<qint64> m_own;
+    QHash<qint64, double> m_before;
+    qint64 m_startNs = 0;
+};
+
+} // namespace kiln

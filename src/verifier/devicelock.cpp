@@ -1,0 +1,102 @@
+#include "devicelock.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
+
+#include <algorithm>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kiln {
+
+namespace {
+
+int openLockFile(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(path);
+    const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd >= 0)
+        ::fchmod(fd, 0666); // the umask may have taken write bits other users need
+    return fd;
+}
+
+// Polls flock until it succeeds or the cancel flag is set; true when held. Polling keeps a
+// stop prompt: a blocking flock only returns for a signal.
+bool lockPolling(int fd, int operation, const std::atomic<bool> *cancel)
+{
+    int sleepUs = 200;
+    while (::flock(fd, operation | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return false;
+        if (cancel && cancel->load())
+            return false;
+        QThread::usleep(sleepUs);
+        sleepUs = std::min(sleepUs * 2, 5000);
+    }
+    return true;
+}
+
+} // namespace
+
+QString DeviceLock::directory()
+{
+    const QString configured = qEnvironmentVariable("KILN_LOCK_DIR");
+    return configured.isEmpty() ? QStringLiteral("/tmp/kiln-device-locks") : configured;
+}
+
+bool DeviceLock::enabled()
+{
+    return qEnvironmentVariable("KILN_DEVICE_LOCK") != QLatin1String("off");
+}
+
+DeviceLock::DeviceLock(const QString &device, Mode mode, const std::atomic<bool> *cancel)
+{
+    if (!enabled())
+        return;
+    const QString folder = directory();
+    if (!QDir().exists(folder) && QDir().mkpath(folder))
+        ::chmod(QFile::encodeName(folder).constData(), 01777);
+    QElapsedTimer waited;
+    waited.start();
+    const int turnstile =
+        openLockFile(folder + QLatin1Char('/') + device + QStringLiteral(".queue"));
+    const int main = openLockFile(folder + QLatin1Char('/') + device + QStringLiteral(".lock"));
+    if (turnstile < 0 || main < 0) {
+        // No lock can be had (a read-only /tmp): measure anyway, as before the lock existed.
+        if (turnstile >= 0)
+            ::close(turnstile);
+        if (main >= 0)
+            ::close(main);
+        return;
+    }
+    const bool queued = lockPolling(turnstile, LOCK_EX, cancel);
+    const bool held =
+        queued && lockPolling(main, mode == Mode::Exclusive ? LOCK_EX : LOCK_SH, cancel);
+    ::close(turnstile); // closing drops the turnstile: the next in line may queue
+    m_waitedMs = waited.nsecsElapsed() / 1e6;
+    if (held) {
+        m_fd = main;
+    } else {
+        ::close(main);
+        m_cancelled = cancel && cancel->load();
+    }
+}
+
+DeviceLock::~DeviceLock()
+{
+    release();
+}
+
+void DeviceLock::release()
+{
+    if (m_fd < 0)
+        return;
+    ::close(m_fd); // drops the flock with the last descriptor of this open file
+    m_fd = -1;
+}
+
+} // namespace kiln
