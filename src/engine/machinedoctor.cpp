@@ -410,7 +410,9 @@ void MachineDoctor::checkNoiseFloor(const TaskLibrary &library, Backend backend)
                            QRandomGenerator::system()->generate64());
         if (!r.speedup || r.verdict != Verdict::Pass) {
             add(check, Level::Warning,
-                QStringLiteral("the A/A test did not time: %1").arg(r.summary));
+                QStringLiteral("the A/A test did not time: %1").arg(r.summary),
+                QStringLiteral("`kiln-cli eval --task softmax tasks/softmax/reference.cpp` "
+                               "shows every stage of the same judgement"));
             return;
         }
         const SpeedupInterval interval =

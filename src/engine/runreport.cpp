@@ -95,7 +95,7 @@ QJsonArray RunReport::curve(RunStore &store, qint64 runId)
         cost += c.policyMeta.value(QStringLiteral("cost")).toDouble();
         const auto it = evaluations.constFind(c.id);
         if (it != evaluations.cend()) {
-            evals += it->duplicateOf ? 0 : 1;
+            evals += 1;
             if (countsForBest(*it, runConfirms) && *it->speedup > best) {
                 best = *it->speedup;
                 bestLow = it->speedupInterval ? it->speedupInterval->low : best;

@@ -193,7 +193,7 @@ bool SearchEngine::replay(QString *error)
     const QMap<qint64, EvaluationResult> evaluations = m_store.evaluationsForRun(m_runId);
     for (auto it = evaluations.cbegin(); it != evaluations.cend(); ++it) {
         m_evaluations.insert(it.key(), it.value());
-        used.evals += DuplicateJudgement::isReused(it.value()) ? 0 : 1;
+        used.evals += 1; // a reused judgement too (it spends no device time)
         used.deviceSeconds += evaluationSeconds(it.value());
     }
     used.wallSeconds = m_storedWallSeconds;
@@ -589,6 +589,11 @@ std::optional<EvaluationResult> SearchEngine::reuseJudgement(const GenerationRes
             return std::nullopt;
         m_evaluations.insert(c.id, reused);
         m_settled.insert(c.id);
+        // A judgement toward an evaluation budget, though nothing ran: a model that keeps
+        // repeating itself still ends its run.
+        BudgetUsage spent;
+        spent.evals = 1;
+        m_ledger.charge(spent);
         m_store.appendEvent(m_runId, QStringLiteral("duplicate"), c.id,
                             {{QStringLiteral("of"), double(original)}});
     }
@@ -747,10 +752,7 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
             spent += 1;
             break;
         case BudgetAxis::Evals:
-            spent += m_evaluations.contains(r.id) &&
-                             !DuplicateJudgement::isReused(m_evaluations.value(r.id))
-                         ? 1
-                         : 0;
+            spent += m_evaluations.contains(r.id) ? 1 : 0;
             break;
         case BudgetAxis::Tokens:
             spent += double(c.promptTokens + c.completionTokens + c.reasoningTokens);

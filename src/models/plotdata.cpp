@@ -169,8 +169,8 @@ double PlotData::spentBy(const CandidateSummary &c, const CandidatePlotFacts &fa
         return double(c.reasoningTokens);
     case ComputeAxis::AllTokens:
         return double(c.totalTokens());
-    case ComputeAxis::Evaluations: // a duplicate's reused judgement measured nothing
-        return c.evaluated && !c.duplicateOf ? 1.0 : 0.0;
+    case ComputeAxis::Evaluations: // a duplicate's reused judgement counts, as in the budget
+        return c.evaluated ? 1.0 : 0.0;
     case ComputeAxis::DeviceSeconds:
         return c.evaluated ? c.evaluationMs / 1000.0 : 0.0;
     case ComputeAxis::Cost:

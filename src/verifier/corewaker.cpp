@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 
 namespace kiln {
 
@@ -21,8 +22,12 @@ CoreWaker::CoreWaker()
             ::pthread_setaffinity_np(::pthread_self(), sizeof one, &one);
             const sched_param idle{};
             ::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &idle);
-            while (!m_stop.load(std::memory_order_relaxed))
-                __builtin_ia32_pause();
+            const timespec nap{0, 30000};
+            while (!m_stop.load(std::memory_order_relaxed)) {
+                for (int i = 0; i < 2000; ++i)
+                    __builtin_ia32_pause();
+                ::nanosleep(&nap, nullptr);
+            }
         });
     }
 }

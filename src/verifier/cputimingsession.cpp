@@ -157,11 +157,22 @@ void CpuTimingSession::prepareScale(int call)
     }
 }
 
+// Every buffer of a call out of every core's caches (the engine wrote them on its core), so both
+// sides start from memory.
+QByteArray CpuTimingSession::evictions(const PlacedBuffers &placed)
+{
+    QByteArray ops;
+    for (const PlacedBuffers::Buffer &buffer : placed.buffers)
+        ops += " evict:" + number(buffer.offset) + ':' + number(buffer.bytes);
+    return ops;
+}
+
 bool CpuTimingSession::call(int call, Sample &sample)
 {
     const int s = call % 2;
     const Slot &slot = m_slots[s];
-    QByteArray mine = "batch cpu flush call:c:" + number(kCandidateArgs + s);
+    QByteArray mine =
+        "batch cpu flush" + evictions(slot.candidate) + " call:c:" + number(kCandidateArgs + s);
     for (qsizetype o = 0, b = 0; b < slot.candidate.buffers.size(); ++b) {
         const PlacedBuffers::Buffer &buffer = slot.candidate.buffers[b];
         if (buffer.output)
@@ -177,7 +188,7 @@ bool CpuTimingSession::call(int call, Sample &sample)
     QByteArray theirs = "batch";
     if (m_candidateCpu >= 0)
         theirs += " pin:" + number(m_candidateCpu);
-    theirs += " cpu flush call:r:" + number(kReferenceArgs + s);
+    theirs += " cpu flush" + evictions(slot.reference) + " call:r:" + number(kReferenceArgs + s);
     m_scaleReady = m_scale && m_scaleLikely;
     if (m_scaleReady) {
         prepareScale(call);

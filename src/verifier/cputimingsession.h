@@ -66,6 +66,7 @@ private:
     };
     bool request(SandboxProcess &box, const QByteArray &line, const QString &during,
                  SandboxProcess::Reply *reply, bool reference);
+    static QByteArray evictions(const PlacedBuffers &placed);
     void prepare(int call);
     void prepareScale(int call);
     bool call(int call, Sample &sample);

@@ -76,6 +76,14 @@ private slots:
             QVERIFY2(!status(report, check).isEmpty(), qPrintable(check));
         QCOMPARE(status(report, QStringLiteral("cpu-backend")), QStringLiteral("ok"));
         QCOMPARE(status(report, QStringLiteral("compiler")), QStringLiteral("ok"));
+        // The A/A test: the reference against itself, with the floor it implies.
+        const QList<QJsonObject> noise = findings(report, QStringLiteral("cpu-noise-floor"));
+        QCOMPARE(noise.size(), 1);
+        const QString floor = noise.first().value(QStringLiteral("found")).toString();
+        QVERIFY2(floor.contains(QLatin1String("A/A")) &&
+                     floor.contains(QLatin1String("noise floor")),
+                 qPrintable(floor));
+        QVERIFY(status(report, QStringLiteral("cpu-noise-floor")) != QLatin1String("problem"));
         // Every finding that is not ok says how to fix it.
         for (const QJsonValue &value : report.value(QStringLiteral("checks")).toArray()) {
             const QJsonObject finding = value.toObject();

@@ -114,8 +114,14 @@ private slots:
         QCOMPARE(qint64(best.value(u"candidate_id"_s).toDouble()), first);
         QVERIFY(best.value(u"confirmed"_s).toBool());
         QVERIFY(best.value(u"speedup_low"_s).toDouble() <= best.value(u"speedup"_s).toDouble());
-        // Only the first was judged: reused judgements spend no evaluation.
-        QCOMPARE(j.result.value(u"budget_used"_s).toObject().value(u"evals"_s).toInt(), 1);
+        // Four judgements toward the budget, but only the first (and its confirmation) ran:
+        // device time is that of two evaluations.
+        const QJsonObject used = j.result.value(u"budget_used"_s).toObject();
+        QCOMPARE(used.value(u"evals"_s).toInt(), 4);
+        double ran = 0.0;
+        for (const StoredEvent &e : store->events(j.runId, 0, u"candidate_evaluated"_s))
+            ran += e.candidateId == first ? 1 : 0;
+        QCOMPARE(ran, 2.0);
     }
 
     void remeasuredDuplicatesAreJudgedAndMarked()

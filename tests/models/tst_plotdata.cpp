@@ -184,13 +184,16 @@ private slots:
         compareVectors(leaky.y, {0, 5.0, 5.0});
     }
 
-    void duplicatesAreNoEvaluation()
+    // A reused judgement counts as one on the evaluations axis, as it does in the run's budget.
+    void duplicatesCountAsJudgements()
     {
+        const StepCurve plain = PlotData::bestSpeedup(sixCandidates(), ComputeAxis::Evaluations);
         PlotRun run = sixCandidates();
-        run.candidates[2].duplicateOf = 1; // #3 reuses #1's judgement: nothing was measured
+        run.candidates[2].duplicateOf = 1; // #3 reuses #1's judgement
         const StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::Evaluations);
-        compareVectors(c.x, {0, 1, 4});
-        QCOMPARE(c.end, 4.0);
+        compareVectors(c.x, plain.x);
+        QCOMPARE(c.end, plain.end);
+        QCOMPARE(c.end, 5.0);
     }
 
     void bandOverSeeds()
