@@ -9,6 +9,8 @@
 # A false flag is an honest kernel that does not pass; the cheat must be flagged every time.
 #
 # usage: bench/noise/gpu_shared.sh OUT_DIR BEFORE_BIN_DIR AFTER_BIN_DIR [PROCS] [REPEATS]
+#   BUILDS (env): which of "before after" to run (default both, in that order); SKIP_ALONE=1
+#   leaves out the alone pass.
 # Prints a summary per build and mode; every judgement is a line of OUT_DIR/judgements.tsv.
 set -uo pipefail
 out=$1
@@ -54,10 +56,10 @@ print("\t".join([build, mode, process, name, d.get("verdict", "?"), flags,
     done
 }
 
-for build in before after; do
+for build in ${BUILDS:-before after}; do
     # One compile of every kernel first, so the shared runs time rather than build.
     judge "$build" warm 0 "${honest[@]}" "$cheat"
-    judge "$build" alone 0 "${honest[@]}"
+    [ -n "${SKIP_ALONE:-}" ] || judge "$build" alone 0 "${honest[@]}"
     pids=()
     for p in $(seq 1 "$procs"); do
         mapfile -t order < <(printf '%s\n' "${honest[@]}" | shuf --random-source=<(yes "$p"))
@@ -78,6 +80,8 @@ for build in ("before", "after"):
     for mode in ("alone", "shared"):
         honest = [r for r in rows if r["build"] == build and r["mode"] == mode and r["process"] != "cheat"]
         cheat = [r for r in rows if r["build"] == build and r["mode"] == mode and r["process"] == "cheat"]
+        if not honest:
+            continue
         false = [r for r in honest if r["verdict"] != "pass"]
         aa = [float(r["speedup"]) for r in honest if r["file"] == "reference.cu" and r["speedup"] not in ("None", "")]
         disturbed = sum(1 for r in honest if "timing_disturbed" in r["flags"])

@@ -529,7 +529,7 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
         emit candidateEvaluated(id, stored);
     };
 
-    addJudgementHooks(hooks);
+    addJudgementHooks(hooks, plan);
 
     // Requests of the agents strategy go through its roles; every other one straight to the policy.
     AgentPipeline pipeline(m_policy, m_evaluator, m_runSecret);
@@ -546,10 +546,10 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
     return results;
 }
 
-void SearchEngine::addJudgementHooks(Executor::Hooks &hooks)
+void SearchEngine::addJudgementHooks(Executor::Hooks &hooks, const RoundPlan &plan)
 {
-    hooks.reuse = [this](const Job &, const GenerationResult &generation) {
-        return reuseJudgement(generation);
+    hooks.reuse = [this, &plan](const Job &job, const GenerationResult &generation) {
+        return reuseJudgement(job, generation, plan.requests[job.index].memoryEntries > 0);
     };
     hooks.confirm = [this](const Job &job, const GenerationResult &generation,
                            const EvaluationResult &result) {
@@ -560,7 +560,9 @@ void SearchEngine::addJudgementHooks(Executor::Hooks &hooks)
     hooks.evaluating = [this](bool started) { m_evaluating += started ? 1 : -1; };
 }
 
-std::optional<EvaluationResult> SearchEngine::reuseJudgement(const GenerationResult &generation)
+std::optional<EvaluationResult> SearchEngine::reuseJudgement(const Job &job,
+                                                             const GenerationResult &generation,
+                                                             bool recordsLessons)
 {
     const CandidateRecord &c = generation.candidate;
     const QString key =
@@ -596,6 +598,9 @@ std::optional<EvaluationResult> SearchEngine::reuseJudgement(const GenerationRes
         m_ledger.charge(spent);
         m_store.appendEvent(m_runId, QStringLiteral("duplicate"), c.id,
                             {{QStringLiteral("of"), double(original)}});
+        // An edit that led back to a known faster kernel is still a lesson about the edit.
+        if (recordsLessons)
+            recordLesson(job, c, reused);
     }
     emit candidateEvaluated(c.id, reused);
     return reused;

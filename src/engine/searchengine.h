@@ -97,10 +97,11 @@ private:
     GenerationRequest generationRequest(const RoundPlan &plan, int index,
                                         const QList<MemoryEntry> &memory) const;
     // Duplicates, confirmation and the in-flight counters, for the executor.
-    void addJudgementHooks(Executor::Hooks &hooks);
+    void addJudgementHooks(Executor::Hooks &hooks, const RoundPlan &plan);
     // A duplicate's judgement: the earlier identical source's, once that one is settled (empty:
     // judge it, as the first of its kind or under duplicates=remeasure).
-    std::optional<EvaluationResult> reuseJudgement(const GenerationResult &generation);
+    std::optional<EvaluationResult>
+    reuseJudgement(const Job &job, const GenerationResult &generation, bool recordsLessons);
     // The re-measurement of a judgement that would make its candidate the task's best.
     std::optional<EvaluationResult> confirmBest(const Job &job, const GenerationResult &generation,
                                                 const EvaluationResult &result);

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHash>
 #include <QThread>
 
 #include <algorithm>
@@ -40,6 +41,9 @@ bool lockPolling(int fd, int operation, const std::atomic<bool> *cancel)
     return true;
 }
 
+// This thread's holds, per device: a nested request is granted by the outer one.
+thread_local QHash<QString, int> t_holds;
+
 } // namespace
 
 QString DeviceLock::directory()
@@ -54,9 +58,18 @@ bool DeviceLock::enabled()
 }
 
 DeviceLock::DeviceLock(const QString &device, Mode mode, const std::atomic<bool> *cancel)
+    : m_device(device)
 {
     if (!enabled())
         return;
+    if (t_holds.value(device) > 0) {
+        if (mode == Mode::Exclusive)
+            qWarning("kiln: an exclusive hold of %s asked for inside a hold of the same thread",
+                     qPrintable(device));
+        m_nested = true;
+        ++t_holds[device];
+        return;
+    }
     const QString folder = directory();
     if (!QDir().exists(folder) && QDir().mkpath(folder))
         ::chmod(QFile::encodeName(folder).constData(), 01777);
@@ -80,6 +93,7 @@ DeviceLock::DeviceLock(const QString &device, Mode mode, const std::atomic<bool>
     m_waitedMs = waited.nsecsElapsed() / 1e6;
     if (held) {
         m_fd = main;
+        ++t_holds[device];
     } else {
         ::close(main);
         m_cancelled = cancel && cancel->load();
@@ -93,9 +107,13 @@ DeviceLock::~DeviceLock()
 
 void DeviceLock::release()
 {
-    if (m_fd < 0)
+    if (m_fd < 0 && !m_nested)
         return;
-    ::close(m_fd); // drops the flock with the last descriptor of this open file
+    if (--t_holds[m_device] <= 0)
+        t_holds.remove(m_device);
+    m_nested = false;
+    if (m_fd >= 0)
+        ::close(m_fd); // drops the flock with the last descriptor of this open file
     m_fd = -1;
 }
 

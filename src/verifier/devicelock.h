@@ -12,7 +12,10 @@ namespace kiln {
 // timing. flock(2) on one file per device: the kernel drops a dead process's hold, and every
 // DeviceLock opens its own descriptor, so threads of one process exclude each other too.
 // A waiting exclusive holder passes a turnstile first that new shared holders must pass as well:
-// a stream of compiles cannot starve a timing.
+// a stream of compiles cannot starve a timing. A thread that already holds a device's lock and
+// asks for it again (starting the GPU checker while its correctness calls hold the GPU) is
+// granted it at once: waiting would deadlock behind another process's queued timing, which
+// waits for this very hold.
 class DeviceLock
 {
 public:
@@ -29,7 +32,7 @@ public:
     DeviceLock(const DeviceLock &) = delete;
     DeviceLock &operator=(const DeviceLock &) = delete;
 
-    bool held() const { return m_fd >= 0; }
+    bool held() const { return m_fd >= 0 || m_nested; }
     // The wait ended by `cancel`: the caller stops (held() is false). Without a lock to take
     // (switched off, or no lock file could be made) neither is set and work goes on unlocked.
     bool cancelled() const { return m_cancelled; }
@@ -44,7 +47,9 @@ public:
 
 private:
     int m_fd = -1;
+    bool m_nested = false; // granted by a hold of this thread's on the same device
     bool m_cancelled = false;
+    QString m_device;
     double m_waitedMs = 0.0;
 };
 

@@ -95,7 +95,15 @@ private slots:
         QVERIFY(finished.wait(120000));
         QCOMPARE(c->state(), RunController::State::Finished);
         QCOMPARE(added.size(), 6);
-        QCOMPARE(evaluated.size(), 6);
+        // One signal per judgement: each candidate's, and a second for each candidate that was
+        // re-measured before it became the run's best.
+        QSet<qint64> judged;
+        for (const QList<QVariant> &signal : std::as_const(evaluated))
+            judged.insert(signal.at(1).toLongLong());
+        QCOMPARE(judged.size(), 6);
+        auto events = RunStore::open(workspace.path(), RunStore::Mode::ReadOnly);
+        QCOMPARE(evaluated.size(),
+                 6 + int(events->eventCount(runId, {QStringLiteral("best_confirmed")})));
         for (const QList<QVariant> &signal : std::as_const(added))
             QCOMPARE(signal.at(0).toLongLong(), runId);
         QVERIFY(progressed.size() >= 2); // four times a second, and once at the end

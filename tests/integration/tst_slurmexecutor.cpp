@@ -114,18 +114,12 @@ private slots:
     void sameCandidatesAndVerdictsAsLocal()
     {
         QTemporaryDir dir;
-        const QStringList common{u"run"_s,
-                                 u"--task"_s,
-                                 u"vector_add"_s,
-                                 u"--budget"_s,
-                                 u"8"_s,
-                                 u"--seed"_s,
-                                 u"1"_s,
-                                 u"--verifier-seed"_s,
-                                 u"11"_s,
-                                 u"--param"_s,
-                                 u"gaming_rate=0.3"_s,
-                                 u"--json"_s};
+        const QStringList common{
+            u"run"_s, u"--task"_s, u"vector_add"_s, u"--budget"_s, u"8"_s, u"--seed"_s, u"1"_s,
+            u"--verifier-seed"_s, u"11"_s, u"--param"_s, u"gaming_rate=0.3"_s,
+            // One evaluation per candidate on both executors: no
+            // re-measurement of a best, no reused judgement.
+            u"--param"_s, u"confirm=off"_s, u"--param"_s, u"duplicates=remeasure"_s, u"--json"_s};
         const QString localDb = dir.filePath(u"local.db"_s);
         const QString slurmDb = dir.filePath(u"slurm.db"_s);
         const auto local = runCli(common + QStringList{u"--db"_s, localDb});
@@ -167,10 +161,28 @@ private slots:
         const QString db = dir.filePath(u"w.db"_s);
         QProcess run;
         run.setProcessChannelMode(QProcess::SeparateChannels);
-        run.start(cli(),
-                  {u"run"_s, u"--task"_s, u"matmul"_s, u"--budget"_s, u"6"_s, u"--seed"_s, u"2"_s,
-                   u"--db"_s, db, u"--json"_s, u"--executor"_s, u"slurm"_s, u"--slurm-partition"_s,
-                   u"kiln"_s, u"--slurm-max-jobs"_s, u"1"_s, u"--slurm-cpus"_s, u"1"_s});
+        run.start(cli(), {u"run"_s,
+                          u"--task"_s,
+                          u"matmul"_s,
+                          u"--budget"_s,
+                          u"6"_s,
+                          u"--seed"_s,
+                          u"2"_s,
+                          u"--param"_s,
+                          u"confirm=off"_s,
+                          u"--param"_s,
+                          u"duplicates=remeasure"_s,
+                          u"--db"_s,
+                          db,
+                          u"--json"_s,
+                          u"--executor"_s,
+                          u"slurm"_s,
+                          u"--slurm-partition"_s,
+                          u"kiln"_s,
+                          u"--slurm-max-jobs"_s,
+                          u"1"_s,
+                          u"--slurm-cpus"_s,
+                          u"1"_s});
         QVERIFY(run.waitForStarted());
         const QString cancelled = cancelFirstHolder(run);
         QVERIFY2(!cancelled.isEmpty(), "no worker was seen holding an item");
@@ -211,6 +223,7 @@ private slots:
         QVERIFY2(workspace.open(dir.filePath(u"w.db"_s), &error), qPrintable(error));
         const std::optional<RunArguments::Parsed> parsed = RunArguments::parse(
             {u"--task"_s, u"vector_add"_s, u"--backend"_s, u"cpu"_s, u"--budget"_s, u"4"_s,
+             u"--param"_s, u"confirm=off"_s, u"--param"_s, u"duplicates=remeasure"_s,
              u"--executor"_s, u"slurm"_s, u"--slurm-partition"_s, u"kiln"_s, u"--slurm-max-jobs"_s,
              u"1"_s, u"--slurm-cpus"_s, u"1"_s},
             &error);

@@ -38,18 +38,47 @@ private slots:
 
     void exclusiveWaitsUntilCancelled()
     {
-        DeviceLock held(m_device, Mode::Exclusive);
-        QVERIFY(held.held());
+        DeviceLock holder(m_device, Mode::Exclusive);
+        QVERIFY(holder.held());
         std::atomic<bool> cancel{false};
         std::thread stopper([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
             cancel = true;
         });
-        DeviceLock waiting(m_device, Mode::Shared, &cancel);
+        bool held = true, cancelled = false;
+        double waited = 0.0;
+        std::thread other([&] { // another thread: this one's own request would be nested
+            DeviceLock waiting(m_device, Mode::Shared, &cancel);
+            held = waiting.held();
+            cancelled = waiting.cancelled();
+            waited = waiting.waitedMs();
+        });
         stopper.join();
-        QVERIFY(!waiting.held());
-        QVERIFY(waiting.cancelled());
-        QVERIFY(waiting.waitedMs() >= 250.0);
+        other.join();
+        QVERIFY(!held);
+        QVERIFY(cancelled);
+        QVERIFY(waited >= 250.0);
+    }
+
+    // Starting the GPU checker while this thread's correctness calls hold the GPU: the nested
+    // request is granted at once, though another process's timing is queued and waits for the
+    // outer hold (waiting would deadlock).
+    void nestedHoldOfOneThreadIsGranted()
+    {
+        DeviceLock outer(m_device, Mode::Shared);
+        std::atomic<bool> stop{false};
+        std::thread timing([&] { DeviceLock t(m_device, Mode::Exclusive, &stop); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        QElapsedTimer clock;
+        clock.start();
+        {
+            DeviceLock inner(m_device, Mode::Shared, &stop);
+            QVERIFY(inner.held());
+        }
+        QVERIFY2(clock.elapsed() < 50, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(outer.held());
+        stop = true;
+        timing.join();
     }
 
     void timingWaitsForSharedWorkThenRuns()
