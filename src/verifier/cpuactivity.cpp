@@ -68,8 +68,20 @@ QHash<qint64, double> CpuActivity::snapshot() const
     return times;
 }
 
+double CpuActivity::stealMs()
+{
+    QFile file(QStringLiteral("/proc/stat"));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0.0;
+    // "cpu  user nice system idle iowait irq softirq steal ...": the machine-wide line first.
+    const QList<QByteArray> fields = file.readLine().simplified().split(' ');
+    static const double msPerTick = 1000.0 / double(::sysconf(_SC_CLK_TCK));
+    return fields.size() > 8 ? fields[8].toDouble() * msPerTick : 0.0;
+}
+
 void CpuActivity::start()
 {
+    m_stealBefore = stealMs();
     m_before = snapshot();
     m_startNs = monotonicNs();
 }
@@ -94,7 +106,9 @@ CpuActivity::Finding CpuActivity::finish() const
         others[i].name = nameOf(others[i].pid);
         finding.top.append(others[i]);
     }
-    finding.disturbed = finding.othersMs > std::max(kFloorMs, kShareOfOneCore * finding.wallMs);
+    finding.stealMs = std::max(0.0, stealMs() - m_stealBefore);
+    const double allowed = std::max(kFloorMs, kShareOfOneCore * finding.wallMs);
+    finding.disturbed = finding.othersMs > allowed || finding.stealMs > allowed;
     return finding;
 }
 
@@ -106,10 +120,15 @@ QString CpuActivity::Finding::describe() const
                      .arg(o.pid)
                      .arg(o.name)
                      .arg(o.cpuMs, 0, 'f', 0);
-    return QStringLiteral("other processes used %1 ms of CPU during %2 ms of timing: %3")
-        .arg(othersMs, 0, 'f', 0)
-        .arg(wallMs, 0, 'f', 0)
-        .arg(names.join(QStringLiteral(", ")));
+    QString text = QStringLiteral("other processes used %1 ms of CPU during %2 ms of timing")
+                       .arg(othersMs, 0, 'f', 0)
+                       .arg(wallMs, 0, 'f', 0);
+    if (!names.isEmpty())
+        text += QStringLiteral(": ") + names.join(QStringLiteral(", "));
+    if (stealMs > 0.0)
+        text += QStringLiteral("; the virtual machine's host took %1 ms of its CPUs (steal)")
+                    .arg(stealMs, 0, 'f', 0);
+    return text;
 }
 
 } // namespace kiln

@@ -11,7 +11,9 @@ namespace kiln {
 // timings out of the window, but not a build, a browser or a second user's job: their CPU time
 // is read from /proc before and after, and a window in which processes other than ours (the
 // engine and the sandboxes of this evaluation) used more than a small share of one core is
-// called disturbed. Its times are then repeated, never charged to the candidate.
+// called disturbed. So is one in which a virtual machine's host ran something else on our
+// cores (steal time in /proc/stat: the same reference timed 1.37 ms or 2.0 ms by it). Its times
+// are then repeated, never charged to the candidate.
 class CpuActivity
 {
 public:
@@ -25,6 +27,7 @@ public:
     {
         double wallMs = 0.0;
         double othersMs = 0.0; // CPU time of every other process in the window
+        double stealMs = 0.0;  // time the host took our virtual CPUs for other guests
         QList<Other> top;      // the busiest few, busiest first
         bool disturbed = false;
         QString describe() const; // "process 1234 (cc1plus) used 180 ms of CPU in 300 ms"
@@ -41,10 +44,12 @@ public:
 
 private:
     QHash<qint64, double> snapshot() const; // pid -> CPU ms (user + system), ours left out
+    static double stealMs();                // /proc/stat's steal, every CPU, in ms
 
     QSet<qint64> m_own;
     QHash<qint64, double> m_before;
     qint64 m_startNs = 0;
+    double m_stealBefore = 0.0;
 };
 
 } // namespace kiln
