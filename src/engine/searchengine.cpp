@@ -1,6 +1,7 @@
 #include "searchengine.h"
 
 #include "engine/agentpipeline.h"
+#include "engine/baselinewatch.h"
 #include "engine/duplicatejudgement.h"
 #include "engine/localexecutor.h"
 #include "engine/memorylesson.h"
@@ -516,6 +517,7 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
             std::lock_guard lock(m_mutex);
             if (m_remeasured.contains(id))
                 stored.duplicateOf = m_remeasured.value(id);
+            watchBaseline(generation.candidate.task, stored);
             if (id == 0 || m_store.addEvaluation(id, stored) == 0)
                 return;
             m_evaluations.insert(id, stored);
@@ -629,6 +631,7 @@ std::optional<EvaluationResult> SearchEngine::confirmBest(const Job &job,
         std::lock_guard lock(m_mutex);
         if (m_remeasured.contains(c.id))
             confirmed.duplicateOf = m_remeasured.value(c.id);
+        watchBaseline(c.task, confirmed);
         if (m_store.addEvaluation(c.id, confirmed) == 0)
             return std::nullopt;
         m_evaluations.insert(c.id, confirmed);
@@ -647,6 +650,15 @@ std::optional<EvaluationResult> SearchEngine::confirmBest(const Job &job,
     return confirmed;
 }
 
+void SearchEngine::watchBaseline(const QString &task, EvaluationResult &result)
+{
+    QList<double> &earlier = m_baselines[task];
+    if (const std::optional<CheatFlag> flag = BaselineWatch::check(result, earlier))
+        result.flags.append(*flag);
+    if (result.baselineMs && *result.baselineMs > 0.0 && !result.duplicateOf)
+        earlier.append(*result.baselineMs);
+}
+
 void SearchEngine::settle(qint64 candidateId)
 {
     {
@@ -662,6 +674,7 @@ void SearchEngine::indexJudgements()
     m_settled.clear();
     m_confirmedBest.clear();
     m_remeasured.clear();
+    m_baselines.clear();
     QList<qint64> ids = m_candidates.keys();
     std::sort(ids.begin(), ids.end());
     for (qint64 id : std::as_const(ids)) {
@@ -675,6 +688,8 @@ void SearchEngine::indexJudgements()
         if (!m_firstOfSource.contains(key))
             m_firstOfSource.insert(key, id);
         const EvaluationResult &e = judged.value();
+        if (e.baselineMs && *e.baselineMs > 0.0 && !e.duplicateOf)
+            m_baselines[c.task].append(*e.baselineMs);
         if (e.verdict == Verdict::Pass && e.speedup)
             m_confirmedBest[c.task] = std::max(m_confirmedBest.value(c.task), *e.speedup);
     }

@@ -106,6 +106,9 @@ private:
     std::optional<EvaluationResult> confirmBest(const Job &job, const GenerationResult &generation,
                                                 const EvaluationResult &result);
     void settle(qint64 candidateId);
+    // Adds baseline_outlier when the reference's time stands out against this run's earlier
+    // judgements of the task, and keeps it for the next (caller holds m_mutex).
+    void watchBaseline(const QString &task, EvaluationResult &result);
     // Fingerprints, settled candidates and confirmed bests of the stored run (replay).
     void indexJudgements();
     // Stores the lesson of an improvement in the optimisation memory (caller holds m_mutex).
@@ -140,6 +143,7 @@ private:
     QSet<qint64> m_settled;
     QHash<QString, double> m_confirmedBest;
     QHash<qint64, qint64> m_remeasured;
+    QHash<QString, QList<double>> m_baselines; // each task's baseline times so far (ms)
     std::condition_variable m_settledChanged;
     std::optional<RoundPlan> m_interrupted; // the round a crash cut short, to finish first
 

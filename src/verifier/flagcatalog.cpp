@@ -192,6 +192,11 @@ const QList<FlagInfo> &FlagCatalog::all()
          QStringLiteral("The device kept working after the timed stream finished: work was put "
                         "on another stream, which the timer on the harness stream does not see."),
          true, QStringLiteral("timing")},
+        {QStringLiteral("baseline_outlier"),
+         QStringLiteral("The reference took much longer or shorter here than in this run's other "
+                        "judgements of the task: this one ran under other conditions, so its "
+                        "speedup compares less well with theirs."),
+         false, QStringLiteral("timing")},
         {QStringLiteral("timing_disturbed"),
          QStringLiteral("Another program used this CPU or GPU while the candidate was timed, "
                         "even after the timing was repeated, so the times are less certain; this "

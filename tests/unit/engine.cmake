@@ -17,3 +17,5 @@ kiln_add_test(NAME tst_sourcefingerprint SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_s
               LIBS kiln_engine LABEL unit)
 kiln_add_test(NAME tst_speedupinterval SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_speedupinterval.cpp
               LIBS kiln_core LABEL unit)
+kiln_add_test(NAME tst_baselinewatch SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_baselinewatch.cpp
+              LIBS kiln_engine LABEL unit)
