@@ -195,8 +195,9 @@ bool SearchEngine::replay(QString *error)
     for (auto it = evaluations.cbegin(); it != evaluations.cend(); ++it) {
         m_evaluations.insert(it.key(), it.value());
         used.evals += 1; // a reused judgement too (it spends no device time)
-        used.deviceSeconds += evaluationSeconds(it.value());
     }
+    // Every evaluation row, confirmations included, as the live run charged them.
+    used.deviceSeconds = m_store.evaluationMilliseconds(m_runId) / 1000.0;
     used.wallSeconds = m_storedWallSeconds;
     m_ledger.setUsed(used);
     indexJudgements();
@@ -690,7 +691,8 @@ void SearchEngine::indexJudgements()
         const EvaluationResult &e = judged.value();
         if (e.baselineMs && *e.baselineMs > 0.0 && !e.duplicateOf)
             m_baselines[c.task].append(*e.baselineMs);
-        if (e.verdict == Verdict::Pass && e.speedup)
+        // A best whose confirmation a crash cut short is no confirmed best.
+        if (e.verdict == Verdict::Pass && e.speedup && (e.confirmed || !m_config.confirmBest))
             m_confirmedBest[c.task] = std::max(m_confirmedBest.value(c.task), *e.speedup);
     }
 }

@@ -91,28 +91,14 @@ QString normalisedC(const QString &source)
     return out.trimmed();
 }
 
+// Trailing spaces and blank lines only. A # is not stripped: inside a triple-quoted load_inline
+// source it starts a #define or #pragma, and two candidates that differ only there are
+// different kernels.
 QString normalisedPython(const QString &source)
 {
     QStringList lines;
     for (const QString &raw : source.split(QLatin1Char('\n'))) {
         QString line = raw;
-        // A # outside a string literal starts a comment (a simple quote scan is enough here:
-        // a fingerprint that misses a duplicate only costs a measurement).
-        QChar quote;
-        for (qsizetype i = 0; i < line.size(); ++i) {
-            const QChar c = line[i];
-            if (!quote.isNull()) {
-                if (c == QLatin1Char('\\'))
-                    ++i;
-                else if (c == quote)
-                    quote = QChar();
-            } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-                quote = c;
-            } else if (c == QLatin1Char('#')) {
-                line.truncate(i);
-                break;
-            }
-        }
         while (!line.isEmpty() && line.back().isSpace())
             line.chop(1);
         if (!line.isEmpty())

@@ -11,7 +11,9 @@ namespace kiln {
 // microseconds: an OpenMP kernel whose worker sleeps on such a core measured 0.27 ms or 0.61 ms
 // per call depending on whether that core happened to be awake. One thread per core spins at
 // SCHED_IDLE priority, which the scheduler runs only when nothing else wants the core, so the
-// candidate's and the baseline's threads take the core at once and lose no time to it.
+// candidate's and the baseline's threads take the core at once and lose no time to it. The
+// spinners nap 30 us between bursts: without the naps a core that only ever ran a spinner was
+// never seen idle, and a kernel's two threads could share one core for a whole evaluation.
 class CoreWaker
 {
 public:
@@ -23,6 +25,8 @@ public:
     int cores() const { return int(m_threads.size()); }
 
 private:
+    void keepAwake(int cpu); // spins at SCHED_IDLE on `cpu`, napping briefly, until m_stop
+
     std::atomic<bool> m_stop{false};
     std::vector<std::thread> m_threads;
 };

@@ -106,7 +106,9 @@ CpuActivity::Finding CpuActivity::finish() const
         others[i].name = nameOf(others[i].pid);
         finding.top.append(others[i]);
     }
-    finding.stealMs = std::max(0.0, stealMs() - m_stealBefore);
+    // Steal is summed over every CPU: per CPU it compares with one core's allowance.
+    const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+    finding.stealMs = std::max(0.0, stealMs() - m_stealBefore) / double(cpus);
     const double allowed = std::max(kFloorMs, kShareOfOneCore * finding.wallMs);
     finding.disturbed = finding.othersMs > allowed || finding.stealMs > allowed;
     return finding;

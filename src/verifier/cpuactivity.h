@@ -27,7 +27,7 @@ public:
     {
         double wallMs = 0.0;
         double othersMs = 0.0; // CPU time of every other process in the window
-        double stealMs = 0.0;  // time the host took our virtual CPUs for other guests
+        double stealMs = 0.0;  // time the host took a virtual CPU for other guests (per CPU)
         QList<Other> top;      // the busiest few, busiest first
         bool disturbed = false;
         QString describe() const; // "process 1234 (cc1plus) used 180 ms of CPU in 300 ms"

@@ -14,6 +14,7 @@ CudaSandboxSlot::CudaSandboxSlot(const VerifierOptions &options, CudaDevice devi
 
 CudaSandboxSlot::~CudaSandboxSlot()
 {
+    m_closing = true; // a start waiting for another process's timing gives up
     {
         std::lock_guard lock(m_spareMutex);
         m_stopping = true;
@@ -156,7 +157,11 @@ void CudaSandboxSlot::restartBaseline()
 bool CudaSandboxSlot::start(Process &into, bool lifetime, QString *error)
 {
     // A context coming up shows in a timing on the same GPU: no Kiln process times meanwhile.
-    const DeviceLock starting(m_device.lockName(), DeviceLock::Mode::Shared);
+    const DeviceLock starting(m_device.lockName(), DeviceLock::Mode::Shared, &m_closing);
+    if (starting.cancelled()) {
+        *error = QStringLiteral("the GPU's sandboxes are closing");
+        return false;
+    }
     for (int attempt = 0; attempt < 2; ++attempt) {
         const bool userNamespace = m_userNamespace.load();
         into.work = std::make_unique<QTemporaryDir>(m_options.workRoot +

@@ -97,6 +97,7 @@ private:
     Process m_candidates;
     Process m_baselines;
     std::atomic<bool> m_userNamespace{true};
+    std::atomic<bool> m_closing{false}; // set by the destructor: lock waits end
     double m_bandwidth = 0.0;
 
     // Spares, started by m_starter while fewer than the options ask for are ready.

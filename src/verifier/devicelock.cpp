@@ -7,6 +7,8 @@
 #include <QThread>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -19,9 +21,17 @@ namespace {
 int openLockFile(const QString &path)
 {
     const QByteArray native = QFile::encodeName(path);
-    const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd >= 0)
+    int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd >= 0) {
         ::fchmod(fd, 0666); // the umask may have taken write bits other users need
+        return fd;
+    }
+    // Another user's file in the sticky folder cannot be opened for writing where the kernel
+    // protects such files (fs.protected_regular); flock works on a read-only descriptor.
+    fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        qWarning("kiln: no timing lock at %s (%s): timings may overlap other processes' work",
+                 native.constData(), std::strerror(errno));
     return fd;
 }
 

@@ -217,7 +217,10 @@ QList<GpuActivity::Busy> GpuActivity::othersSince(const QString &uuid, quint64 s
         return {};
     }
     QList<Busy> others;
+    bool sawOwn = false;
     for (const UtilizationSample &sample : samples) {
+        if (sample.timeStamp >= sinceMicroseconds && ownPids.contains(sample.pid))
+            sawOwn = true;
         if (sample.timeStamp < sinceMicroseconds || ownPids.contains(sample.pid) ||
             (sample.smUtil == 0 && sample.memUtil == 0))
             continue;
@@ -231,6 +234,14 @@ QList<GpuActivity::Busy> GpuActivity::othersSince(const QString &uuid, quint64 s
     std::sort(others.begin(), others.end(),
               [](const Busy &a, const Busy &b) { return a.smUtil > b.smUtil; });
     m_error.clear();
+    // NVML names processes by the host's ids: in a container with a pid namespace of its own,
+    // our own sandboxes would look like others and excuse a candidate's side streams. Others
+    // count only where one of our own processes shows in the same samples under its id.
+    if (!others.isEmpty() && !sawOwn) {
+        m_error = QStringLiteral("none of this evaluation's processes shows in NVML's samples "
+                                 "under its id (a pid namespace?): others cannot be told apart");
+        return {};
+    }
     return others;
 }
 
