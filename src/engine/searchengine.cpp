@@ -15,6 +15,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRandomGenerator>
 #include <algorithm>
 #include <cmath>
@@ -568,8 +569,7 @@ std::optional<EvaluationResult> SearchEngine::reuseJudgement(const Job &job,
                                                              bool recordsLessons)
 {
     const CandidateRecord &c = generation.candidate;
-    const QString key =
-        c.task + QLatin1Char('\n') + SourceFingerprint::of(c.source, m_config.backend);
+    const QString key = judgementKey(c);
     EvaluationResult reused;
     {
         std::unique_lock lock(m_mutex);
@@ -660,6 +660,16 @@ void SearchEngine::watchBaseline(const QString &task, EvaluationResult &result)
         earlier.append(*result.baselineMs);
 }
 
+QString SearchEngine::judgementKey(const CandidateRecord &candidate) const
+{
+    // The agents' tester may add shapes to a candidate's checks: the same source checked on other
+    // shapes is another judgement.
+    const QJsonArray shapes = candidate.policyMeta.value(QStringLiteral("tester_shapes")).toArray();
+    return candidate.task + QLatin1Char('\n') +
+           SourceFingerprint::of(candidate.source, m_config.backend) + QLatin1Char('\n') +
+           QString::fromUtf8(QJsonDocument(shapes).toJson(QJsonDocument::Compact));
+}
+
 void SearchEngine::settle(qint64 candidateId)
 {
     {
@@ -684,8 +694,7 @@ void SearchEngine::indexJudgements()
         if (judged == m_evaluations.cend())
             continue;
         m_settled.insert(id);
-        const QString key =
-            c.task + QLatin1Char('\n') + SourceFingerprint::of(c.source, m_config.backend);
+        const QString key = judgementKey(c);
         if (!m_firstOfSource.contains(key))
             m_firstOfSource.insert(key, id);
         const EvaluationResult &e = judged.value();

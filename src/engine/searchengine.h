@@ -106,6 +106,8 @@ private:
     std::optional<EvaluationResult> confirmBest(const Job &job, const GenerationResult &generation,
                                                 const EvaluationResult &result);
     void settle(qint64 candidateId);
+    // What makes two candidates one judgement: task, normalised source and the tester's shapes.
+    QString judgementKey(const CandidateRecord &candidate) const;
     // Adds baseline_outlier when the reference's time stands out against this run's earlier
     // judgements of the task, and keeps it for the next (caller holds m_mutex).
     void watchBaseline(const QString &task, EvaluationResult &result);
