@@ -1,6 +1,7 @@
 #include "runreport.h"
 
 #include "engine/coveragemetrics.h"
+#include "engine/duplicatejudgement.h"
 #include "engine/runconfig.h"
 #include "store/runstore.h"
 
@@ -21,10 +22,12 @@ struct RunTally
 };
 
 // Whether a judgement may stand as a best: confirmed, or any passing one in a run that confirms
-// nothing (confirm=off, or a run stored before confirmation existed).
+// nothing (confirm=off, or a run stored before confirmation existed). A reused judgement is its
+// original's, which stands for itself.
 bool countsForBest(const EvaluationResult &e, bool runConfirms)
 {
-    return e.verdict == Verdict::Pass && e.speedup && (e.confirmed || !runConfirms);
+    return e.verdict == Verdict::Pass && e.speedup && (e.confirmed || !runConfirms) &&
+           !DuplicateJudgement::isReused(e);
 }
 
 bool anyConfirmed(const QMap<qint64, EvaluationResult> &evaluations)

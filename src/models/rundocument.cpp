@@ -21,11 +21,15 @@ namespace {
 constexpr int cacheSize = 16;
 
 // A confirmed judgement beats any unconfirmed one, so a run that confirms its bests counts only
-// those (as the engine's report does); otherwise the faster wins.
+// those (as the engine's report does); otherwise the faster wins, and of equals the one that was
+// measured rather than a duplicate.
 bool isBetter(const CandidateSummary &a, const CandidateSummary &b)
 {
     if (a.confirmed != b.confirmed)
         return a.confirmed;
+    // A duplicate that reuses its original's judgement ties with it: the original is the best.
+    if (*a.speedup == *b.speedup)
+        return !a.duplicateOf && b.duplicateOf;
     return *a.speedup > *b.speedup;
 }
 
