@@ -31,13 +31,10 @@ QString bestFigure(const QJsonObject &best)
 {
     if (!best.value(QStringLiteral("speedup")).isDouble())
         return QStringLiteral("-");
-    const double speedup = best.value(QStringLiteral("speedup")).toDouble();
-    QString figure = QStringLiteral("%1x").arg(speedup, 0, 'f', 2);
-    if (best.value(QStringLiteral("speedup_low")).isDouble()) {
-        const double low = best.value(QStringLiteral("speedup_low")).toDouble();
-        const double high = best.value(QStringLiteral("speedup_high")).toDouble();
-        figure += QStringLiteral("±%1").arg(std::max(speedup - low, high - speedup), 0, 'f', 2);
-    }
+    QString figure =
+        QStringLiteral("%1x").arg(best.value(QStringLiteral("speedup")).toDouble(), 0, 'f', 2);
+    if (const std::optional<SpeedupInterval> interval = RunReport::bestInterval(best))
+        figure += QStringLiteral("±%1").arg(interval->plusMinus(), 0, 'f', 2);
     if (!best.value(QStringLiteral("confirmed")).toBool())
         figure += QLatin1Char('*');
     return figure;

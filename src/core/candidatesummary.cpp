@@ -64,13 +64,6 @@ std::optional<SpeedupInterval> CandidateSummary::speedupInterval() const
     return SpeedupInterval{*speedup, *speedupLow, *speedupHigh};
 }
 
-QString CandidateSummary::speedupText() const
-{
-    if (const auto interval = speedupInterval())
-        return interval->text();
-    return speedup ? QStringLiteral("%1x").arg(*speedup, 0, 'f', 2) : QString();
-}
-
 void CandidateSummary::applyEvaluation(const EvaluationResult &result)
 {
     evaluated = true;

@@ -57,8 +57,6 @@ struct CandidateSummary
     bool isBestCandidate() const { return evaluated && verdict == Verdict::Pass && speedup; }
     // The speedup with its interval, or empty when there is none.
     std::optional<SpeedupInterval> speedupInterval() const;
-    // "2.31x ± 0.04", "2.31x" without an interval, empty when not timed.
-    QString speedupText() const;
 
     static CandidateSummary fromRecord(const CandidateRecord &record);
     void applyEvaluation(const EvaluationResult &result);

@@ -97,17 +97,21 @@ std::optional<SpeedupInterval> SpeedupInterval::bootstrap(const std::vector<doub
     return interval;
 }
 
+double SpeedupInterval::plusMinus() const
+{
+    return std::max(high - estimate, estimate - low);
+}
+
 double SpeedupInterval::relativeHalfWidth() const
 {
-    return estimate > 0.0 ? std::max(high - estimate, estimate - low) / estimate : 0.0;
+    return estimate > 0.0 ? plusMinus() / estimate : 0.0;
 }
 
 QString SpeedupInterval::text(int decimals) const
 {
-    const double plusMinus = std::max(high - estimate, estimate - low);
     return QStringLiteral("%1x ± %2")
         .arg(estimate, 0, 'f', decimals)
-        .arg(plusMinus, 0, 'f', decimals);
+        .arg(plusMinus(), 0, 'f', decimals);
 }
 
 bool SpeedupInterval::clearlyFaster(const SpeedupInterval &a, const SpeedupInterval &b,

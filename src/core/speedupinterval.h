@@ -34,7 +34,9 @@ struct SpeedupInterval
     // The mean over input kinds of the median time of each kind (the plain median for 1 kind).
     static double typicalTime(const std::vector<double> &samples, int groups = 1);
 
-    // Half the interval's width relative to the estimate (0.02: about ±2 %).
+    // The larger side of the interval, so a ± never understates it.
+    double plusMinus() const;
+    // plusMinus() relative to the estimate (0.02: about ±2 %).
     double relativeHalfWidth() const;
     // "2.31x ± 0.04" (the larger of the two sides, so never an understatement).
     QString text(int decimals = 2) const;

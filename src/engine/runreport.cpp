@@ -200,18 +200,25 @@ QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
             {QStringLiteral("curve"), curve(store, runId)}};
 }
 
+std::optional<SpeedupInterval> RunReport::bestInterval(const QJsonObject &best)
+{
+    if (!best.value(QStringLiteral("speedup")).isDouble() ||
+        !best.value(QStringLiteral("speedup_low")).isDouble())
+        return std::nullopt;
+    return SpeedupInterval{best.value(QStringLiteral("speedup")).toDouble(),
+                           best.value(QStringLiteral("speedup_low")).toDouble(),
+                           best.value(QStringLiteral("speedup_high")).toDouble()};
+}
+
 QString RunReport::bestText(const QJsonObject &best)
 {
     if (!best.value(QStringLiteral("speedup")).isDouble())
         return QStringLiteral("no correct candidate");
-    const double speedup = best.value(QStringLiteral("speedup")).toDouble();
-    QString figure = QStringLiteral("%1x").arg(speedup, 0, 'f', 2);
-    if (best.value(QStringLiteral("speedup_low")).isDouble()) {
-        const SpeedupInterval interval{speedup,
-                                       best.value(QStringLiteral("speedup_low")).toDouble(),
-                                       best.value(QStringLiteral("speedup_high")).toDouble()};
-        figure = interval.text();
-    }
+    const std::optional<SpeedupInterval> interval = bestInterval(best);
+    const QString figure =
+        interval ? interval->text()
+                 : QStringLiteral("%1x").arg(best.value(QStringLiteral("speedup")).toDouble(), 0,
+                                             'f', 2);
     return QStringLiteral("candidate %1 at %2, %3")
         .arg(qint64(best.value(QStringLiteral("candidate_id")).toDouble()))
         .arg(figure, best.value(QStringLiteral("confirmed")).toBool()

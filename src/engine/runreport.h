@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/speedupinterval.h"
+
 #include <QJsonObject>
 
 namespace kiln {
@@ -20,6 +22,8 @@ public:
     // "candidate 28 at 2.31x ± 0.04, confirmed" from a "best" object of resultJson/runJson;
     // "no correct candidate" when there is none.
     static QString bestText(const QJsonObject &best);
+    // The best's interval from the same object (speedup_low/high), empty when it has none.
+    static std::optional<SpeedupInterval> bestInterval(const QJsonObject &best);
 };
 
 } // namespace kiln

@@ -14,12 +14,6 @@ QString times(double value)
     return QStringLiteral("%1×").arg(value, 0, 'f', 2);
 }
 
-// The larger side of the interval, so the ± never understates it (as SpeedupInterval::text).
-double plusMinus(const SpeedupInterval &interval)
-{
-    return std::max(interval.high - interval.estimate, interval.estimate - interval.low);
-}
-
 } // namespace
 
 QString SpeedupNotes::speedupText(const std::optional<double> &speedup,
@@ -29,7 +23,7 @@ QString SpeedupNotes::speedupText(const std::optional<double> &speedup,
         return QString();
     if (!interval)
         return times(*speedup);
-    return QStringLiteral("%1 ± %2").arg(times(*speedup)).arg(plusMinus(*interval), 0, 'f', 2);
+    return QStringLiteral("%1 ± %2").arg(times(*speedup)).arg(interval->plusMinus(), 0, 'f', 2);
 }
 
 QString SpeedupNotes::speedupText(const CandidateSummary &candidate)

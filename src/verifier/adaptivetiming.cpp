@@ -44,9 +44,7 @@ double medianError(const std::vector<double> &samples)
 {
     if (samples.empty())
         return 0.0;
-    std::vector<double> sorted = samples;
-    std::nth_element(sorted.begin(), sorted.begin() + qsizetype(sorted.size() / 2), sorted.end());
-    const double median = sorted[sorted.size() / 2];
+    const double median = SpeedupInterval::typicalTime(samples);
     std::vector<double> deviations;
     deviations.reserve(samples.size());
     for (double s : samples)

@@ -526,12 +526,10 @@ TimingLoop::Outcome CpuEvaluation::timeUndisturbed(CpuTimingSession &session,
         outcome = TimingLoop::run(calls, rules, 0, m_cancel);
         first += outcome.calls + 1; // and the final check's call
         const CpuActivity::Finding finding = activity.finish();
-        m_timingAttempts = attempt;
         m_disturbances.append(finding.describe());
         if (!outcome.ok || !finding.disturbed)
             return outcome;
         if (attempt == kTimingAttempts) {
-            m_disturbed = true;
             m_result.disturbance = finding.describe();
             addFlag(QStringLiteral("timing_disturbed"), finding.describe());
         }
@@ -560,7 +558,7 @@ void CpuEvaluation::reportTiming(const CpuTimingSession &session,
     // and in a window other processes disturbed, their work explains it.
     const double explainedMs = session.explainedMs() - m_explainedMsBefore;
     const double unexplainedMs = session.engineMs() - m_engineMsBefore - explainedMs;
-    if (!m_disturbed && unexplainedMs > std::max(100.0, 2.0 * explainedMs))
+    if (m_result.disturbance.isEmpty() && unexplainedMs > std::max(100.0, 2.0 * explainedMs))
         addFlag(QStringLiteral("timer_inconsistent"),
                 QStringLiteral("%1 ms unaccounted for").arg(unexplainedMs, 0, 'f', 0));
     // Threads of the candidate working while it waited for the next call: work hidden from the
@@ -598,7 +596,7 @@ void CpuEvaluation::reportTiming(const CpuTimingSession &session,
         {QStringLiteral("setup_ms"), setupMs},
         {QStringLiteral("loop_ms"), outcome.loopMs},
         {QStringLiteral("lock_wait_ms"), m_lockWaitMs},
-        {QStringLiteral("attempts"), m_timingAttempts},
+        {QStringLiteral("attempts"), int(m_disturbances.size())},
         {QStringLiteral("other_processes"), QJsonArray::fromStringList(m_disturbances)}};
     addStage(stageName("timing"), true, stageMs,
              QStringLiteral("%1 ms vs baseline %2 ms (n=%3, %4), speedup %5")

@@ -73,12 +73,10 @@ private:
     QString m_wrongDetail;
     int m_calls = 0;
     double m_referenceMs = 0.0;
-    double m_lockWaitMs = 0.0; // waiting for the machine's timing lock
-    int m_timingAttempts = 0;
-    bool m_disturbed = false;      // every attempt saw other processes at work
+    double m_lockWaitMs = 0.0;     // waiting for the machine's timing lock
     double m_engineMsBefore = 0.0; // the session's clocks when the last attempt began
     double m_explainedMsBefore = 0.0;
-    QStringList m_disturbances; // what other processes did in each timing attempt
+    QStringList m_disturbances; // what other processes did, one entry per timing attempt
     QString m_sharedObject;     // the compiled candidate, in the compile cache
 };
 
