@@ -154,9 +154,9 @@ int runReportCommand(const QStringList &arguments)
         return ExitOk;
     }
     printRuns(runs);
-    std::printf("best: the speedup ± half its 95 %% interval (a paired bootstrap of the timed "
-                "calls); * not confirmed by a re-measurement. dups: candidates that repeated an "
-                "earlier source (judgement reused).\n");
+    std::printf("best: the speedup ± the larger side of its 95 %% interval (a paired bootstrap "
+                "of the timed calls); * not confirmed by a re-measurement. dups: candidates that "
+                "repeated an earlier source (judgement reused).\n");
     if (!fastP.isEmpty())
         printFastP(fastP);
     return ExitOk;
