@@ -11,6 +11,9 @@ add_dependencies(tst_leakyverifier kiln-cli)
 kiln_add_test(NAME tst_workshop SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_workshop.cpp
               LIBS kiln_engine LABEL integration TIMEOUT 900)
 add_dependencies(tst_workshop kiln-cli)
+# Its searches judge with confirmations and the timing lock: one function may pass Qt Test's
+# default 300 s per function on a cold compile cache.
+set_tests_properties(tst_workshop PROPERTIES ENVIRONMENT QTEST_FUNCTION_TIMEOUT=840000)
 
 # fast_p by KernelBench level: a database written by RunStore, read by the real kiln-cli report.
 kiln_add_test(NAME tst_kernelbenchreport

@@ -143,8 +143,12 @@ private slots:
         QVERIFY(added.wait(60000));
         c->pause();
         QCOMPARE(c->state(), RunController::State::Paused);
-        // The round in flight ends; then nothing more is generated.
-        QTest::qWait(4000);
+        // The round in flight ends (its best may be re-measured first, and a cold compile cache
+        // makes it slow); then nothing more is generated.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            RunStore::open(workspace.path(), RunStore::Mode::ReadOnly)->run(c->runId())->status ==
+                RunRecord::Status::Paused,
+            120000);
         const qsizetype held = added.size();
         QVERIFY(held < 8);
         QTest::qWait(1500);
