@@ -4,6 +4,8 @@
 # apt line to run and stops with status 1.
 set -euo pipefail
 
+# librandom123-dev (Random123's headers) is the reference tst_freshinputs checks the fresh-input
+# generator against (sandbox/freshvalues.h).
 # The third-last line is packaging: PNG icons (rsvg-convert), CPack's dpkg-shlibdeps (file),
 # the desktop-entry, metainfo and man-page checks, and the fresh Debian root of tst_package.
 # The second-last is Debian's CPU-only PyTorch with what load_inline compiles against: the pytorch
@@ -12,7 +14,7 @@ set -euo pipefail
 # (scripts/slurm-testbed.sh) for the --executor slurm tests.
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb
-          xauth sqlite3 binutils
+          xauth sqlite3 binutils librandom123-dev
           librsvg2-bin file desktop-file-utils appstream groff-base debootstrap
           python3-torch libtorch-dev pybind11-dev python3-dev
           slurmctld slurmd slurm-client munge)

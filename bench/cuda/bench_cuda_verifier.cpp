@@ -9,11 +9,11 @@
 
 #include "../benchsupport.h"
 #include "tasks/tasklibrary.h"
-#include "verifier/cudacompiler.h"
-#include "verifier/cudadevices.h"
-#include "verifier/cudasandboxslot.h"
-#include "verifier/entryshim.h"
-#include "verifier/launchgeometry.h"
+#include "verifier/cuda/cudacompiler.h"
+#include "verifier/cuda/cudasandboxslot.h"
+#include "verifier/cuda/launchgeometry.h"
+#include "verifier/harness/cudadevices.h"
+#include "verifier/harness/entryshim.h"
 #include "verifier/verifierpool.h"
 
 #include <QCoreApplication>

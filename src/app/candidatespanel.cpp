@@ -42,6 +42,23 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
     setObjectName(QStringLiteral("candidatesPanel"));
     m_filter->setSourceModel(m_model);
     m_ui->tableView->setModel(m_filter);
+    setupTable();
+    setupFilterMenus();
+    connectFilters();
+    connectSelection();
+    connect(document, &RunDocument::runLoaded, this, [this] {
+        rebuildIslands();
+        updateCount();
+    });
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &CandidatesPanel::updateCount);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &CandidatesPanel::updateCount);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &CandidatesPanel::updateCount);
+    rebuildIslands();
+    updateCount();
+}
+
+void CandidatesPanel::setupTable()
+{
     // Rows arrive in id order already: no sort until the user asks for one, so opening a run
     // of 100,000 candidates does not start with a needless sort.
     m_ui->tableView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
@@ -65,7 +82,11 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
     m_ui->countLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_ui->clearButton->setIcon(SvgIconEngine::icon(QStringLiteral("clear")));
     m_ui->clearButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+}
 
+// The verdict and operation menus: one checkable entry per value.
+void CandidatesPanel::setupFilterMenus()
+{
     for (Verdict v : allVerdicts()) {
         QAction *a =
             m_verdictMenu->addAction(swatch(VerdictStyle::color(v)), VerdictStyle::label(v));
@@ -84,6 +105,10 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
         a->setData(int(op));
     }
     m_ui->operationButton->setMenu(m_operationMenu);
+}
+
+void CandidatesPanel::connectFilters()
+{
     connect(m_verdictMenu, &QMenu::triggered, this, &CandidatesPanel::applyFilters);
     connect(m_operationMenu, &QMenu::triggered, this, &CandidatesPanel::applyFilters);
     connect(m_ui->flagEdit, &QLineEdit::textChanged, this, &CandidatesPanel::applyFilters);
@@ -92,52 +117,54 @@ CandidatesPanel::CandidatesPanel(RunDocument *document, CandidateSelection *sele
     connect(m_ui->generationMin, &QSpinBox::valueChanged, this, &CandidatesPanel::applyFilters);
     connect(m_ui->generationMax, &QSpinBox::valueChanged, this, &CandidatesPanel::applyFilters);
     connect(m_ui->minSpeedup, &QDoubleSpinBox::valueChanged, this, &CandidatesPanel::applyFilters);
-    connect(m_ui->clearButton, &QToolButton::clicked, this, [this] {
-        const QSignalBlocker b1(m_ui->flagEdit), b2(m_ui->islandCombo), b3(m_ui->generationMin),
-            b4(m_ui->generationMax), b5(m_ui->minSpeedup);
-        for (QAction *a : m_verdictMenu->actions())
-            a->setChecked(false);
-        for (QAction *a : m_operationMenu->actions())
-            a->setChecked(false);
-        m_ui->flagEdit->clear();
-        m_ui->islandCombo->setCurrentIndex(0);
-        m_ui->generationMin->setValue(-1);
-        m_ui->generationMax->setValue(-1);
-        m_ui->minSpeedup->setValue(0.0);
-        applyFilters();
-    });
+    connect(m_ui->clearButton, &QToolButton::clicked, this, &CandidatesPanel::clearFilters);
+}
 
+void CandidatesPanel::clearFilters()
+{
+    const QSignalBlocker b1(m_ui->flagEdit), b2(m_ui->islandCombo), b3(m_ui->generationMin),
+        b4(m_ui->generationMax), b5(m_ui->minSpeedup);
+    for (QAction *a : m_verdictMenu->actions())
+        a->setChecked(false);
+    for (QAction *a : m_operationMenu->actions())
+        a->setChecked(false);
+    m_ui->flagEdit->clear();
+    m_ui->islandCombo->setCurrentIndex(0);
+    m_ui->generationMin->setValue(-1);
+    m_ui->generationMax->setValue(-1);
+    m_ui->minSpeedup->setValue(0.0);
+    applyFilters();
+}
+
+// The table's current row and the shared selection follow each other.
+void CandidatesPanel::connectSelection()
+{
     connect(m_ui->tableView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (m_following || !current.isValid())
                     return;
                 m_selection->setCurrent(current.data(CandidateTableModel::IdRole).toLongLong());
             });
-    connect(selection, &CandidateSelection::currentChanged, this,
+    connect(m_selection, &CandidateSelection::currentChanged, this,
             &CandidatesPanel::followSelection);
     // The table's way to pick the second candidate of the diff.
     m_ui->tableView->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_ui->tableView, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        const QModelIndex index = m_ui->tableView->indexAt(pos);
-        if (!index.isValid())
-            return;
-        const qint64 id = index.data(CandidateTableModel::IdRole).toLongLong();
-        QMenu menu(this);
-        menu.addAction(tr("Select #%1").arg(id), this, [this, id] { m_selection->setCurrent(id); });
-        if (m_selection->current() && m_selection->current() != id)
-            menu.addAction(tr("Compare #%1 with #%2").arg(m_selection->current()).arg(id), this,
-                           [this, id] { m_selection->setCompare(id); });
-        menu.exec(m_ui->tableView->viewport()->mapToGlobal(pos));
-    });
-    connect(document, &RunDocument::runLoaded, this, [this] {
-        rebuildIslands();
-        updateCount();
-    });
-    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &CandidatesPanel::updateCount);
-    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &CandidatesPanel::updateCount);
-    connect(m_filter, &QAbstractItemModel::modelReset, this, &CandidatesPanel::updateCount);
-    rebuildIslands();
-    updateCount();
+    connect(m_ui->tableView, &QWidget::customContextMenuRequested, this,
+            &CandidatesPanel::showContextMenu);
+}
+
+void CandidatesPanel::showContextMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_ui->tableView->indexAt(pos);
+    if (!index.isValid())
+        return;
+    const qint64 id = index.data(CandidateTableModel::IdRole).toLongLong();
+    QMenu menu(this);
+    menu.addAction(tr("Select #%1").arg(id), this, [this, id] { m_selection->setCurrent(id); });
+    if (m_selection->current() && m_selection->current() != id)
+        menu.addAction(tr("Compare #%1 with #%2").arg(m_selection->current()).arg(id), this,
+                       [this, id] { m_selection->setCompare(id); });
+    menu.exec(m_ui->tableView->viewport()->mapToGlobal(pos));
 }
 
 CandidatesPanel::~CandidatesPanel() = default;

@@ -36,6 +36,12 @@ public:
     void setFlagFilter(const QString &text);
 
 private:
+    void setupTable();
+    void setupFilterMenus();
+    void connectFilters();
+    void clearFilters();
+    void connectSelection();
+    void showContextMenu(const QPoint &pos);
     void rebuildIslands();
     void applyFilters();
     void followSelection(qint64 candidateId);

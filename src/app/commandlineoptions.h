@@ -39,6 +39,9 @@ struct CommandLineOptions
     static std::optional<CommandLineOptions> parse(const QStringList &arguments, QString *error);
 
 private:
+    // `--new-run` at arguments[at]: every word after it is a run option, but the window's own.
+    static std::optional<CommandLineOptions> parseNewRun(const QStringList &arguments, int at,
+                                                         QString *error);
     static std::optional<CommandLineOptions>
     checkCombination(CommandLineOptions options,
                      const std::function<std::nullopt_t(const QString &)> &fail);

@@ -32,28 +32,40 @@ DiffPanel::DiffPanel(RunDocument *document, QWidget *parent)
     m_ui->swapButton->setIcon(SvgIconEngine::icon(QStringLiteral("swap")));
     m_ui->previousButton->setIcon(SvgIconEngine::icon(QStringLiteral("previous")));
     m_ui->nextButton->setIcon(SvgIconEngine::icon(QStringLiteral("next")));
+    for (CodeEditor *editor : {m_leftEditor, m_rightEditor})
+        setupEditor(editor);
+    connectScrolling();
+    connectNavigation();
+    connectIdEdits();
+    clear(tr("Select a candidate to compare it with its parent."));
+}
 
-    for (CodeEditor *editor : {m_leftEditor, m_rightEditor}) {
-        // Real line numbers as margin text, because filler rows have none.
-        // (setMarginLineNumbers would turn the margin back into a symbol margin.)
-        editor->setMarginType(0, QsciScintilla::TextMarginRightJustified);
-        editor->setMarginWidth(0, QStringLiteral("00000"));
-        m_removedMarker = editor->markerDefine(QsciScintilla::Background, 3);
-        m_addedMarker = editor->markerDefine(QsciScintilla::Background, 4);
-        m_fillerMarker = editor->markerDefine(QsciScintilla::Background, 5);
-        editor->setMarkerBackgroundColor(removedLine, m_removedMarker);
-        editor->setMarkerBackgroundColor(addedLine, m_addedMarker);
-        editor->setMarkerBackgroundColor(fillerLine, m_fillerMarker);
-        m_removedIndicator = editor->indicatorDefine(QsciScintilla::FullBoxIndicator, 10);
-        m_addedIndicator = editor->indicatorDefine(QsciScintilla::FullBoxIndicator, 11);
-        editor->setIndicatorForegroundColor(removedChars, m_removedIndicator);
-        editor->setIndicatorForegroundColor(addedChars, m_addedIndicator);
-        editor->SendScintilla(QsciScintillaBase::SCI_INDICSETALPHA, m_removedIndicator, 160);
-        editor->SendScintilla(QsciScintillaBase::SCI_INDICSETALPHA, m_addedIndicator, 160);
-        editor->setIndicatorDrawUnder(true, m_removedIndicator);
-        editor->setIndicatorDrawUnder(true, m_addedIndicator);
-        editor->setCaretLineVisible(false);
-    }
+void DiffPanel::setupEditor(CodeEditor *editor)
+{
+    // Real line numbers as margin text, because filler rows have none.
+    // (setMarginLineNumbers would turn the margin back into a symbol margin.)
+    editor->setMarginType(0, QsciScintilla::TextMarginRightJustified);
+    editor->setMarginWidth(0, QStringLiteral("00000"));
+    m_removedMarker = editor->markerDefine(QsciScintilla::Background, 3);
+    m_addedMarker = editor->markerDefine(QsciScintilla::Background, 4);
+    m_fillerMarker = editor->markerDefine(QsciScintilla::Background, 5);
+    editor->setMarkerBackgroundColor(removedLine, m_removedMarker);
+    editor->setMarkerBackgroundColor(addedLine, m_addedMarker);
+    editor->setMarkerBackgroundColor(fillerLine, m_fillerMarker);
+    m_removedIndicator = editor->indicatorDefine(QsciScintilla::FullBoxIndicator, 10);
+    m_addedIndicator = editor->indicatorDefine(QsciScintilla::FullBoxIndicator, 11);
+    editor->setIndicatorForegroundColor(removedChars, m_removedIndicator);
+    editor->setIndicatorForegroundColor(addedChars, m_addedIndicator);
+    editor->SendScintilla(QsciScintillaBase::SCI_INDICSETALPHA, m_removedIndicator, 160);
+    editor->SendScintilla(QsciScintillaBase::SCI_INDICSETALPHA, m_addedIndicator, 160);
+    editor->setIndicatorDrawUnder(true, m_removedIndicator);
+    editor->setIndicatorDrawUnder(true, m_addedIndicator);
+    editor->setCaretLineVisible(false);
+}
+
+// Both sides scroll together, vertically and horizontally.
+void DiffPanel::connectScrolling()
+{
     connect(m_leftEditor->verticalScrollBar(), &QScrollBar::valueChanged, this,
             [this] { syncScroll(m_leftEditor, m_rightEditor); });
     connect(m_rightEditor->verticalScrollBar(), &QScrollBar::valueChanged, this,
@@ -81,6 +93,11 @@ DiffPanel::DiffPanel(RunDocument *document, QWidget *parent)
             m_syncing = false;
         }
     });
+}
+
+// Next / previous change (buttons, F7 and Shift+F7) and swapping the sides.
+void DiffPanel::connectNavigation()
+{
     connect(m_ui->nextButton, &QToolButton::clicked, this, &DiffPanel::nextChange);
     connect(m_ui->previousButton, &QToolButton::clicked, this, &DiffPanel::previousChange);
     auto *next = new QShortcut(QKeySequence(Qt::Key_F7), this);
@@ -97,6 +114,11 @@ DiffPanel::DiffPanel(RunDocument *document, QWidget *parent)
             emit leftRequested(r);
         }
     });
+}
+
+// An id typed on either side asks for that candidate there.
+void DiffPanel::connectIdEdits()
+{
     auto parseId = [](const QString &text) {
         QString t = text.trimmed();
         if (t.startsWith(QLatin1Char('#')))
@@ -113,7 +135,6 @@ DiffPanel::DiffPanel(RunDocument *document, QWidget *parent)
         if (id > 0 && id != m_right)
             emit rightRequested(id);
     });
-    clear(tr("Select a candidate to compare it with its parent."));
 }
 
 DiffPanel::~DiffPanel() = default;

@@ -47,6 +47,10 @@ signals:
     void rightRequested(qint64 candidateId);
 
 private:
+    void setupEditor(CodeEditor *editor); // markers for changed lines, indicators for characters
+    void connectScrolling();
+    void connectNavigation();
+    void connectIdEdits();
     void render();
     void goToRow(int row);
     void syncScroll(CodeEditor *from, CodeEditor *to);

@@ -1,6 +1,6 @@
 #include "doctordialog.h"
 
-#include "engine/machinedoctor.h"
+#include "engine/doctor/machinedoctor.h"
 #include "models/verdictstyle.h"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/doctorfinding.h"
+#include "engine/doctor/doctorfinding.h"
 
 #include <QDialog>
 #include <QFutureWatcher>

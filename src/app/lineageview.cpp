@@ -525,24 +525,51 @@ void LineageView::paintMarks(QPainter &painter)
     }
 }
 
+// The edges of one frame, batched per pen.
+struct LineageView::EdgeBatches
+{
+    QVector<QLineF> normal;
+    QVector<QLineF> ghost;
+    QVector<QLineF> crossover;
+    QVector<QLineF> best;
+};
+
+// What every node of one detailed frame shares: fonts, the room for a label, the best row and how
+// much nodes are scaled.
+struct LineageView::NodeDecor
+{
+    QFont labelFont;
+    QFont badgeFont;
+    QFontMetricsF metrics;
+    double room;
+    bool labels;
+    int best;
+    double nodeScale;
+};
+
 void LineageView::paintScene(QPainter &painter, const QRectF &target)
 {
     const QRectF world =
         QRectF(mapToWorld(target.topLeft()), mapToWorld(target.bottomRight()))
             .adjusted(-3 * baseRadius, -3 * baseRadius, 3 * baseRadius, 3 * baseRadius);
     const bool detailed = m_scale * baseRadius >= 2.5;
-    QFont measureFont = font();
-    measureFont.setPointSizeF(std::clamp(7.5 * m_scale, 6.5, 10.0));
-    const QFontMetricsF metrics(measureFont);
-    const double room = m_layout.xSpacing * m_scale - 4.0;
-    const bool labels = room >= metrics.horizontalAdvance(QStringLiteral("#0"));
+    paintEdges(painter, edgesIn(world, detailed), detailed);
+    const QVector<int> visible = m_layout.nodesIn(world);
+    if (!detailed)
+        paintCoarseNodes(painter, visible);
+    else
+        paintDetailedNodes(painter, visible);
+}
+
+LineageView::EdgeBatches LineageView::edgesIn(const QRectF &world, bool detailed) const
+{
     const bool tidy = m_layout.mode() == TreeLayout::Mode::Tidy;
     const QVector<QPointF> &pos = m_layout.positions();
     const int n = m_layout.size();
 
-    // Edges, batched per pen: culled by their bounding box.
-    QVector<QLineF> normal, ghost, crossover, best;
-    normal.reserve(2048);
+    // Culled by their bounding box.
+    EdgeBatches edges;
+    edges.normal.reserve(2048);
     const double elbow = m_layout.ySpacing * 0.5;
     auto addEdge = [&](int from, int to, QVector<QLineF> &into, bool elbowed) {
         const QPointF a = pos[from];
@@ -568,113 +595,140 @@ void LineageView::paintScene(QPainter &painter, const QRectF &target)
         if (p >= 0 && m_layout.isVisible(p)) {
             const bool onBest = m_onBestPath[i] && m_onBestPath[p];
             const bool isGhost = m_document->at(p).ghost || m_document->at(i).ghost;
-            addEdge(p, i, onBest ? best : (isGhost ? ghost : normal), tidy);
+            addEdge(p, i, onBest ? edges.best : (isGhost ? edges.ghost : edges.normal), tidy);
         }
         const int q = m_graph.secondParent(i);
         if (q >= 0 && m_layout.isVisible(q))
-            addEdge(q, i, crossover, false);
+            addEdge(q, i, edges.crossover, false);
     }
-    painter.setRenderHint(QPainter::Antialiasing, detailed && n < 20000);
+    return edges;
+}
+
+void LineageView::paintEdges(QPainter &painter, const EdgeBatches &edges, bool detailed)
+{
+    painter.setRenderHint(QPainter::Antialiasing, detailed && m_layout.size() < 20000);
     const double edgeWidth = detailed ? std::clamp(1.4 * m_scale, 0.8, 2.0) : 0.7;
     painter.setPen(QPen(QColor(0x9a, 0xa3, 0xae), edgeWidth));
-    painter.drawLines(normal);
+    painter.drawLines(edges.normal);
     painter.setPen(QPen(QColor(0xbb, 0xc1, 0xc8), edgeWidth, Qt::DashLine));
-    painter.drawLines(ghost);
+    painter.drawLines(edges.ghost);
     painter.setPen(
         QPen(QColor(0x6c, 0x8e, 0xbf), edgeWidth, detailed ? Qt::DashLine : Qt::SolidLine));
-    painter.drawLines(crossover);
+    painter.drawLines(edges.crossover);
     painter.setPen(QPen(VerdictStyle::bestPathColor(), std::max(2.5, 3.5 * std::min(m_scale, 1.0)),
                         Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-    painter.drawLines(best);
+    painter.drawLines(edges.best);
+}
 
-    // Nodes.
-    const QVector<int> visible = m_layout.nodesIn(world);
-    if (!detailed) {
-        // A few pixels per node: coloured squares, no outlines.
-        const double s = std::max(2.0, 2.0 * baseRadius * m_scale);
-        painter.setRenderHint(QPainter::Antialiasing, false);
-        for (int i : visible) {
+// A few pixels per node: coloured squares, no outlines.
+void LineageView::paintCoarseNodes(QPainter &painter, const QVector<int> &visible)
+{
+    const QVector<QPointF> &pos = m_layout.positions();
+    const double s = std::max(2.0, 2.0 * baseRadius * m_scale);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (int i : visible) {
+        const QPointF p = mapFromWorld(pos[i]);
+        const CandidateSummary &c = m_document->at(i);
+        QColor color = VerdictStyle::color(c);
+        if (c.ghost)
+            color = color.lighter(140);
+        painter.fillRect(QRectF(p.x() - s / 2, p.y() - s / 2, s, s), color);
+    }
+    for (int i : visible) {
+        if (m_onBestPath[i]) {
             const QPointF p = mapFromWorld(pos[i]);
-            const CandidateSummary &c = m_document->at(i);
-            QColor color = VerdictStyle::color(c);
-            if (c.ghost)
-                color = color.lighter(140);
-            painter.fillRect(QRectF(p.x() - s / 2, p.y() - s / 2, s, s), color);
+            painter.fillRect(QRectF(p.x() - s, p.y() - s, 2 * s, 2 * s),
+                             VerdictStyle::bestPathColor());
+            painter.fillRect(QRectF(p.x() - s / 2, p.y() - s / 2, s, s),
+                             VerdictStyle::color(m_document->at(i)));
         }
-        for (int i : visible) {
-            if (m_onBestPath[i]) {
-                const QPointF p = mapFromWorld(pos[i]);
-                painter.fillRect(QRectF(p.x() - s, p.y() - s, 2 * s, 2 * s),
-                                 VerdictStyle::bestPathColor());
-                painter.fillRect(QRectF(p.x() - s / 2, p.y() - s / 2, s, s),
-                                 VerdictStyle::color(m_document->at(i)));
-            }
-        }
-    } else {
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        QFont labelFont = font();
-        labelFont.setPointSizeF(std::clamp(7.5 * m_scale, 6.5, 10.0));
-        QFont badgeFont = font();
-        badgeFont.setPointSizeF(std::clamp(5.5 * m_scale, 5.0, 8.0));
-        badgeFont.setBold(true);
-        const int best = m_document->bestRow();
+    }
+}
+
+void LineageView::paintDetailedNodes(QPainter &painter, const QVector<int> &visible)
+{
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    QFont labelFont = font();
+    labelFont.setPointSizeF(std::clamp(7.5 * m_scale, 6.5, 10.0));
+    const QFontMetricsF metrics(labelFont);
+    const double room = m_layout.xSpacing * m_scale - 4.0;
+    QFont badgeFont = font();
+    badgeFont.setPointSizeF(std::clamp(5.5 * m_scale, 5.0, 8.0));
+    badgeFont.setBold(true);
+    const NodeDecor decor{
+        labelFont,
+        badgeFont,
+        metrics,
+        room,
+        room >= metrics.horizontalAdvance(QStringLiteral("#0")),
+        m_document->bestRow(),
         // Zoomed out, nodes shrink slower than the spacing so colours and shapes stay readable.
-        const double nodeScale = m_scale * (1.0 + 0.5 * std::clamp(1.0 - m_scale, 0.0, 1.0));
-        for (int i : visible) {
-            const CandidateSummary &c = m_document->at(i);
-            const double r = nodeRadius(i);
-            const QPointF center = mapFromWorld(pos[i]);
-            painter.save();
-            painter.translate(center);
-            painter.scale(nodeScale, nodeScale);
-            const QPainterPath path = shapePath(c.operation, r);
-            if (m_onBestPath[i]) {
-                painter.setPen(QPen(VerdictStyle::bestPathColor(), i == best ? 6.0 : 4.0));
-                painter.setBrush(Qt::NoBrush);
-                painter.drawPath(path);
-            }
-            setNodeStyle(painter, c);
-            painter.drawPath(path);
-            if (c.duplicateOf && m_scale * baseRadius >= 3.5)
-                paintDuplicateMark(painter, r);
-            if (m_islandCount > 1 && m_scale * baseRadius >= 3.5 && !c.placeholder) {
-                const QPointF b(r * 0.95, -r * 0.95);
-                painter.setPen(QPen(Qt::white, 1.0));
-                painter.setBrush(VerdictStyle::islandColor(c.island));
-                painter.drawEllipse(b, 4.6, 4.6);
-                if (m_scale >= 0.9) {
-                    painter.setFont(badgeFont);
-                    painter.setPen(Qt::white);
-                    painter.save();
-                    painter.resetTransform();
-                    const QPointF sb = center + b * nodeScale;
-                    painter.drawText(QRectF(sb.x() - 8, sb.y() - 8, 16, 16), Qt::AlignCenter,
-                                     QString::number(c.island));
-                    painter.restore();
-                }
-            }
-            if (m_graph.isCollapsed(i)) {
-                painter.setPen(QPen(QColor(0x55, 0x60, 0x70), 1.2));
-                painter.setBrush(QColor(0xee, 0xf0, 0xf3));
-                painter.drawRoundedRect(QRectF(r + 3, -5, 20, 10), 4, 4);
-            }
-            painter.restore();
-            if (m_graph.isCollapsed(i) && m_scale >= 0.5) {
-                painter.setFont(badgeFont);
-                painter.setPen(QColor(0x33, 0x3a, 0x44));
-                painter.drawText(QRectF(center.x() + (r + 3) * nodeScale,
-                                        center.y() - 5 * nodeScale, 20 * nodeScale, 10 * nodeScale),
-                                 Qt::AlignCenter,
-                                 QStringLiteral("+%1").arg(m_graph.descendantCount(i)));
-            }
-            if (labels) {
-                painter.setFont(labelFont);
-                painter.setPen(c.ghost ? QColor(0x99, 0x99, 0x99) : QColor(0x30, 0x36, 0x3d));
-                const double top = center.y() + (r + 3) * nodeScale;
-                painter.drawText(QRectF(center.x() - 60, top, 120, 30),
-                                 Qt::AlignHCenter | Qt::AlignTop, nodeLabel(c, metrics, room));
-            }
-        }
+        m_scale * (1.0 + 0.5 * std::clamp(1.0 - m_scale, 0.0, 1.0)),
+    };
+    for (int i : visible)
+        paintDetailedNode(painter, i, decor);
+}
+
+void LineageView::paintDetailedNode(QPainter &painter, int row, const NodeDecor &decor)
+{
+    const CandidateSummary &c = m_document->at(row);
+    const double r = nodeRadius(row);
+    const QPointF center = mapFromWorld(m_layout.positions()[row]);
+    painter.save();
+    painter.translate(center);
+    painter.scale(decor.nodeScale, decor.nodeScale);
+    const QPainterPath path = shapePath(c.operation, r);
+    if (m_onBestPath[row]) {
+        painter.setPen(QPen(VerdictStyle::bestPathColor(), row == decor.best ? 6.0 : 4.0));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(path);
+    }
+    setNodeStyle(painter, c);
+    painter.drawPath(path);
+    if (c.duplicateOf && m_scale * baseRadius >= 3.5)
+        paintDuplicateMark(painter, r);
+    if (m_islandCount > 1 && m_scale * baseRadius >= 3.5 && !c.placeholder)
+        paintIslandBadge(painter, c.island, r, center, decor);
+    if (m_graph.isCollapsed(row)) {
+        painter.setPen(QPen(QColor(0x55, 0x60, 0x70), 1.2));
+        painter.setBrush(QColor(0xee, 0xf0, 0xf3));
+        painter.drawRoundedRect(QRectF(r + 3, -5, 20, 10), 4, 4);
+    }
+    painter.restore();
+    if (m_graph.isCollapsed(row) && m_scale >= 0.5) {
+        painter.setFont(decor.badgeFont);
+        painter.setPen(QColor(0x33, 0x3a, 0x44));
+        const double s = decor.nodeScale;
+        painter.drawText(QRectF(center.x() + (r + 3) * s, center.y() - 5 * s, 20 * s, 10 * s),
+                         Qt::AlignCenter, QStringLiteral("+%1").arg(m_graph.descendantCount(row)));
+    }
+    if (decor.labels) {
+        painter.setFont(decor.labelFont);
+        painter.setPen(c.ghost ? QColor(0x99, 0x99, 0x99) : QColor(0x30, 0x36, 0x3d));
+        const double top = center.y() + (r + 3) * decor.nodeScale;
+        painter.drawText(QRectF(center.x() - 60, top, 120, 30), Qt::AlignHCenter | Qt::AlignTop,
+                         nodeLabel(c, decor.metrics, decor.room));
+    }
+}
+
+// The island's badge at the node's upper right, drawn in node units; its number is drawn
+// untransformed so the text stays crisp.
+void LineageView::paintIslandBadge(QPainter &painter, int island, double r, QPointF center,
+                                   const NodeDecor &decor)
+{
+    const QPointF b(r * 0.95, -r * 0.95);
+    painter.setPen(QPen(Qt::white, 1.0));
+    painter.setBrush(VerdictStyle::islandColor(island));
+    painter.drawEllipse(b, 4.6, 4.6);
+    if (m_scale >= 0.9) {
+        painter.setFont(decor.badgeFont);
+        painter.setPen(Qt::white);
+        painter.save();
+        painter.resetTransform();
+        const QPointF sb = center + b * decor.nodeScale;
+        painter.drawText(QRectF(sb.x() - 8, sb.y() - 8, 16, 16), Qt::AlignCenter,
+                         QString::number(island));
+        painter.restore();
     }
 }
 

@@ -94,7 +94,16 @@ private:
     void select(int row);
     double nodeRadius(int row) const;
     QString tooltipFor(int row) const;
+    struct EdgeBatches;
+    struct NodeDecor;
     void paintScene(QPainter &painter, const QRectF &target);
+    EdgeBatches edgesIn(const QRectF &world, bool detailed) const;
+    void paintEdges(QPainter &painter, const EdgeBatches &edges, bool detailed);
+    void paintCoarseNodes(QPainter &painter, const QVector<int> &visible);
+    void paintDetailedNodes(QPainter &painter, const QVector<int> &visible);
+    void paintDetailedNode(QPainter &painter, int row, const NodeDecor &decor);
+    void paintIslandBadge(QPainter &painter, int island, double r, QPointF center,
+                          const NodeDecor &decor);
     void paintMarks(QPainter &painter);
     void invalidateCache();
     void paintLegend(QPainter &painter);

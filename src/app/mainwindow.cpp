@@ -17,11 +17,11 @@
 #include "transcriptpanel.h"
 #include "ui_mainwindow.h"
 
-#include "engine/runconfig.h"
 #include "models/candidateselection.h"
+#include "models/rules/candidatepicks.h"
+#include "models/rules/runsummarytext.h"
+#include "models/rules/runtoopen.h"
 #include "models/rundocument.h"
-#include "models/speedupnotes.h"
-#include "models/verdictstyle.h"
 #include "models/workspace.h"
 
 #include <QAbstractItemView>
@@ -34,7 +34,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
@@ -58,7 +57,21 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     initKilnResources();
     m_ui->setupUi(this);
     setWindowIcon(SvgIconEngine::icon(QStringLiteral("kiln")));
+    createPanels();
+    setupDocks();
+    setupActions();
+    setupRunActions();
+    setAcceptDrops(true);
+    connectSelection();
+    setupTimers();
+    connectDocument();
+    restoreLayout();
+    updateStatus();
+    updateTitle();
+}
 
+void MainWindow::createPanels()
+{
     m_lineage = new LineageView(m_document, m_selection, this);
     setCentralWidget(m_lineage);
     delete m_ui->centralwidget;
@@ -69,20 +82,27 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     m_report = new ReportPanel;
     m_transcript = new TranscriptPanel;
     m_editor = new ManualEditorPanel;
-    setupDocks();
-    setupActions();
-    setupRunActions();
-    setAcceptDrops(true);
+}
 
+// The selection drives the panels; the report and the diff ask for other lines and candidates.
+void MainWindow::connectSelection()
+{
     connect(m_selection, &CandidateSelection::currentChanged, this, &MainWindow::onCurrentChanged);
     connect(m_selection, &CandidateSelection::compareChanged, this, [this] {
         if (!m_resettingCompare)
             updateDiff();
     });
-    connect(m_document, &RunDocument::runLoaded, this, [this] {
-        updateStatus();
-        updateTitle();
+    connect(m_report, &ReportPanel::lineRequested, this, [this](int line) {
+        m_codeDock->show();
+        m_codeDock->raise();
+        m_code->goToLine(line);
     });
+    connect(m_diff, &DiffPanel::leftRequested, m_selection, &CandidateSelection::setCompare);
+    connect(m_diff, &DiffPanel::rightRequested, m_selection, &CandidateSelection::setCurrent);
+}
+
+void MainWindow::setupTimers()
+{
     // A live run changes the counts many times a second: the line is rewritten at most ten
     // times a second for that.
     m_statusTimer.setSingleShot(true);
@@ -91,6 +111,14 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     m_runListTimer.setInterval(2000);
     connect(&m_runListTimer, &QTimer::timeout, this, &MainWindow::refreshRunsIfChanged);
     m_runListTimer.start();
+}
+
+void MainWindow::connectDocument()
+{
+    connect(m_document, &RunDocument::runLoaded, this, [this] {
+        updateStatus();
+        updateTitle();
+    });
     auto statusSoon = [this] {
         if (!m_statusTimer.isActive())
             m_statusTimer.start();
@@ -108,13 +136,6 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
         if (m_selection->current() && m_document->rowOf(m_selection->current()) == row)
             showCurrent();
     });
-    connect(m_report, &ReportPanel::lineRequested, this, [this](int line) {
-        m_codeDock->show();
-        m_codeDock->raise();
-        m_code->goToLine(line);
-    });
-    connect(m_diff, &DiffPanel::leftRequested, m_selection, &CandidateSelection::setCompare);
-    connect(m_diff, &DiffPanel::rightRequested, m_selection, &CandidateSelection::setCurrent);
     connect(m_document, &RunDocument::loadStarted, this,
             [this](qint64 runId) { statusBar()->showMessage(tr("Reading run #%1…").arg(runId)); });
     connect(m_document, &RunDocument::loadFinished, this, [this](bool ok, const QString &error) {
@@ -128,7 +149,10 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
         m_pendingSelect = 0;
     });
     connect(m_document, &RunDocument::runLoaded, this, &MainWindow::updateLiveSource);
+}
 
+void MainWindow::restoreLayout()
+{
     resize(1600, 1000);
     applyDefaultLayout();
     m_defaultState = saveState();
@@ -137,8 +161,6 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
         restoreGeometry(s.value(QStringLiteral("mainWindow/geometry")).toByteArray());
         restoreState(s.value(QStringLiteral("mainWindow/state")).toByteArray());
     }
-    updateStatus();
-    updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
@@ -200,6 +222,16 @@ void MainWindow::applyDefaultLayout()
 
 void MainWindow::setupActions()
 {
+    setActionIcons();
+    connectViewActions();
+    QActionGroup *layouts = setupLayoutActions();
+    setupToolBar(layouts);
+    m_statusLabel = new SteadyLabel(this);
+    statusBar()->addPermanentWidget(m_statusLabel, 1);
+}
+
+void MainWindow::setActionIcons()
+{
     Ui::MainWindow &ui = *m_ui;
     ui.actionOpen->setIcon(SvgIconEngine::icon(QStringLiteral("open")));
     ui.actionReload->setIcon(SvgIconEngine::icon(QStringLiteral("reload")));
@@ -210,7 +242,12 @@ void MainWindow::setupActions()
     ui.actionSelectBest->setIcon(SvgIconEngine::icon(QStringLiteral("best")));
     ui.actionFind->setIcon(SvgIconEngine::icon(QStringLiteral("find")));
     ui.actionExpandAll->setIcon(SvgIconEngine::icon(QStringLiteral("expand")));
+}
 
+// File, View and Help: browsing the database and the tree, the layout, the dialogs.
+void MainWindow::connectViewActions()
+{
+    Ui::MainWindow &ui = *m_ui;
     connect(ui.actionOpen, &QAction::triggered, this, &MainWindow::openWithDialog);
     connect(ui.actionReload, &QAction::triggered, this, [this] {
         if (m_document->hasRun()) {
@@ -228,9 +265,9 @@ void MainWindow::setupActions()
     connect(ui.actionShowLegend, &QAction::toggled, m_lineage, &LineageView::setShowLegend);
     connect(ui.actionSelectBest, &QAction::triggered, m_lineage, &LineageView::selectBest);
     connect(ui.actionSelectParent, &QAction::triggered, this, [this] {
-        const int row = m_document->rowOf(m_selection->current());
-        if (row >= 0 && m_document->at(row).parent)
-            m_selection->setCurrent(*m_document->at(row).parent);
+        if (const std::optional<qint64> parent =
+                CandidatePicks::parentOf(*m_document, m_selection->current()))
+            m_selection->setCurrent(*parent);
     });
     connect(ui.actionCompareWithParent, &QAction::triggered, this, [this] {
         m_selection->setCompare(0);
@@ -253,6 +290,11 @@ void MainWindow::setupActions()
                               "why each candidate passed, failed or was flagged.</p>")
                                .arg(QStringLiteral(KILN_VERSION)));
     });
+}
+
+QActionGroup *MainWindow::setupLayoutActions()
+{
+    Ui::MainWindow &ui = *m_ui;
     auto *layouts = new QActionGroup(this);
     for (QAction *a : {ui.actionLayoutAutomatic, ui.actionLayoutTidy, ui.actionLayoutLayered})
         layouts->addAction(a);
@@ -262,8 +304,13 @@ void MainWindow::setupActions()
             [this] { m_lineage->setLayoutChoice(LineageView::LayoutChoice::Tidy); });
     connect(ui.actionLayoutLayered, &QAction::triggered, this,
             [this] { m_lineage->setLayoutChoice(LineageView::LayoutChoice::Layered); });
+    return layouts;
+}
 
-    // Toolbar: run picker, then the tree's own tools.
+// Toolbar: run picker, then the tree's own tools.
+void MainWindow::setupToolBar(QActionGroup *layouts)
+{
+    Ui::MainWindow &ui = *m_ui;
     auto *runLabel = new QLabel(tr("  Run "), this);
     ui.mainToolBar->addWidget(runLabel);
     m_runCombo = new QComboBox(this);
@@ -305,9 +352,6 @@ void MainWindow::setupActions()
         m_findEdit->setFocus();
         m_findEdit->selectAll();
     });
-
-    m_statusLabel = new SteadyLabel(this);
-    statusBar()->addPermanentWidget(m_statusLabel, 1);
 }
 
 QDockWidget *MainWindow::dockFor(const QString &view) const
@@ -369,26 +413,6 @@ bool MainWindow::openDatabase(const QString &path, QString *error)
     return true;
 }
 
-QString MainWindow::runLabel(const RunRecord &r) const
-{
-    const QLocale locale;
-    QString label =
-        tr("#%1  %2 · %3 · %4 · %5")
-            .arg(r.id)
-            .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
-                 r.policy == QStringLiteral("offline") ? tr("offline (simulated)") : r.policy,
-                 RunRecord::statusName(r.status));
-    if (RunConfig::lenientOf(r.config))
-        label += tr(" · LENIENT verifier");
-    // A live run's count would be stale at once: the status bar shows it as it grows.
-    const bool live = r.status == RunRecord::Status::Running ||
-                      r.status == RunRecord::Status::Paused ||
-                      r.status == RunRecord::Status::Created;
-    if (!live)
-        label += tr(" · %1 samples").arg(locale.toString(r.budgetUsed.samples));
-    return label;
-}
-
 void MainWindow::refreshRuns()
 {
     const QSignalBlocker blocker(m_runCombo);
@@ -396,7 +420,7 @@ void MainWindow::refreshRuns()
     const QList<RunRecord> runs = m_document->runs();
     m_runListSeen = runListKey(runs);
     for (auto it = runs.crbegin(); it != runs.crend(); ++it)
-        m_runCombo->addItem(runLabel(*it), it->id);
+        m_runCombo->addItem(RunSummaryText::pickerLabel(*it), it->id);
     if (m_document->hasRun())
         m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
 }
@@ -446,27 +470,14 @@ bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error,
     if (!options.database.isEmpty()) {
         if (!openDatabase(options.database, error))
             return false;
-        const QList<RunRecord> runs = m_document->runs();
-        qint64 runId = 0;
-        if (options.run) {
-            for (const RunRecord &r : runs)
-                runId = r.id == *options.run ? r.id : runId;
-            if (!runId) {
-                if (error)
-                    *error = tr("no run %1 in %2").arg(*options.run).arg(options.database);
-                return false;
-            }
-        } else {
-            // The most recent search run; an eval-only database still opens its last run.
-            for (const RunRecord &r : runs) {
-                if (r.kind == QStringLiteral("search") && r.id > runId)
-                    runId = r.id;
-            }
-            if (!runId) {
-                for (const RunRecord &r : runs)
-                    runId = std::max(runId, r.id);
-            }
+        const RunToOpen choice =
+            RunToOpen::choose(m_document->runs(), options.run, options.database);
+        if (!choice.refusal.isEmpty()) {
+            if (error)
+                *error = choice.refusal;
+            return false;
         }
+        const qint64 runId = choice.runId;
         if (runId && !wait) {
             m_pendingSelect = options.select.value_or(0);
             m_selection->clear();
@@ -474,13 +485,13 @@ bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error,
         } else {
             if (runId && !loadRun(runId, error))
                 return false;
-            if (options.select) {
-                const int row = m_document->rowOf(*options.select);
-                if (row < 0 || m_document->at(row).placeholder) {
-                    if (error)
-                        *error = tr("no candidate %1 in run %2").arg(*options.select).arg(runId);
-                    return false;
-                }
+            const QString refusal =
+                options.select ? CandidatePicks::selectRefusal(*m_document, *options.select, runId)
+                               : QString();
+            if (!refusal.isEmpty()) {
+                if (error)
+                    *error = refusal;
+                return false;
             }
             selectAfterLoad(options.select.value_or(0));
         }
@@ -495,14 +506,8 @@ bool MainWindow::applyOptions(const CommandLineOptions &options, QString *error,
 
 void MainWindow::selectAfterLoad(qint64 candidateId)
 {
-    const int row = candidateId ? m_document->rowOf(candidateId) : -1;
-    if (row >= 0 && !m_document->at(row).placeholder)
-        m_selection->setCurrent(candidateId);
-    else if (m_document->bestRow() >= 0)
-        // Keep the whole tree in view: the gold path already shows where the best one is.
-        m_selection->setCurrent(m_document->at(m_document->bestRow()).id);
-    else if (m_document->count() > 0)
-        m_selection->setCurrent(m_document->at(m_document->count() - 1).id);
+    if (const qint64 id = CandidatePicks::afterLoad(*m_document, candidateId))
+        m_selection->setCurrent(id);
 }
 
 bool MainWindow::saveScreenshot(const QString &path, QString *error)
@@ -580,14 +585,8 @@ void MainWindow::updateDiff()
         m_diff->clear(tr("Select a candidate to compare it with its parent."));
         return;
     }
-    qint64 left = m_selection->compare();
-    if (!left) {
-        const int row = m_document->rowOf(current);
-        if (row >= 0 && m_document->at(row).parent &&
-            !m_document->at(m_document->rowOf(*m_document->at(row).parent)).placeholder)
-            left = *m_document->at(row).parent;
-    }
-    m_diff->showPair(left, current);
+    m_diff->showPair(CandidatePicks::diffBase(*m_document, current, m_selection->compare()),
+                     current);
 }
 
 void MainWindow::openWithDialog()
@@ -622,60 +621,12 @@ QString MainWindow::statusText() const
 
 void MainWindow::updateStatus()
 {
-    if (!m_document->hasRun()) {
-        m_statusLabel->setText(m_document->isOpen() ? tr("This database has no runs yet.")
-                                                    : tr("No database open."));
-        return;
-    }
-    const RunRecord &run = m_document->run();
-    QMap<int, int> counts;
-    int total = 0;
-    for (const CandidateSummary &c : m_document->candidates()) {
-        if (c.placeholder)
-            continue;
-        ++total;
-        counts[c.evaluated ? int(c.verdict) : -1]++;
-    }
-    const QLocale locale;
-    QStringList parts;
-    parts << tr("<b>%1</b> candidates").arg(locale.toString(total));
-    for (Verdict v : allVerdicts()) {
-        if (counts.value(int(v)))
-            parts << QStringLiteral("<span style=\"color:%1;\">●</span> %2 %3")
-                         .arg(VerdictStyle::color(v).name())
-                         .arg(counts.value(int(v)))
-                         .arg(VerdictStyle::label(v));
-    }
-    if (counts.value(-1))
-        parts << tr("%1 pending").arg(counts.value(-1));
-    const int best = m_document->bestRow();
-    if (best >= 0)
-        parts << tr("best <b>%1</b> (#%2)")
-                     .arg(SpeedupNotes::cellText(m_document->at(best)).toHtmlEscaped())
-                     .arg(m_document->at(best).id);
-    // Counted from the candidates, so a live run's figure moves with every one that arrives.
-    qint64 tokens = 0;
-    for (const CandidateSummary &c : m_document->candidates())
-        tokens += c.totalTokens();
-    parts << tr("%1 tokens").arg(locale.toString(tokens));
-    parts << RunRecord::statusName(run.status);
-    m_statusLabel->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    m_statusLabel->setText(RunSummaryText::statusLine(*m_document));
 }
 
 void MainWindow::updateTitle()
 {
-    QString title = QStringLiteral("Kiln");
-    if (m_document->isOpen())
-        title += QStringLiteral(" — ") + QFileInfo(m_document->databasePath()).fileName();
-    if (m_document->hasRun()) {
-        const RunRecord &r = m_document->run();
-        title +=
-            tr(" — run #%1 %2 (%3)").arg(r.id).arg(r.tasks.join(QStringLiteral(", ")), r.strategy);
-        // Its speedups are the naive harness's, not true ones.
-        if (RunConfig::lenientOf(r.config))
-            title += tr(" — LENIENT verifier");
-    }
-    setWindowTitle(title);
+    setWindowTitle(RunSummaryText::windowTitle(*m_document));
 }
 
 } // namespace kiln

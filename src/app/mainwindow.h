@@ -2,6 +2,7 @@
 
 #include "core/backend.h"
 #include "core/evaluationresult.h"
+#include "models/rules/comparisonplan.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -10,6 +11,7 @@
 #include <QTimer>
 #include <memory>
 
+class QActionGroup;
 class QComboBox;
 class QDockWidget;
 class QLabel;
@@ -21,10 +23,12 @@ class MainWindow;
 
 namespace kiln {
 
+class CandidateFile;
 class CandidateSelection;
 class CandidatesPanel;
 class CodePanel;
 class DiffPanel;
+class FileEvaluationPlan;
 class LineageView;
 class ManualEditorPanel;
 class ManualEditTab;
@@ -82,15 +86,7 @@ public:
     // The equal-budget comparison (`kiln --compare`): one run per strategy and seed, queued
     // through the workspace, overlaid live in the Plots panel (median and band per strategy)
     // with the table of each one's best at ¼, ½ and all of the budget.
-    struct Comparison
-    {
-        QString task;
-        QStringList strategies;
-        double budget = 24;
-        QString budgetAxis = QStringLiteral("evals");
-        int seeds = 3;
-        QString database; // empty: the open workspace, else kiln.db
-    };
+    using Comparison = ComparisonPlan;
     QList<RunController *> startComparison(const Comparison &comparison, QString *error = nullptr);
     bool openCompareDialog();
     // Presentation mode for workshops: large fonts, a high-contrast palette, the plots (the
@@ -142,14 +138,22 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void createPanels();
+    void connectSelection();
+    void setupTimers();
+    void connectDocument();
+    void restoreLayout();
     void setupDocks();
     void setupActions();
+    void setActionIcons();
+    void connectViewActions();
+    QActionGroup *setupLayoutActions();
+    void setupToolBar(QActionGroup *layouts);
     void applyDefaultLayout();
     void refreshRuns();
     void refreshRunsIfChanged();
     // What the picker's rebuild depends on: each run's id and status.
     static QList<QPair<qint64, int>> runListKey(const QList<RunRecord> &runs);
-    QString runLabel(const RunRecord &run) const; // the run picker's line
     void updateStatus();
     void updateTitle();
     void onCurrentChanged(qint64 candidateId);
@@ -167,8 +171,14 @@ private:
     // Run ▸ Optimisation memory: the dialog over the workspace's writer; false when it cannot open.
     bool openMemory();
     QString defaultDatabase() const;
+    QString openDatabasePath() const;  // empty when no database is open
+    const RunRecord *shownRun() const; // nullptr when no run is shown
     void showRunWhenStarted(RunController *controller);
     void submitTab(ManualEditTab *tab);
+    // evaluateFile's two ways: a manual root of the shown search run, or an evaluation run.
+    bool evaluateFileInRun(const CandidateFile &file, FileEvaluationPlan &plan, QString *error);
+    bool evaluateFileAlone(const CandidateFile &file, FileEvaluationPlan &plan, QString *error);
+    bool askTask(FileEvaluationPlan &plan); // false: the user cancelled
     void onManualStored(int ticket, const CandidateRecord &candidate);
     void onManualFinished(int ticket, bool ok, const CandidateRecord &candidate,
                           const EvaluationResult &result, const QString &error);

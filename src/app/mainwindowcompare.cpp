@@ -23,82 +23,63 @@ namespace kiln {
 QList<RunController *> MainWindow::startComparison(const Comparison &comparison, QString *error)
 {
     QList<RunController *> controllers;
-    const std::optional<BudgetAxis> axis = budgetAxisFromName(comparison.budgetAxis);
-    if (comparison.strategies.isEmpty() || comparison.seeds < 1 || !axis) {
+    const QString problem = comparison.problem();
+    if (!problem.isEmpty()) {
         if (error)
-            *error = tr("a comparison needs strategies, seeds and a budget axis");
+            *error = problem;
         return controllers;
     }
+    const BudgetAxis axis = *comparison.axis();
     // One slot per run, in the comparison's order (strategy, then seed), whatever order the
     // queued runs start in: the curves and the table keep the user's order. Each comparison
     // has slots of its own; a run of an earlier one that starts late changes nothing here.
-    auto runSlots =
-        std::make_shared<QList<qint64>>(comparison.strategies.size() * comparison.seeds, 0);
+    auto runSlots = std::make_shared<QList<qint64>>(comparison.runCount(), 0);
     m_compareRuns = runSlots;
     for (const QString &strategy : comparison.strategies)
         for (int seed = 1; seed <= comparison.seeds; ++seed) {
-            const QStringList arguments{
-                QStringLiteral("--task"),        comparison.task,
-                QStringLiteral("--strategy"),    strategy,
-                QStringLiteral("--budget"),      QString::number(comparison.budget),
-                QStringLiteral("--budget-axis"), comparison.budgetAxis,
-                QStringLiteral("--seed"),        QString::number(seed)};
             // The first run is shown; the others grow in the plot only.
             RunController *controller =
-                startRunFromArguments(arguments, comparison.database, error, controllers.isEmpty());
+                startRunFromArguments(comparison.arguments(strategy, seed), comparison.database,
+                                      error, controllers.isEmpty());
             if (!controller)
                 return controllers;
             const int slot = int(controllers.size());
             controllers.append(controller);
-            connect(controller, &RunController::started, this,
-                    [this, controller, runSlots, slot, axis = *axis,
-                     budget = comparison.budget](qint64 runId) {
-                        (*runSlots)[slot] = runId;
-                        if (m_compareRuns != runSlots)
-                            return; // a later comparison is shown
-                        QList<qint64> started;
-                        for (qint64 id : std::as_const(*runSlots))
-                            if (id)
-                                started.append(id);
-                        m_plots->setComparison(started, StrategyComparison::axisFor(axis), budget);
-                        connect(controller, &RunController::candidateEvaluated, m_plots,
-                                &PlotsPanel::requestRefresh);
-                    });
+            connect(
+                controller, &RunController::started, this,
+                [this, controller, runSlots, slot, axis, budget = comparison.budget](qint64 runId) {
+                    (*runSlots)[slot] = runId;
+                    if (m_compareRuns != runSlots)
+                        return; // a later comparison is shown
+                    m_plots->setComparison(ComparisonPlan::startedRuns(*runSlots),
+                                           StrategyComparison::axisFor(axis), budget);
+                    connect(controller, &RunController::candidateEvaluated, m_plots,
+                            &PlotsPanel::requestRefresh);
+                });
         }
     m_plotsDock->show();
     m_plotsDock->raise();
-    statusBar()->showMessage(tr("Comparing %1 over %2 seeds each: %3 runs queued")
-                                 .arg(comparison.strategies.join(QStringLiteral(", ")))
-                                 .arg(comparison.seeds)
-                                 .arg(controllers.size()),
-                             8000);
+    statusBar()->showMessage(comparison.queuedMessage(controllers.size()), 8000);
     return controllers;
 }
 
 bool MainWindow::openCompareDialog()
 {
     QString error;
-    if (!ensureWorkspace(m_document->isOpen() ? m_document->databasePath() : defaultDatabase(),
-                         &error)) {
+    if (!ensureWorkspace(defaultDatabase(), &error)) {
         QMessageBox::warning(this, tr("Compare strategies"), error);
         return false;
     }
     CompareDialog dialog(m_workspace->tasks().names(), StrategyRegistry::names(), this);
-    Comparison initial;
-    if (m_document->hasRun() && !m_document->run().tasks.isEmpty())
-        initial.task = m_document->run().tasks.first();
-    dialog.setComparison(initial);
+    dialog.setComparison(ComparisonPlan::proposedFor(shownRun()));
     if (dialog.exec() != QDialog::Accepted)
         return false;
     Comparison chosen = dialog.comparison();
     chosen.database = m_workspace->path();
     const qsizetype started = startComparison(chosen, &error).size();
-    if (started != chosen.strategies.size() * chosen.seeds) {
+    if (started != chosen.runCount()) {
         QMessageBox::warning(this, tr("Compare strategies"),
-                             tr("%1 of %2 runs started: %3")
-                                 .arg(started)
-                                 .arg(chosen.strategies.size() * chosen.seeds)
-                                 .arg(error));
+                             chosen.shortfallMessage(started, error));
         return false;
     }
     return true;

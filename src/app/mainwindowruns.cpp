@@ -18,79 +18,31 @@
 #include "engine/runarguments.h"
 #include "models/candidateselection.h"
 #include "models/launchsettings.h"
+#include "models/rules/candidatefile.h"
+#include "models/rules/candidatepicks.h"
+#include "models/rules/controllerstatus.h"
+#include "models/rules/databasechoice.h"
+#include "models/rules/editedcopysubmission.h"
+#include "models/rules/fileevaluationplan.h"
+#include "models/rules/launchcheck.h"
+#include "models/rules/runactionstate.h"
 #include "models/runcontroller.h"
 #include "models/rundocument.h"
 #include "models/workspace.h"
 
 #include <QComboBox>
-#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
 
 namespace kiln {
-
-namespace {
-
-constexpr qint64 maxCandidateBytes = 1 << 20;
-
-QString stateName(RunController::State state)
-{
-    switch (state) {
-    case RunController::State::Queued:
-        return QObject::tr("queued");
-    case RunController::State::Starting:
-        return QObject::tr("starting");
-    case RunController::State::Running:
-        return QObject::tr("running");
-    case RunController::State::Paused:
-        return QObject::tr("paused");
-    case RunController::State::Stopping:
-        return QObject::tr("stopping");
-    case RunController::State::Finished:
-        return QObject::tr("finished");
-    case RunController::State::Cancelled:
-        return QObject::tr("stopped");
-    case RunController::State::Failed:
-        return QObject::tr("failed");
-    }
-    return {};
-}
-
-RunRecord::Status recordStatus(RunController::State state)
-{
-    switch (state) {
-    case RunController::State::Paused:
-        return RunRecord::Status::Paused;
-    case RunController::State::Finished:
-        return RunRecord::Status::Finished;
-    case RunController::State::Cancelled:
-        return RunRecord::Status::Cancelled;
-    case RunController::State::Failed:
-        return RunRecord::Status::Failed;
-    default:
-        return RunRecord::Status::Running;
-    }
-}
-
-bool isCandidateFile(const QString &path)
-{
-    static const QStringList suffixes{QStringLiteral("cu"),  QStringLiteral("cpp"),
-                                      QStringLiteral("cc"),  QStringLiteral("cxx"),
-                                      QStringLiteral("c++"), QStringLiteral("py")};
-    return suffixes.contains(QFileInfo(path).suffix().toLower());
-}
-
-} // namespace
 
 RunController *MainWindow::liveController() const
 {
@@ -163,16 +115,16 @@ void MainWindow::setupRunActions()
 void MainWindow::updateRunActions()
 {
     Ui::MainWindow &ui = *m_ui;
-    const RunController::State state = m_live ? m_live->state() : RunController::State::Finished;
-    const bool live = m_live && m_live->isLive();
-    ui.actionPauseRun->setEnabled(live && state == RunController::State::Running);
-    ui.actionResumeRun->setEnabled(live && state == RunController::State::Paused);
-    ui.actionStopRun->setEnabled(live && state != RunController::State::Stopping);
-    const bool search = m_document->hasRun() && m_document->run().kind == QLatin1String("search");
-    ui.actionContinueRun->setEnabled(search && !live &&
-                                     m_document->run().status != RunRecord::Status::Finished);
+    const std::optional<RunController::State> liveState =
+        m_live && m_live->isLive() ? std::optional(m_live->state()) : std::nullopt;
     const int row = m_document->rowOf(m_selection->current());
-    ui.actionEditCopy->setEnabled(search && row >= 0 && !m_document->at(row).placeholder);
+    const RunActionState actions =
+        RunActionState::of(liveState, shownRun(), row >= 0 ? &m_document->at(row) : nullptr);
+    ui.actionPauseRun->setEnabled(actions.pause);
+    ui.actionResumeRun->setEnabled(actions.resume);
+    ui.actionStopRun->setEnabled(actions.stop);
+    ui.actionContinueRun->setEnabled(actions.continueRun);
+    ui.actionEditCopy->setEnabled(actions.editCopy);
     m_code->setEditCopyEnabled(ui.actionEditCopy->isEnabled());
 }
 
@@ -188,18 +140,26 @@ void MainWindow::watchController(RunController *controller)
     connect(controller, &RunController::finished, this,
             [this, controller](qint64 runId, const QString &reason) {
                 statusBar()->showMessage(
-                    tr("Run #%1 %2: %3").arg(runId).arg(stateName(controller->state()), reason),
+                    tr("Run #%1 %2: %3")
+                        .arg(runId)
+                        .arg(ControllerStatus::name(controller->state()), reason),
                     10000);
             });
 }
 
 QString MainWindow::defaultDatabase() const
 {
-    if (m_document->isOpen())
-        return m_document->databasePath();
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(folder);
-    return QDir(folder).filePath(QStringLiteral("workspace.db"));
+    return DatabaseChoice::defaultWorkspace(openDatabasePath());
+}
+
+QString MainWindow::openDatabasePath() const
+{
+    return m_document->isOpen() ? m_document->databasePath() : QString();
+}
+
+const RunRecord *MainWindow::shownRun() const
+{
+    return m_document->hasRun() ? &m_document->run() : nullptr;
 }
 
 bool MainWindow::ensureWorkspace(const QString &path, QString *error)
@@ -237,13 +197,10 @@ bool MainWindow::openMemory()
 
 bool MainWindow::startRuns(const LaunchSettings &settings, QString *error)
 {
-    const QList<LaunchSettings::Problem> problems =
-        settings.problems(m_workspace->tasks(), m_workspace->gpus(), [](const QString &name) {
-            return !qEnvironmentVariable(qPrintable(name)).isEmpty();
-        });
-    if (!problems.isEmpty()) {
+    if (const std::optional<QString> refusal =
+            LaunchCheck::refusal(settings, m_workspace->tasks(), m_workspace->gpus())) {
         if (error)
-            *error = problems.first().message;
+            *error = *refusal;
         return false;
     }
     if (!ensureWorkspace(settings.database, error))
@@ -278,9 +235,7 @@ RunController *MainWindow::startRunFromArguments(const QStringList &arguments,
             *error = why;
         return nullptr;
     }
-    const QString path = !parsed->database.isEmpty() ? parsed->database
-                         : !database.isEmpty()       ? database
-                                                     : QStringLiteral("kiln.db");
+    const QString path = DatabaseChoice::forRunArguments(parsed->database, database);
     if (!ensureWorkspace(path, error))
         return nullptr;
     RunController *controller = m_workspace->startRun(*parsed, &why);
@@ -314,22 +269,18 @@ void MainWindow::showRunWhenStarted(RunController *controller)
 
 bool MainWindow::resumeShownRun(QString *error)
 {
-    if (!m_document->hasRun() || m_document->run().kind != QLatin1String("search")) {
+    const QString refusal = LaunchCheck::resumeRefusal(shownRun());
+    if (!refusal.isEmpty()) {
         if (error)
-            *error = tr("Pick a search run to resume.");
+            *error = refusal;
         return false;
     }
     const RunRecord run = m_document->run();
-    if (run.status == RunRecord::Status::Running || run.status == RunRecord::Status::Paused) {
-        // Its process may have died, or may be making it right now elsewhere.
-        if (isVisible() &&
-            QMessageBox::question(this, tr("Resume run #%1").arg(run.id),
-                                  tr("Run #%1 is marked %2. Resume it only if no other process "
-                                     "is still making it: two writers would corrupt it.")
-                                      .arg(run.id)
-                                      .arg(RunRecord::statusName(run.status))) != QMessageBox::Yes)
-            return false;
-    }
+    // Its process may have died, or may be making it right now elsewhere.
+    if (const std::optional<LaunchCheck::Question> question = LaunchCheck::resumeConfirmation(run);
+        question && isVisible() &&
+        QMessageBox::question(this, question->title, question->text) != QMessageBox::Yes)
+        return false;
     if (!ensureWorkspace(m_document->databasePath(), error))
         return false;
     QString why;
@@ -348,8 +299,7 @@ bool MainWindow::openLauncher()
     LaunchSettings settings;
     if (m_settings == Settings::Remember)
         settings = LaunchSettings::load(QSettings());
-    if (m_document->isOpen() || settings.database.isEmpty())
-        settings.database = defaultDatabase();
+    settings.database = DatabaseChoice::forLauncher(settings.database, openDatabasePath());
     RunLauncherDialog dialog(m_workspace->tasks(), m_workspace->gpus(), m_document->runs(), this);
     dialog.setSettings(settings);
     if (dialog.exec() != QDialog::Accepted)
@@ -391,18 +341,20 @@ void MainWindow::updateLiveSource()
         << connect(c, &RunController::candidatesEvicted, doc, &RunDocument::markEvicted)
         << connect(c, &RunController::progressed, this,
                    [this, c](qint64, const RunProgress &p) {
-                       m_progress->showProgress(p, stateName(c->state()), otherLiveRuns());
+                       m_progress->showProgress(p, ControllerStatus::name(c->state()),
+                                                otherLiveRuns());
                    })
         << connect(c, &RunController::stateChanged, this, [doc, c](RunController::State state) {
-               doc->updateRunState(c->runId(), recordStatus(state), c->progress().used);
+               doc->updateRunState(c->runId(), ControllerStatus::recordStatus(state),
+                                   c->progress().used);
            });
     // When it ends: the final status, then the log is the source again (nothing more comes).
     m_liveConnections << connect(c, &RunController::finished, this, &MainWindow::updateLiveSource,
                                  Qt::QueuedConnection)
                       << connect(c, &RunController::failed, this, &MainWindow::updateLiveSource,
                                  Qt::QueuedConnection);
-    doc->updateRunState(c->runId(), recordStatus(c->state()), c->progress().used);
-    m_progress->showProgress(c->progress(), stateName(c->state()), otherLiveRuns());
+    doc->updateRunState(c->runId(), ControllerStatus::recordStatus(c->state()), c->progress().used);
+    m_progress->showProgress(c->progress(), ControllerStatus::name(c->state()), otherLiveRuns());
     updateRunActions();
 }
 
@@ -418,9 +370,8 @@ ManualEditTab *MainWindow::editCopyOfCurrent()
 {
     const qint64 id = m_selection->current();
     const int row = m_document->rowOf(id);
-    if (row < 0 || m_document->at(row).placeholder ||
-        m_document->run().kind != QLatin1String("search")) {
-        statusBar()->showMessage(tr("Select a candidate of a search run to edit a copy."), 5000);
+    if (!RunActionState::canEditCopy(shownRun(), row >= 0 ? &m_document->at(row) : nullptr)) {
+        statusBar()->showMessage(RunActionState::editCopyRefusal(), 5000);
         return nullptr;
     }
     const std::optional<CandidateRecord> record = m_document->candidate(id);
@@ -435,97 +386,82 @@ ManualEditTab *MainWindow::editCopyOfCurrent()
 
 void MainWindow::submitTab(ManualEditTab *tab)
 {
-    QString error;
-    if (tab->source().trimmed().isEmpty()) {
-        tab->setResult(false, 0, EvaluationResult(), tr("the source is empty"));
+    QString error = EditedCopySubmission::refusal(tab->source());
+    if (!error.isEmpty()) {
+        tab->setResult(false, 0, EvaluationResult(), error);
         return;
     }
     if (!ensureWorkspace(m_document->databasePath(), &error)) {
         tab->setResult(false, 0, EvaluationResult(), error);
         return;
     }
-    ManualSubmission::Request request;
-    request.runId = tab->runId();
-    request.parent = tab->parentId();
-    request.source = tab->source();
-    request.note = tr("edited in the workbench from #%1").arg(tab->parentId());
-    tab->setSubmitted(m_workspace->submit(request));
+    tab->setSubmitted(m_workspace->submit(
+        EditedCopySubmission::request(tab->runId(), tab->parentId(), tab->source())));
 }
 
 bool MainWindow::evaluateFile(const QString &path, const QString &task, QString *error)
 {
-    auto fail = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return false;
-    };
-    if (!isCandidateFile(path))
-        return fail(
-            tr("%1 is not a kernel source (.cu, .cpp, .cc, .cxx)").arg(QFileInfo(path).fileName()));
-    QFile file(path);
-    if (file.size() > maxCandidateBytes)
-        return fail(tr("%1 is larger than 1 MiB").arg(QFileInfo(path).fileName()));
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(tr("cannot read %1: %2").arg(path, file.errorString()));
-    const QString source = QString::fromUtf8(file.readAll());
-    if (source.trimmed().isEmpty())
-        return fail(tr("%1 is empty").arg(QFileInfo(path).fileName()));
-    const bool cudaFile = QFileInfo(path).suffix().toLower() == QLatin1String("cu");
-    const QString note = tr("from the file %1").arg(QFileInfo(path).fileName());
+    QString refusal;
+    const std::optional<CandidateFile> file = CandidateFile::read(path, &refusal);
+    if (file) {
+        FileEvaluationPlan plan =
+            FileEvaluationPlan::make(*file, shownRun(), task, m_workspace->tasks().names());
+        refusal = plan.refusal();
+        if (refusal.isEmpty())
+            return plan.joinsRun() ? evaluateFileInRun(*file, plan, error)
+                                   : evaluateFileAlone(*file, plan, error);
+    }
+    if (error)
+        *error = refusal;
+    return false;
+}
 
-    if (m_document->hasRun() && m_document->run().kind == QLatin1String("search")) {
-        const RunRecord run = m_document->run();
-        const bool cudaRun = run.backend == QLatin1String("cuda");
-        if (cudaFile != cudaRun)
-            return fail(tr("run #%1 judges %2 candidates; %3 is a %4 file")
-                            .arg(run.id)
-                            .arg(cudaRun ? tr("CUDA (.cu)") : tr("CPU (.cpp)"),
-                                 QFileInfo(path).fileName(),
-                                 cudaFile ? QStringLiteral(".cu") : QStringLiteral("C++")));
-        QString chosen = task.isEmpty() ? run.tasks.value(0) : task;
-        if (task.isEmpty() && run.tasks.size() > 1) {
-            bool ok = false;
-            chosen = QInputDialog::getItem(this, tr("Evaluate %1").arg(QFileInfo(path).fileName()),
-                                           tr("Task of the suite:"), run.tasks, 0, false, &ok);
-            if (!ok)
-                return false;
-        }
-        if (!ensureWorkspace(m_document->databasePath(), error))
-            return false;
-        ManualSubmission::Request request;
-        request.runId = run.id;
-        request.task = chosen;
-        request.source = source;
-        request.note = note;
-        m_fileTickets.insert(m_workspace->submit(request), path);
-        statusBar()->showMessage(
-            tr("Verifying %1 on run #%2's inputs…").arg(QFileInfo(path).fileName()).arg(run.id));
+bool MainWindow::askTask(FileEvaluationPlan &plan)
+{
+    const std::optional<FileEvaluationPlan::TaskQuestion> question = plan.taskQuestion();
+    if (!question)
         return true;
-    }
-    // No search run shown: judged alone, as an evaluation run of the workspace.
-    QString chosen = task;
-    if (chosen.isEmpty()) {
-        bool ok = false;
-        chosen = QInputDialog::getItem(this, tr("Evaluate %1").arg(QFileInfo(path).fileName()),
-                                       tr("Task:"), m_workspace->tasks().names(), 0, false, &ok);
-        if (!ok)
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(this, question->title, question->label,
+                                                 question->choices, 0, false, &ok);
+    if (!ok)
+        return false;
+    plan.setTask(chosen);
+    return true;
+}
+
+bool MainWindow::evaluateFileInRun(const CandidateFile &file, FileEvaluationPlan &plan,
+                                   QString *error)
+{
+    if (!askTask(plan))
+        return false;
+    if (!ensureWorkspace(m_document->databasePath(), error))
+        return false;
+    m_fileTickets.insert(m_workspace->submit(plan.submission()), file.path());
+    statusBar()->showMessage(plan.startedMessage());
+    return true;
+}
+
+// No search run shown: judged alone, as an evaluation run of the workspace.
+bool MainWindow::evaluateFileAlone(const CandidateFile &file, FileEvaluationPlan &plan,
+                                   QString *error)
+{
+    if (!askTask(plan))
+        return false;
+    if (plan.needsGpu()) {
+        const QString refusal = plan.gpuRefusal(m_workspace->gpus());
+        if (!refusal.isEmpty()) {
+            if (error)
+                *error = refusal;
             return false;
+        }
     }
-    if (cudaFile && !m_workspace->gpus().usable)
-        return fail(tr("%1 is a CUDA kernel, and there is no usable GPU: %2")
-                        .arg(QFileInfo(path).fileName(), m_workspace->gpus().reason));
     if (!ensureWorkspace(defaultDatabase(), error))
         return false;
-    // A KernelBench problem has one backend; otherwise the file's kind decides.
-    const Task *chosenTask = m_workspace->tasks().task(chosen);
-    const Backend backend = chosenTask && chosenTask->isKernelBench() ? Backend::Torch
-                            : cudaFile                                ? Backend::Cuda
-                                                                      : Backend::Cpu;
-    m_fileTickets.insert(
-        m_workspace->evaluateAlone(chosen, backend, source, QFileInfo(path).absoluteFilePath()),
-        path);
-    statusBar()->showMessage(
-        tr("Verifying %1 against %2…").arg(QFileInfo(path).fileName(), chosen));
+    m_fileTickets.insert(m_workspace->evaluateAlone(plan.task(), plan.backend(m_workspace->tasks()),
+                                                    file.source(), file.absoluteFilePath()),
+                         file.path());
+    statusBar()->showMessage(plan.startedMessage());
     return true;
 }
 
@@ -573,7 +509,7 @@ void MainWindow::onManualFinished(int ticket, bool ok, const CandidateRecord &ca
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile() && isCandidateFile(url.toLocalFile())) {
+        if (url.isLocalFile() && CandidateFile::isCandidateFile(url.toLocalFile())) {
             event->acceptProposedAction();
             return;
         }

@@ -1,5 +1,6 @@
 #include "runlauncherdialog.h"
 
+#include "models/rules/launchcheck.h"
 #include "policies/offline/offlinepolicy.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
@@ -344,9 +345,7 @@ LaunchSettings RunLauncherDialog::settings() const
 
 QList<LaunchSettings::Problem> RunLauncherDialog::problems() const
 {
-    return settings().problems(m_tasks, m_gpus, [](const QString &name) {
-        return !qEnvironmentVariable(qPrintable(name)).isEmpty();
-    });
+    return LaunchCheck::problems(settings(), m_tasks, m_gpus);
 }
 
 QString RunLauncherDialog::commandLine() const

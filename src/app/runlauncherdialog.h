@@ -2,7 +2,7 @@
 
 #include "core/runrecord.h"
 #include "models/launchsettings.h"
-#include "verifier/cudadevices.h"
+#include "verifier/harness/cudadevices.h"
 
 #include <QDialog>
 #include <QHash>

@@ -6,10 +6,9 @@
 
 namespace kiln {
 
-// Renders the workbench's own SVG icons (resources/icons/*.svg) without the Qt SVG module, which
-// the target distributions do not always ship: it understands the small subset those files use
-// (path with M/L/H/V/C/Q/Z, circle, rect, line, polyline, polygon; fill, stroke, stroke-width,
-// "currentColor"), so icons stay sharp at every size and follow the palette.
+// Renders the workbench's own SVG icons (resources/icons/*.svg) through QSvgRenderer, so icons stay
+// sharp at every size and follow the palette: "currentColor" in the file becomes the colour of the
+// icon's mode before the document is drawn.
 class SvgIconEngine : public QIconEngine
 {
 public:
@@ -17,7 +16,7 @@ public:
 
     // The icon named name from :/icons/<name>.svg; a null icon when absent.
     static QIcon icon(const QString &name);
-    // Whether the text parses into at least one shape (tests).
+    // Whether QSvgRenderer loads the text and it draws something (tests).
     static bool canRender(const QByteArray &svg);
 
     void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override;

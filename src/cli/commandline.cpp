@@ -44,6 +44,27 @@ std::optional<qint64> CommandLine::runId() const
     return ok ? std::optional<qint64>(id) : std::nullopt;
 }
 
+std::optional<int> CommandLine::requireDb() const
+{
+    if (db().isEmpty())
+        return usageError(QStringLiteral("--db FILE is required"));
+    return std::nullopt;
+}
+
+std::optional<int> CommandLine::requireRunId() const
+{
+    if (!runId())
+        return usageError(QStringLiteral("--run ID is required"));
+    return std::nullopt;
+}
+
+std::optional<int> CommandLine::requireDbAndRunId() const
+{
+    if (const auto missing = requireDb())
+        return missing;
+    return requireRunId();
+}
+
 QStringList CommandLine::tasksDirs() const
 {
     return m_parser.values(QStringLiteral("tasks-dir"));

@@ -24,6 +24,7 @@ public:
     CommandLine(const QString &command, const QString &description);
 
     QCommandLineParser &parser() { return m_parser; }
+    const QCommandLineParser &parser() const { return m_parser; }
     void addJsonOption();
     void addTasksDirOption();
     // --db FILE and --run ID, shared by the commands that work on a stored run.
@@ -32,6 +33,11 @@ public:
     QString db() const { return m_parser.value(QStringLiteral("db")); }
     // The --run value, or nothing when it is absent or not a number.
     std::optional<qint64> runId() const;
+    // For commands that need them: the usage error's exit code when --db (or a --run id) is
+    // missing, nothing when it is there.
+    std::optional<int> requireDb() const;
+    std::optional<int> requireRunId() const;
+    std::optional<int> requireDbAndRunId() const;
 
     // Parses `arguments` (the words after the subcommand). Returns an exit code when the
     // command must stop now (help shown: 0; bad arguments: 2), nothing when it should go on.

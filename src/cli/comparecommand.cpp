@@ -2,8 +2,8 @@
 #include "cli/commands.h"
 #include "cli/runoptions.h"
 #include "cli/runsession.h"
-#include "engine/budgetaxis.h"
-#include "engine/runreport.h"
+#include "engine/budget/budgetaxis.h"
+#include "engine/reports/runreport.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 
@@ -27,6 +27,89 @@ double bestAt(const QJsonArray &curve, const QString &axisKey, double spent)
         best = p.value(QStringLiteral("best_speedup")).toDouble();
     }
     return best;
+}
+
+// How many budget fractions a strategy's mean curve is sampled at.
+constexpr int kCurvePoints = 16;
+
+// The key of the run curve's axis that measures `axis`.
+QString curveAxisKey(BudgetAxis axis)
+{
+    return budgetAxisName(axis) == QLatin1String("device_seconds") ? QStringLiteral("seconds")
+                                                                   : budgetAxisName(axis);
+}
+
+// A run's best speedup after each of kCurvePoints equal steps of the budget.
+QList<double> sampledCurve(RunStore &store, qint64 runId, const QString &axisKey, double budget)
+{
+    const QJsonArray curve = RunReport::curve(store, runId);
+    QList<double> sampled;
+    for (int i = 1; i <= kCurvePoints; ++i)
+        sampled.append(bestAt(curve, axisKey, budget * i / kCurvePoints));
+    return sampled;
+}
+
+// Runs `config` as a new run of the workspace; 0 with *error and *usage when it could not.
+qint64 runOneSeed(RunStore &store, const TaskLibrary &library, const RunConfig &config,
+                  QString *error, bool *usage)
+{
+    std::fprintf(stderr, "compare: %s, seed %llu\n", qPrintable(config.strategy),
+                 static_cast<unsigned long long>(config.seed));
+    const int sandboxes =
+        config.policyParameters
+            .value(QStringLiteral("sandboxes"), VerifierEvaluator::machineSandboxes())
+            .toInt();
+    RunSession session(store, library, sandboxes);
+    return session.execute(config, 0, true, error, usage);
+}
+
+// One strategy's result: its runs, the spread of their final best speedups and the mean curve.
+QJsonObject strategySummary(const QString &strategy, const QJsonArray &runIds,
+                            const QList<QList<double>> &curves, const QString &axisKey,
+                            double budget)
+{
+    QList<double> bests;
+    for (const QList<double> &curve : curves)
+        bests.append(curve.constLast());
+    double mean = 0.0;
+    for (double b : bests)
+        mean += b;
+    mean /= bests.size();
+    double var = 0.0;
+    for (double b : bests)
+        var += (b - mean) * (b - mean);
+    const double stddev = bests.size() > 1 ? std::sqrt(var / (bests.size() - 1)) : 0.0;
+    QJsonArray meanCurve;
+    for (int i = 0; i < kCurvePoints; ++i) {
+        double m = 0.0;
+        for (const QList<double> &c : curves)
+            m += c[i];
+        meanCurve.append(QJsonObject{{axisKey, budget * (i + 1) / kCurvePoints},
+                                     {QStringLiteral("best_speedup"), m / curves.size()}});
+    }
+    return QJsonObject{
+        {QStringLiteral("strategy"), strategy},
+        {QStringLiteral("runs"), runIds},
+        {QStringLiteral("best_speedup"),
+         QJsonObject{{QStringLiteral("mean"), mean},
+                     {QStringLiteral("std"), stddev},
+                     {QStringLiteral("min"), *std::min_element(bests.begin(), bests.end())},
+                     {QStringLiteral("max"), *std::max_element(bests.begin(), bests.end())}}},
+        {QStringLiteral("curve"), meanCurve}};
+}
+
+void printTable(const QJsonArray &results)
+{
+    std::printf("%-12s %10s %8s %8s %8s\n", "strategy", "mean best", "std", "min", "max");
+    for (const QJsonValue &value : results) {
+        const QJsonObject r = value.toObject();
+        const QJsonObject b = r.value(QStringLiteral("best_speedup")).toObject();
+        std::printf(
+            "%-12s %9.2fx %8.2f %7.2fx %7.2fx\n",
+            qPrintable(r.value(QStringLiteral("strategy")).toString()),
+            b.value(QStringLiteral("mean")).toDouble(), b.value(QStringLiteral("std")).toDouble(),
+            b.value(QStringLiteral("min")).toDouble(), b.value(QStringLiteral("max")).toDouble());
+    }
 }
 
 } // namespace
@@ -67,64 +150,23 @@ int runCompareCommand(const QStringList &arguments)
         return status;
     const TaskLibrary library = TaskLibrary::standard(cli.tasksDirs());
 
-    const QString axisKey =
-        budgetAxisName(configs.first().budgetAxis) == QLatin1String("device_seconds")
-            ? QStringLiteral("seconds")
-            : budgetAxisName(configs.first().budgetAxis);
+    const QString axisKey = curveAxisKey(configs.first().budgetAxis);
     const double budget = configs.first().budget;
-    constexpr int curvePoints = 16;
     QJsonArray results;
     for (const RunConfig &base : configs) {
         QJsonArray runIds;
-        QList<double> bests;
         QList<QList<double>> curves;
         for (int s = 0; s < seeds; ++s) {
             RunConfig config = base;
             config.seed = base.seed + quint64(s);
-            std::fprintf(stderr, "compare: %s, seed %llu\n", qPrintable(config.strategy),
-                         static_cast<unsigned long long>(config.seed));
-            const int sandboxes =
-                config.policyParameters
-                    .value(QStringLiteral("sandboxes"), VerifierEvaluator::machineSandboxes())
-                    .toInt();
-            RunSession session(*store, library, sandboxes);
             bool usage = false;
-            const qint64 runId = session.execute(config, 0, true, &error, &usage);
+            const qint64 runId = runOneSeed(*store, library, config, &error, &usage);
             if (runId == 0)
                 return usage ? cli.usageError(error) : cli.internalError(error);
             runIds.append(double(runId));
-            const QJsonArray curve = RunReport::curve(*store, runId);
-            QList<double> sampled;
-            for (int i = 1; i <= curvePoints; ++i)
-                sampled.append(bestAt(curve, axisKey, budget * i / curvePoints));
-            curves.append(sampled);
-            bests.append(sampled.constLast());
+            curves.append(sampledCurve(*store, runId, axisKey, budget));
         }
-        double mean = 0.0;
-        for (double b : bests)
-            mean += b;
-        mean /= bests.size();
-        double var = 0.0;
-        for (double b : bests)
-            var += (b - mean) * (b - mean);
-        const double stddev = bests.size() > 1 ? std::sqrt(var / (bests.size() - 1)) : 0.0;
-        QJsonArray meanCurve;
-        for (int i = 0; i < curvePoints; ++i) {
-            double m = 0.0;
-            for (const QList<double> &c : curves)
-                m += c[i];
-            meanCurve.append(QJsonObject{{axisKey, budget * (i + 1) / curvePoints},
-                                         {QStringLiteral("best_speedup"), m / curves.size()}});
-        }
-        results.append(QJsonObject{
-            {QStringLiteral("strategy"), base.strategy},
-            {QStringLiteral("runs"), runIds},
-            {QStringLiteral("best_speedup"),
-             QJsonObject{{QStringLiteral("mean"), mean},
-                         {QStringLiteral("std"), stddev},
-                         {QStringLiteral("min"), *std::min_element(bests.begin(), bests.end())},
-                         {QStringLiteral("max"), *std::max_element(bests.begin(), bests.end())}}},
-            {QStringLiteral("curve"), meanCurve}});
+        results.append(strategySummary(base.strategy, runIds, curves, axisKey, budget));
     }
     const QJsonObject document{
         {QStringLiteral("tasks"), QJsonArray::fromStringList(configs.first().tasks)},
@@ -132,20 +174,10 @@ int runCompareCommand(const QStringList &arguments)
         {QStringLiteral("budget_axis"), budgetAxisName(configs.first().budgetAxis)},
         {QStringLiteral("seeds"), seeds},
         {QStringLiteral("strategies"), results}};
-    if (cli.json()) {
+    if (cli.json())
         CommandLine::printJson(QJsonDocument(document));
-        return ExitOk;
-    }
-    std::printf("%-12s %10s %8s %8s %8s\n", "strategy", "mean best", "std", "min", "max");
-    for (const QJsonValue &value : results) {
-        const QJsonObject r = value.toObject();
-        const QJsonObject b = r.value(QStringLiteral("best_speedup")).toObject();
-        std::printf(
-            "%-12s %9.2fx %8.2f %7.2fx %7.2fx\n",
-            qPrintable(r.value(QStringLiteral("strategy")).toString()),
-            b.value(QStringLiteral("mean")).toDouble(), b.value(QStringLiteral("std")).toDouble(),
-            b.value(QStringLiteral("min")).toDouble(), b.value(QStringLiteral("max")).toDouble());
-    }
+    else
+        printTable(results);
     return ExitOk;
 }
 

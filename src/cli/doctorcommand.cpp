@@ -1,6 +1,6 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "engine/machinedoctor.h"
+#include "engine/doctor/machinedoctor.h"
 
 #include <QJsonArray>
 #include <QSysInfo>

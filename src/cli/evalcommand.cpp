@@ -48,13 +48,8 @@ void printHuman(const EvaluationResult &result)
     }
 }
 
-} // namespace
-
-int runEvalCommand(const QStringList &arguments)
+void addEvalOptions(CommandLine &command)
 {
-    CommandLine command(QStringLiteral("eval"),
-                        QStringLiteral("Verify one candidate source file against a task: static "
-                                       "screen, compile, correctness, timing, verdict."));
     QCommandLineParser &parser = command.parser();
     parser.addOption({QStringLiteral("task"), QStringLiteral("Task to verify against."),
                       QStringLiteral("NAME")});
@@ -77,8 +72,49 @@ int runEvalCommand(const QStringList &arguments)
     command.addJsonOption();
     command.addTasksDirOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Candidate source file."));
+}
+
+// Verifies the candidate, stores the judgement when a workspace is open, and prints it.
+int verifyCandidate(const CommandLine &command, const Task &task, Backend backend,
+                    const QString &filePath, const QString &source, quint64 seed, RunStore *store)
+{
+    VerifierOptions options = VerifierOptions::defaults();
+    options.runTiming = !command.parser().isSet(QStringLiteral("no-timing"));
+    options.lenient =
+        command.parser().value(QStringLiteral("verifier")) == QLatin1String("lenient");
+    Verifier verifier(options);
+    const QString setupProblem = verifier.checkSetup();
+    if (!setupProblem.isEmpty())
+        return command.internalError(setupProblem);
+
+    const EvaluationResult result = verifier.evaluate(task, backend, source, seed);
+
+    if (store) {
+        QString error;
+        if (ManualSubmission::recordEvaluation(*store, task, backend, seed,
+                                               QFileInfo(filePath).absoluteFilePath(), source,
+                                               result, &error) == 0)
+            return command.internalError(error);
+    }
+
+    if (command.json())
+        CommandLine::printJson(QJsonDocument(result.toJson()));
+    else
+        printHuman(result);
+    return ExitOk;
+}
+
+} // namespace
+
+int runEvalCommand(const QStringList &arguments)
+{
+    CommandLine command(QStringLiteral("eval"),
+                        QStringLiteral("Verify one candidate source file against a task: static "
+                                       "screen, compile, correctness, timing, verdict."));
+    addEvalOptions(command);
     if (const std::optional<int> stop = command.parse(arguments))
         return *stop;
+    const QCommandLineParser &parser = command.parser();
 
     if (!parser.isSet(QStringLiteral("task")))
         return command.usageError(QStringLiteral("--task NAME is required"));
@@ -129,30 +165,7 @@ int runEvalCommand(const QStringList &arguments)
             return command.usageError(QStringLiteral("cannot open %1: %2")
                                           .arg(parser.value(QStringLiteral("db")), error));
     }
-
-    VerifierOptions options = VerifierOptions::defaults();
-    options.runTiming = !parser.isSet(QStringLiteral("no-timing"));
-    options.lenient = mode == QLatin1String("lenient");
-    Verifier verifier(options);
-    const QString setupProblem = verifier.checkSetup();
-    if (!setupProblem.isEmpty())
-        return command.internalError(setupProblem);
-
-    const EvaluationResult result = verifier.evaluate(*task, backend, source, seed);
-
-    if (store) {
-        QString error;
-        if (ManualSubmission::recordEvaluation(*store, *task, backend, seed,
-                                               QFileInfo(positional.first()).absoluteFilePath(),
-                                               source, result, &error) == 0)
-            return command.internalError(error);
-    }
-
-    if (command.json())
-        CommandLine::printJson(QJsonDocument(result.toJson()));
-    else
-        printHuman(result);
-    return ExitOk;
+    return verifyCandidate(command, *task, backend, positional.first(), source, seed, store.get());
 }
 
 } // namespace kiln

@@ -1,6 +1,6 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "engine/runreport.h"
+#include "engine/reports/runreport.h"
 #include "store/runstore.h"
 
 #include <QFile>
@@ -108,16 +108,15 @@ int runExportCommand(const QStringList &arguments)
                             QStringLiteral("FILE")});
     if (const auto done = cli.parse(arguments))
         return *done;
+    if (const auto missing = cli.requireDb())
+        return *missing;
     const QString db = cli.db();
-    if (db.isEmpty())
-        return cli.usageError(QStringLiteral("--db FILE is required"));
     const QString format = cli.parser().value(QStringLiteral("format"));
     if (format != QLatin1String("json") && format != QLatin1String("csv"))
         return cli.usageError(QStringLiteral("--format must be json or csv, not '%1'").arg(format));
-    const std::optional<qint64> requestedRun = cli.runId();
-    if (!requestedRun)
-        return cli.usageError(QStringLiteral("--run ID is required"));
-    const qint64 runId = *requestedRun;
+    if (const auto missing = cli.requireRunId())
+        return *missing;
+    const qint64 runId = *cli.runId();
     QString error;
     const auto store = RunStore::open(db, RunStore::Mode::ReadOnly, &error);
     if (!store)

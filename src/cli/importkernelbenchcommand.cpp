@@ -3,7 +3,7 @@
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
-#include "verifier/verifieroptions.h"
+#include "verifier/harness/verifieroptions.h"
 
 #include <QDir>
 #include <QFileInfo>

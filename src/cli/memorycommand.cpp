@@ -1,7 +1,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "engine/memorylesson.h"
-#include "engine/memoryranker.h"
+#include "engine/memory/memorylesson.h"
+#include "engine/memory/memoryranker.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
 
@@ -133,8 +133,8 @@ int runMemoryCommand(const QStringList &arguments)
     if (!kActions.contains(action))
         return cli.usageError(QStringLiteral("unknown action '%1' (%2)")
                                   .arg(action, kActions.join(QStringLiteral(", "))));
-    if (cli.db().isEmpty())
-        return cli.usageError(QStringLiteral("--db FILE is required"));
+    if (const auto missing = cli.requireDb())
+        return *missing;
     std::optional<qint64> id;
     if (words.size() > 1) {
         bool ok = false;

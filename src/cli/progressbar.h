@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/budgetusage.h"
-#include "engine/budgetaxis.h"
+#include "engine/budget/budgetaxis.h"
 
 #include <QElapsedTimer>
 

@@ -1,8 +1,8 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "engine/rejudge.h"
+#include "engine/reports/runreport.h"
 #include "engine/runconfig.h"
-#include "engine/runreport.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 
@@ -38,20 +38,18 @@ int runRejudgeCommand(const QStringList &arguments)
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
+    if (const auto missing = cli.requireDbAndRunId())
+        return *missing;
     const QString db = cli.db();
-    if (db.isEmpty())
-        return cli.usageError(QStringLiteral("--db FILE is required"));
-    const std::optional<qint64> runId = cli.runId();
-    if (!runId)
-        return cli.usageError(QStringLiteral("--run ID is required"));
+    const qint64 runId = *cli.runId();
     const QString verifier = cli.parser().value(QStringLiteral("verifier"));
     QString error;
     auto store = RunStore::open(db, RunStore::Mode::ReadWrite, &error);
     if (!store)
         return cli.usageError(error);
-    const std::optional<RunRecord> original = store->run(*runId);
+    const std::optional<RunRecord> original = store->run(runId);
     if (!original)
-        return cli.usageError(QStringLiteral("no run %1 in %2").arg(*runId).arg(db));
+        return cli.usageError(QStringLiteral("no run %1 in %2").arg(runId).arg(db));
     if (const QString problem = RunConfig::verifierProblem(
             verifier, backendFromName(original->backend).value_or(Backend::Cpu));
         !problem.isEmpty())
@@ -64,15 +62,15 @@ int runRejudgeCommand(const QStringList &arguments)
         return cli.internalError(setup);
     const std::atomic<bool> never{false};
     const std::optional<Rejudge::Outcome> outcome = Rejudge::run(
-        *store, TaskLibrary::standard(cli.tasksDirs()), evaluator, *runId, verifier, never, &error);
+        *store, TaskLibrary::standard(cli.tasksDirs()), evaluator, runId, verifier, never, &error);
     if (!outcome)
         return cli.usageError(error);
-    const QJsonObject before = RunReport::runJson(*store, *runId);
+    const QJsonObject before = RunReport::runJson(*store, runId);
     const QJsonObject after = RunReport::runJson(*store, outcome->runId);
     if (cli.json()) {
         CommandLine::printJson(
             QJsonDocument(QJsonObject{{QStringLiteral("run_id"), double(outcome->runId)},
-                                      {QStringLiteral("rejudged_from"), double(*runId)},
+                                      {QStringLiteral("rejudged_from"), double(runId)},
                                       {QStringLiteral("verifier"), verifier},
                                       {QStringLiteral("evaluated"), outcome->evaluated},
                                       {QStringLiteral("changed"), outcome->changed},
@@ -82,8 +80,8 @@ int runRejudgeCommand(const QStringList &arguments)
     }
     std::printf("run %lld: the %d candidates of run %lld judged by the %s verifier; %d verdicts "
                 "changed; best %s (run %lld, %s verifier: %s)\n",
-                outcome->runId, outcome->evaluated, *runId, qPrintable(verifier), outcome->changed,
-                qPrintable(bestText(after)), *runId,
+                outcome->runId, outcome->evaluated, runId, qPrintable(verifier), outcome->changed,
+                qPrintable(bestText(after)), runId,
                 qPrintable(before.value(QStringLiteral("verifier")).toString()),
                 qPrintable(bestText(before)));
     return ExitOk;

@@ -1,7 +1,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "engine/fastpreport.h"
-#include "engine/runreport.h"
+#include "engine/reports/fastpreport.h"
+#include "engine/reports/runreport.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
 
@@ -122,9 +122,9 @@ int runReportCommand(const QStringList &arguments)
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
+    if (const auto missing = cli.requireDb())
+        return *missing;
     const QString db = cli.db();
-    if (db.isEmpty())
-        return cli.usageError(QStringLiteral("--db FILE is required"));
     QString error;
     const auto store = RunStore::open(db, RunStore::Mode::ReadOnly, &error);
     if (!store)

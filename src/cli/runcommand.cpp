@@ -2,8 +2,8 @@
 #include "cli/commands.h"
 #include "cli/runoptions.h"
 #include "cli/runsession.h"
+#include "engine/reports/runreport.h"
 #include "engine/runarguments.h"
-#include "engine/runreport.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 
@@ -74,13 +74,10 @@ int runResumeCommand(const QStringList &arguments)
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
+    if (const auto missing = cli.requireDbAndRunId())
+        return *missing;
     const QString db = cli.db();
-    if (db.isEmpty())
-        return cli.usageError(QStringLiteral("--db FILE is required"));
-    const std::optional<qint64> requestedRun = cli.runId();
-    if (!requestedRun)
-        return cli.usageError(QStringLiteral("--run ID is required"));
-    const qint64 runId = *requestedRun;
+    const qint64 runId = *cli.runId();
     int status = ExitOk;
     auto store = openWorkspace(cli, db, &status);
     if (!store)

@@ -14,7 +14,7 @@ void addRunOptions(CommandLine &cli)
 std::optional<RunConfig> runConfigFromOptions(const CommandLine &cli, const QString &strategy,
                                               QString *error)
 {
-    return RunArguments::toConfig(const_cast<CommandLine &>(cli).parser(), strategy, error);
+    return RunArguments::toConfig(cli.parser(), strategy, error);
 }
 
 std::unique_ptr<RunStore> openWorkspace(const CommandLine &cli, const QString &path, int *status)

@@ -1,11 +1,11 @@
 #include "runsession.h"
 
 #include "cli/progressbar.h"
+#include "engine/cluster/slurmevaluator.h"
 #include "engine/searchsession.h"
-#include "engine/slurmevaluator.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
-#include "verifier/verifieroptions.h"
+#include "verifier/harness/verifieroptions.h"
 
 #include <QCoreApplication>
 #include <csignal>

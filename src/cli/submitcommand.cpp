@@ -29,12 +29,10 @@ int runSubmitCommand(const QStringList &arguments)
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
+    if (const auto missing = cli.requireDbAndRunId())
+        return *missing;
     const QString db = cli.db();
-    if (db.isEmpty())
-        return cli.usageError(QStringLiteral("--db FILE is required"));
-    const std::optional<qint64> runId = cli.runId();
-    if (!runId)
-        return cli.usageError(QStringLiteral("--run ID is required"));
+    const qint64 runId = *cli.runId();
     if (cli.parser().positionalArguments().size() != 1)
         return cli.usageError(QStringLiteral("exactly one candidate FILE is required"));
     QFile file(cli.parser().positionalArguments().first());
@@ -42,7 +40,7 @@ int runSubmitCommand(const QStringList &arguments)
         return cli.usageError(
             QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
     ManualSubmission::Request request;
-    request.runId = *runId;
+    request.runId = runId;
     request.source = QString::fromUtf8(file.readAll());
     request.note = cli.parser().value(QStringLiteral("note"));
     if (request.source.trimmed().isEmpty())
@@ -60,7 +58,7 @@ int runSubmitCommand(const QStringList &arguments)
         return cli.usageError(error);
     // Judged as the run's own candidates were.
     VerifierOptions options = VerifierOptions::defaults();
-    if (const std::optional<RunRecord> run = store->run(*runId))
+    if (const std::optional<RunRecord> run = store->run(runId))
         options.lenient = RunConfig::lenientOf(run->config);
     VerifierEvaluator evaluator(options, 1);
     const QString setup = evaluator.verifier().checkSetup();
@@ -74,7 +72,7 @@ int runSubmitCommand(const QStringList &arguments)
         return usage ? cli.usageError(error) : cli.internalError(error);
     QJsonObject document = outcome->result.toJson();
     document.insert(QStringLiteral("candidate_id"), double(outcome->candidate.id));
-    document.insert(QStringLiteral("run_id"), double(*runId));
+    document.insert(QStringLiteral("run_id"), double(runId));
     if (cli.json()) {
         CommandLine::printJson(QJsonDocument(document));
     } else {

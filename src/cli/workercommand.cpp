@@ -1,6 +1,6 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
-#include "engine/spoolworker.h"
+#include "engine/cluster/spoolworker.h"
 
 #include <QDir>
 #include <atomic>

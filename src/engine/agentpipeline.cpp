@@ -1,6 +1,6 @@
 #include "agentpipeline.h"
 
-#include "engine/profilereport.h"
+#include "engine/reports/profilereport.h"
 #include "engine/shapeproposal.h"
 
 #include <QElapsedTimer>

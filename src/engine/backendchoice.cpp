@@ -1,6 +1,6 @@
 #include "engine/backendchoice.h"
 
-#include "verifier/cudadevices.h"
+#include "verifier/harness/cudadevices.h"
 
 namespace kiln {
 

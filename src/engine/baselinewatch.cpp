@@ -1,7 +1,7 @@
 #include "baselinewatch.h"
 
 #include "core/timingstats.h"
-#include "verifier/flagcatalog.h"
+#include "verifier/screen/flagcatalog.h"
 
 namespace kiln {
 

@@ -50,23 +50,9 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
                 i = toGenerate.front();
                 toGenerate.pop_front();
             }
-            const Job &job = jobs[i];
-            JobOutcome &outcome = outcomes[i];
-            if (job.existing) {
-                outcome.generation.ok = !job.existing->source.isEmpty();
-                outcome.generation.candidate = *job.existing;
-            } else if (!cancel) {
-                QElapsedTimer timer;
-                timer.start();
-                bracket(hooks.generating, true);
-                outcome.generation = m_policy.generate(job.request, cancel);
-                bracket(hooks.generating, false);
-                outcome.generationSeconds = timer.nsecsElapsed() * 1e-9;
-                if (hooks.generated)
-                    hooks.generated(job, outcome.generation);
-            }
+            generate(jobs[i], outcomes[i], hooks, cancel);
             std::lock_guard lock(mutex);
-            if (outcome.generation.ok)
+            if (outcomes[i].generation.ok)
                 toEvaluate.push_back(i);
             ready.notify_all();
         }
@@ -86,46 +72,7 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
                 i = toEvaluate.front();
                 toEvaluate.pop_front();
             }
-            const Job &job = jobs[i];
-            JobOutcome &outcome = outcomes[i];
-            if (job.existingEvaluation) {
-                outcome.evaluation = job.existingEvaluation;
-                continue;
-            }
-            if (cancel)
-                continue;
-            if (hooks.reuse) {
-                if (std::optional<EvaluationResult> reused = hooks.reuse(job, outcome.generation)) {
-                    outcome.evaluation = std::move(reused);
-                    continue;
-                }
-            }
-            QElapsedTimer timer;
-            timer.start();
-            bracket(hooks.evaluating, true);
-            // Shapes the agents strategy's tester proposed join this candidate's checks.
-            const Task checked =
-                ShapeProposal::forCandidate(*job.request.task, outcome.generation.candidate);
-            const EvaluationResult result =
-                m_evaluator.evaluate(checked, job.request.backend,
-                                     outcome.generation.candidate.source, m_runSecret, cancel);
-            bracket(hooks.evaluating, false);
-            outcome.evaluationSeconds = timer.nsecsElapsed() * 1e-9;
-            if (cancel)
-                continue; // a cancelled evaluation is not a verdict
-            outcome.evaluation = result;
-            if (hooks.evaluated)
-                hooks.evaluated(job, outcome.generation, result);
-            if (hooks.confirm && !cancel) {
-                bracket(hooks.evaluating, true);
-                std::optional<EvaluationResult> confirmed =
-                    hooks.confirm(job, outcome.generation, result);
-                bracket(hooks.evaluating, false);
-                if (confirmed)
-                    outcome.evaluation = std::move(confirmed);
-            }
-            if (hooks.settled)
-                hooks.settled(outcome.generation);
+            evaluate(jobs[i], outcomes[i], hooks, cancel);
         }
     };
 
@@ -141,6 +88,67 @@ QList<JobOutcome> LocalExecutor::execute(const QList<Job> &jobs, const Hooks &ho
     for (std::thread &t : threads)
         t.join();
     return outcomes;
+}
+
+void LocalExecutor::generate(const Job &job, JobOutcome &outcome, const Hooks &hooks,
+                             const std::atomic<bool> &cancel)
+{
+    if (job.existing) {
+        outcome.generation.ok = !job.existing->source.isEmpty();
+        outcome.generation.candidate = *job.existing;
+        return;
+    }
+    if (cancel)
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    bracket(hooks.generating, true);
+    outcome.generation = m_policy.generate(job.request, cancel);
+    bracket(hooks.generating, false);
+    outcome.generationSeconds = timer.nsecsElapsed() * 1e-9;
+    if (hooks.generated)
+        hooks.generated(job, outcome.generation);
+}
+
+void LocalExecutor::evaluate(const Job &job, JobOutcome &outcome, const Hooks &hooks,
+                             const std::atomic<bool> &cancel)
+{
+    if (job.existingEvaluation) {
+        outcome.evaluation = job.existingEvaluation;
+        return;
+    }
+    if (cancel)
+        return;
+    if (hooks.reuse) {
+        if (std::optional<EvaluationResult> reused = hooks.reuse(job, outcome.generation)) {
+            outcome.evaluation = std::move(reused);
+            return;
+        }
+    }
+    QElapsedTimer timer;
+    timer.start();
+    bracket(hooks.evaluating, true);
+    // Shapes the agents strategy's tester proposed join this candidate's checks.
+    const Task checked =
+        ShapeProposal::forCandidate(*job.request.task, outcome.generation.candidate);
+    const EvaluationResult result = m_evaluator.evaluate(
+        checked, job.request.backend, outcome.generation.candidate.source, m_runSecret, cancel);
+    bracket(hooks.evaluating, false);
+    outcome.evaluationSeconds = timer.nsecsElapsed() * 1e-9;
+    if (cancel)
+        return; // a cancelled evaluation is not a verdict
+    outcome.evaluation = result;
+    if (hooks.evaluated)
+        hooks.evaluated(job, outcome.generation, result);
+    if (hooks.confirm && !cancel) {
+        bracket(hooks.evaluating, true);
+        std::optional<EvaluationResult> confirmed = hooks.confirm(job, outcome.generation, result);
+        bracket(hooks.evaluating, false);
+        if (confirmed)
+            outcome.evaluation = std::move(confirmed);
+    }
+    if (hooks.settled)
+        hooks.settled(outcome.generation);
 }
 
 } // namespace kiln

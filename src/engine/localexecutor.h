@@ -15,6 +15,12 @@ public:
                               const std::atomic<bool> &cancel) override;
 
 private:
+    // One job's steps, run on a generation and an evaluation worker thread respectively.
+    void generate(const Job &job, JobOutcome &outcome, const Hooks &hooks,
+                  const std::atomic<bool> &cancel);
+    void evaluate(const Job &job, JobOutcome &outcome, const Hooks &hooks,
+                  const std::atomic<bool> &cancel);
+
     Policy &m_policy;
     Evaluator &m_evaluator;
     quint64 m_runSecret;

@@ -1,6 +1,6 @@
 #include "policyfactory.h"
 
-#include "engine/storeresponsecache.h"
+#include "engine/memory/storeresponsecache.h"
 #include "policies/llmconfig.h"
 #include "policies/llmpolicy.h"
 #include "policies/offline/offlinepolicy.h"

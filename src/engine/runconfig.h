@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/backend.h"
-#include "engine/budgetaxis.h"
-#include "engine/slurmsettings.h"
+#include "engine/budget/budgetaxis.h"
+#include "engine/cluster/slurmsettings.h"
 
 #include <QJsonObject>
 #include <QStringList>

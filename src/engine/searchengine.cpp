@@ -4,11 +4,11 @@
 #include "engine/baselinewatch.h"
 #include "engine/duplicatejudgement.h"
 #include "engine/localexecutor.h"
-#include "engine/memorylesson.h"
-#include "engine/memoryranker.h"
+#include "engine/memory/memorylesson.h"
+#include "engine/memory/memoryranker.h"
+#include "engine/reports/trajectorylog.h"
 #include "engine/shapeproposal.h"
 #include "engine/sourcefingerprint.h"
-#include "engine/trajectorylog.h"
 #include "policies/policy.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
@@ -179,6 +179,49 @@ bool SearchEngine::setUp(QString *error)
 
 bool SearchEngine::replay(QString *error)
 {
+    const QHash<qint64, qint64> bySampleIndex = loadStoredJudgements();
+
+    QHash<int, QJsonObject> started;
+    QSet<int> finished;
+    QList<int> order;
+    for (const StoredEvent &event : m_store.events(m_runId)) {
+        const int round = event.payload.value(QStringLiteral("round")).toInt(-1);
+        if (event.kind == QLatin1String("round_started")) {
+            started.insert(round, event.payload);
+            order.append(round);
+        } else if (event.kind == QLatin1String("round_finished")) {
+            finished.insert(round);
+        }
+    }
+    m_nextRound = 0;
+    m_nextIndex = 0;
+    m_bestSpeedup = 0.0;
+    m_interrupted.reset();
+    for (int round : order) {
+        const std::optional<RoundPlan> plan = replayedPlan(round, started.value(round), error);
+        if (!plan)
+            return false;
+        m_nextRound = round + 1;
+        m_nextIndex = plan->firstIndex + plan->requests.size();
+        if (!finished.contains(round)) {
+            m_interrupted = plan; // a crash cut it short: finish it before asking anew
+            break;
+        }
+        QList<NodeResult> results;
+        for (int i = 0; i < plan->requests.size(); ++i) {
+            const qint64 id = bySampleIndex.value(plan->firstIndex + i, 0);
+            const CandidateRecord candidate = m_candidates.value(id);
+            const auto ev = m_evaluations.constFind(id);
+            results.append(nodeResult(plan->requests[i], candidate,
+                                      ev == m_evaluations.cend() ? nullptr : &ev.value()));
+        }
+        finishRound(*plan, results);
+    }
+    return true;
+}
+
+QHash<qint64, qint64> SearchEngine::loadStoredJudgements()
+{
     m_candidates.clear();
     m_evaluations.clear();
     QHash<qint64, qint64> bySampleIndex;
@@ -202,66 +245,37 @@ bool SearchEngine::replay(QString *error)
     used.wallSeconds = m_storedWallSeconds;
     m_ledger.setUsed(used);
     indexJudgements();
+    return bySampleIndex;
+}
 
-    QHash<int, QJsonObject> started;
-    QSet<int> finished;
-    QList<int> order;
-    for (const StoredEvent &event : m_store.events(m_runId)) {
-        const int round = event.payload.value(QStringLiteral("round")).toInt(-1);
-        if (event.kind == QLatin1String("round_started")) {
-            started.insert(round, event.payload);
-            order.append(round);
-        } else if (event.kind == QLatin1String("round_finished")) {
-            finished.insert(round);
-        }
+std::optional<SearchEngine::RoundPlan>
+SearchEngine::replayedPlan(int round, const QJsonObject &payload, QString *error)
+{
+    RoundPlan plan;
+    plan.round = round;
+    plan.task = payload.value(QStringLiteral("task")).toString();
+    plan.firstIndex = qint64(payload.value(QStringLiteral("first_index")).toDouble());
+    const QJsonArray recorded = payload.value(QStringLiteral("requests")).toArray();
+    Strategy *strategy = m_strategies.value(plan.task).get();
+    if (!strategy) {
+        *error = QStringLiteral("run %1 names task '%2' that it does not search")
+                     .arg(m_runId)
+                     .arg(plan.task);
+        return std::nullopt;
     }
-    m_nextRound = 0;
-    m_nextIndex = 0;
-    m_bestSpeedup = 0.0;
-    m_interrupted.reset();
-    for (int round : order) {
-        const QJsonObject payload = started.value(round);
-        RoundPlan plan;
-        plan.round = round;
-        plan.task = payload.value(QStringLiteral("task")).toString();
-        plan.firstIndex = qint64(payload.value(QStringLiteral("first_index")).toDouble());
-        const QJsonArray recorded = payload.value(QStringLiteral("requests")).toArray();
-        Strategy *strategy = m_strategies.value(plan.task).get();
-        if (!strategy) {
-            *error = QStringLiteral("run %1 names task '%2' that it does not search")
-                         .arg(m_runId)
-                         .arg(plan.task);
-            return false;
-        }
-        plan.requests = strategy->ask(payload.value(QStringLiteral("max_requests")).toInt());
-        bool same = plan.requests.size() == recorded.size();
-        for (int i = 0; same && i < recorded.size(); ++i)
-            same = sameRequest(plan.requests[i], recorded[i].toObject());
-        if (!same) {
-            *error = QStringLiteral("run %1 cannot be resumed: the %2 strategy asks differently at "
-                                    "round %3 than recorded (was it changed?)")
-                         .arg(m_runId)
-                         .arg(m_config.strategy)
-                         .arg(round);
-            return false;
-        }
-        m_nextRound = round + 1;
-        m_nextIndex = plan.firstIndex + plan.requests.size();
-        if (!finished.contains(round)) {
-            m_interrupted = plan; // a crash cut it short: finish it before asking anew
-            break;
-        }
-        QList<NodeResult> results;
-        for (int i = 0; i < plan.requests.size(); ++i) {
-            const qint64 id = bySampleIndex.value(plan.firstIndex + i, 0);
-            const CandidateRecord candidate = m_candidates.value(id);
-            const auto ev = m_evaluations.constFind(id);
-            results.append(nodeResult(plan.requests[i], candidate,
-                                      ev == m_evaluations.cend() ? nullptr : &ev.value()));
-        }
-        finishRound(plan, results);
+    plan.requests = strategy->ask(payload.value(QStringLiteral("max_requests")).toInt());
+    bool same = plan.requests.size() == recorded.size();
+    for (int i = 0; same && i < recorded.size(); ++i)
+        same = sameRequest(plan.requests[i], recorded[i].toObject());
+    if (!same) {
+        *error = QStringLiteral("run %1 cannot be resumed: the %2 strategy asks differently at "
+                                "round %3 than recorded (was it changed?)")
+                     .arg(m_runId)
+                     .arg(m_config.strategy)
+                     .arg(round);
+        return std::nullopt;
     }
-    return true;
+    return plan;
 }
 
 quint64 SearchEngine::secretOf(const RunRecord &run)
@@ -310,42 +324,21 @@ QString SearchEngine::runRounds()
         u.wallSeconds = m_storedWallSeconds + (session.nsecsElapsed() - pausedNs) * 1e-9;
         m_ledger.setUsed(u);
     };
-    auto persistRound = [&](const RoundPlan &plan, const QList<NodeResult> &results) {
+    // False when a cancel cut the round short: it is then not recorded as finished.
+    auto executeAndPersist = [&](const RoundPlan &plan) {
+        const QList<NodeResult> results = executeRound(plan);
+        if (m_cancel)
+            return false;
         updateWall();
-        const qsizetype evictedBefore = m_strategies.value(plan.task)->evicted().size();
-        finishRound(plan, results);
-        // Candidates the strategy dropped stay in the tree as ghosts: record when they left.
-        const QList<qint64> evicted = m_strategies.value(plan.task)->evicted();
-        if (evicted.size() > evictedBefore) {
-            QJsonArray ids;
-            for (qsizetype i = evictedBefore; i < evicted.size(); ++i)
-                ids.append(double(evicted[i]));
-            m_store.appendEvent(m_runId, QStringLiteral("evicted"), std::nullopt,
-                                {{QStringLiteral("round"), plan.round},
-                                 {QStringLiteral("task"), plan.task},
-                                 {QStringLiteral("ids"), ids}});
-            emit candidatesEvicted(evicted.mid(evictedBefore));
-        }
-        BudgetUsage used;
-        {
-            std::lock_guard lock(m_mutex);
-            m_store.appendEvent(m_runId, QStringLiteral("round_finished"), std::nullopt,
-                                {{QStringLiteral("round"), plan.round},
-                                 {QStringLiteral("task"), plan.task},
-                                 {QStringLiteral("best_speedup"), m_bestSpeedup}});
-            used = m_ledger.used();
-            m_store.updateRunBudget(m_runId, used);
-        }
-        emit progress(used, m_bestSpeedup);
+        persistRound(plan, results);
+        return true;
     };
 
     if (m_interrupted) {
         const RoundPlan plan = *m_interrupted;
         m_interrupted.reset();
-        const QList<NodeResult> results = executeRound(plan);
-        if (m_cancel)
+        if (!executeAndPersist(plan))
             return QStringLiteral("cancelled");
-        persistRound(plan, results);
     }
     for (;;) {
         pausedNs += waitWhilePaused();
@@ -375,26 +368,60 @@ QString SearchEngine::runRounds()
         // A count budget is never overspent, even by a strategy that asks for too much.
         if (requests.size() > maxRequests)
             requests.resize(maxRequests);
-        RoundPlan plan;
-        plan.round = m_nextRound++;
-        plan.task = taskName;
-        plan.requests = requests;
-        plan.firstIndex = m_nextIndex;
-        m_nextIndex += requests.size();
-        QJsonArray requestArray;
-        for (const ExpansionRequest &r : requests)
-            requestArray.append(requestToJson(r));
-        m_store.appendEvent(m_runId, QStringLiteral("round_started"), std::nullopt,
+        if (!executeAndPersist(startRound(taskName, requests, maxRequests)))
+            return QStringLiteral("cancelled");
+    }
+}
+
+SearchEngine::RoundPlan SearchEngine::startRound(const QString &taskName,
+                                                 const QList<ExpansionRequest> &requests,
+                                                 int maxRequests)
+{
+    RoundPlan plan;
+    plan.round = m_nextRound++;
+    plan.task = taskName;
+    plan.requests = requests;
+    plan.firstIndex = m_nextIndex;
+    m_nextIndex += requests.size();
+    QJsonArray requestArray;
+    for (const ExpansionRequest &r : requests)
+        requestArray.append(requestToJson(r));
+    m_store.appendEvent(m_runId, QStringLiteral("round_started"), std::nullopt,
+                        {{QStringLiteral("round"), plan.round},
+                         {QStringLiteral("task"), plan.task},
+                         {QStringLiteral("max_requests"), maxRequests},
+                         {QStringLiteral("first_index"), double(plan.firstIndex)},
+                         {QStringLiteral("requests"), requestArray}});
+    return plan;
+}
+
+void SearchEngine::persistRound(const RoundPlan &plan, const QList<NodeResult> &results)
+{
+    const qsizetype evictedBefore = m_strategies.value(plan.task)->evicted().size();
+    finishRound(plan, results);
+    // Candidates the strategy dropped stay in the tree as ghosts: record when they left.
+    const QList<qint64> evicted = m_strategies.value(plan.task)->evicted();
+    if (evicted.size() > evictedBefore) {
+        QJsonArray ids;
+        for (qsizetype i = evictedBefore; i < evicted.size(); ++i)
+            ids.append(double(evicted[i]));
+        m_store.appendEvent(m_runId, QStringLiteral("evicted"), std::nullopt,
                             {{QStringLiteral("round"), plan.round},
                              {QStringLiteral("task"), plan.task},
-                             {QStringLiteral("max_requests"), maxRequests},
-                             {QStringLiteral("first_index"), double(plan.firstIndex)},
-                             {QStringLiteral("requests"), requestArray}});
-        const QList<NodeResult> results = executeRound(plan);
-        if (m_cancel)
-            return QStringLiteral("cancelled");
-        persistRound(plan, results);
+                             {QStringLiteral("ids"), ids}});
+        emit candidatesEvicted(evicted.mid(evictedBefore));
     }
+    BudgetUsage used;
+    {
+        std::lock_guard lock(m_mutex);
+        m_store.appendEvent(m_runId, QStringLiteral("round_finished"), std::nullopt,
+                            {{QStringLiteral("round"), plan.round},
+                             {QStringLiteral("task"), plan.task},
+                             {QStringLiteral("best_speedup"), m_bestSpeedup}});
+        used = m_ledger.used();
+        m_store.updateRunBudget(m_runId, used);
+    }
+    emit progress(used, m_bestSpeedup);
 }
 
 int SearchEngine::startable(const QString &taskName) const
@@ -446,91 +473,15 @@ GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int ind
 
 QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
 {
-    QList<Job> jobs;
-    {
-        std::lock_guard lock(m_mutex);
-        const bool readsMemory =
-            std::any_of(plan.requests.cbegin(), plan.requests.cend(),
-                        [](const ExpansionRequest &r) { return r.memoryEntries > 0; });
-        const QList<MemoryEntry> memory =
-            readsMemory ? m_store.memoryEntries() : QList<MemoryEntry>();
-        for (int i = 0; i < plan.requests.size(); ++i) {
-            Job job;
-            job.index = i;
-            job.request = generationRequest(plan, i, memory);
-            // Resuming: reuse what the interrupted process already stored for this slot.
-            for (const CandidateRecord &c : std::as_const(m_candidates)) {
-                if (c.sampleIndex == job.request.sampleIndex) {
-                    job.existing = c;
-                    if (m_evaluations.contains(c.id))
-                        job.existingEvaluation = m_evaluations.value(c.id);
-                    break;
-                }
-            }
-            jobs.append(job);
-        }
-    }
+    const QList<Job> jobs = roundJobs(plan);
 
     Executor::Hooks hooks;
-    hooks.generated = [&](const Job &job, GenerationResult &generation) {
-        CandidateRecord &c = generation.candidate;
-        const ExpansionRequest &r = plan.requests[job.index];
-        c.runId = m_runId;
-        c.task = job.request.task->name;
-        c.parent = r.parents.isEmpty() ? std::nullopt : std::optional<qint64>(r.parents.value(0));
-        c.secondParent = r.parents.size() > 1 ? std::optional<qint64>(r.parents[1]) : std::nullopt;
-        c.operation = r.operation;
-        c.generation = r.generation;
-        c.island = r.island;
-        c.sampleIndex = job.request.sampleIndex;
-        c.round = plan.round;
-        if (c.reasoningLength == 0)
-            c.reasoningLength = job.request.reasoningLength;
-        if (c.policy.isEmpty())
-            c.policy = m_policy.name();
-        if (!generation.ok) {
-            c.source.clear();
-            c.policyMeta.insert(QStringLiteral("failure"), generation.error);
-        }
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_store.addCandidate(c) == 0) {
-                generation.ok = false;
-                generation.error =
-                    QStringLiteral("could not store the candidate: ") + m_store.lastError();
-                return;
-            }
-            m_candidates.insert(c.id, c);
-            BudgetUsage spent;
-            spent.samples = 1;
-            spent.promptTokens = c.promptTokens;
-            spent.completionTokens = c.completionTokens;
-            spent.reasoningTokens = c.reasoningTokens;
-            spent.cost = c.policyMeta.value(QStringLiteral("cost")).toDouble();
-            m_ledger.charge(spent);
-        }
-        emit candidateAdded(c); // outside the lock: a direct slot may call back into the engine
+    hooks.generated = [this, &plan](const Job &job, GenerationResult &generation) {
+        recordCandidate(plan, job, generation);
     };
-    hooks.evaluated = [&](const Job &job, const GenerationResult &generation,
-                          const EvaluationResult &result) {
-        const qint64 id = generation.candidate.id;
-        EvaluationResult stored = result;
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_remeasured.contains(id))
-                stored.duplicateOf = m_remeasured.value(id);
-            watchBaseline(generation.candidate.task, stored);
-            if (id == 0 || m_store.addEvaluation(id, stored) == 0)
-                return;
-            m_evaluations.insert(id, stored);
-            BudgetUsage spent;
-            spent.evals = 1;
-            spent.deviceSeconds = evaluationSeconds(result);
-            m_ledger.charge(spent);
-            if (plan.requests[job.index].memoryEntries > 0)
-                recordLesson(job, generation.candidate, result);
-        }
-        emit candidateEvaluated(id, stored);
+    hooks.evaluated = [this, &plan](const Job &job, const GenerationResult &generation,
+                                    const EvaluationResult &result) {
+        recordEvaluation(plan, job, generation, result);
     };
 
     addJudgementHooks(hooks, plan);
@@ -548,6 +499,98 @@ QList<NodeResult> SearchEngine::executeRound(const RoundPlan &plan)
                                   o.evaluation ? &*o.evaluation : nullptr));
     }
     return results;
+}
+
+QList<Job> SearchEngine::roundJobs(const RoundPlan &plan) const
+{
+    QList<Job> jobs;
+    std::lock_guard lock(m_mutex);
+    const bool readsMemory =
+        std::any_of(plan.requests.cbegin(), plan.requests.cend(),
+                    [](const ExpansionRequest &r) { return r.memoryEntries > 0; });
+    const QList<MemoryEntry> memory = readsMemory ? m_store.memoryEntries() : QList<MemoryEntry>();
+    for (int i = 0; i < plan.requests.size(); ++i) {
+        Job job;
+        job.index = i;
+        job.request = generationRequest(plan, i, memory);
+        // Resuming: reuse what the interrupted process already stored for this slot.
+        for (const CandidateRecord &c : std::as_const(m_candidates)) {
+            if (c.sampleIndex == job.request.sampleIndex) {
+                job.existing = c;
+                if (m_evaluations.contains(c.id))
+                    job.existingEvaluation = m_evaluations.value(c.id);
+                break;
+            }
+        }
+        jobs.append(job);
+    }
+    return jobs;
+}
+
+void SearchEngine::recordCandidate(const RoundPlan &plan, const Job &job,
+                                   GenerationResult &generation)
+{
+    CandidateRecord &c = generation.candidate;
+    const ExpansionRequest &r = plan.requests[job.index];
+    c.runId = m_runId;
+    c.task = job.request.task->name;
+    c.parent = r.parents.isEmpty() ? std::nullopt : std::optional<qint64>(r.parents.value(0));
+    c.secondParent = r.parents.size() > 1 ? std::optional<qint64>(r.parents[1]) : std::nullopt;
+    c.operation = r.operation;
+    c.generation = r.generation;
+    c.island = r.island;
+    c.sampleIndex = job.request.sampleIndex;
+    c.round = plan.round;
+    if (c.reasoningLength == 0)
+        c.reasoningLength = job.request.reasoningLength;
+    if (c.policy.isEmpty())
+        c.policy = m_policy.name();
+    if (!generation.ok) {
+        c.source.clear();
+        c.policyMeta.insert(QStringLiteral("failure"), generation.error);
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_store.addCandidate(c) == 0) {
+            generation.ok = false;
+            generation.error =
+                QStringLiteral("could not store the candidate: ") + m_store.lastError();
+            return;
+        }
+        m_candidates.insert(c.id, c);
+        BudgetUsage spent;
+        spent.samples = 1;
+        spent.promptTokens = c.promptTokens;
+        spent.completionTokens = c.completionTokens;
+        spent.reasoningTokens = c.reasoningTokens;
+        spent.cost = c.policyMeta.value(QStringLiteral("cost")).toDouble();
+        m_ledger.charge(spent);
+    }
+    emit candidateAdded(c); // outside the lock: a direct slot may call back into the engine
+}
+
+void SearchEngine::recordEvaluation(const RoundPlan &plan, const Job &job,
+                                    const GenerationResult &generation,
+                                    const EvaluationResult &result)
+{
+    const qint64 id = generation.candidate.id;
+    EvaluationResult stored = result;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_remeasured.contains(id))
+            stored.duplicateOf = m_remeasured.value(id);
+        watchBaseline(generation.candidate.task, stored);
+        if (id == 0 || m_store.addEvaluation(id, stored) == 0)
+            return;
+        m_evaluations.insert(id, stored);
+        BudgetUsage spent;
+        spent.evals = 1;
+        spent.deviceSeconds = evaluationSeconds(result);
+        m_ledger.charge(spent);
+        if (plan.requests[job.index].memoryEntries > 0)
+            recordLesson(job, generation.candidate, result);
+    }
+    emit candidateEvaluated(id, stored);
 }
 
 void SearchEngine::addJudgementHooks(Executor::Hooks &hooks, const RoundPlan &plan)

@@ -3,13 +3,13 @@
 #include "core/candidaterecord.h"
 #include "core/evaluationresult.h"
 #include "core/runrecord.h"
-#include "engine/budgetallocator.h"
-#include "engine/budgetledger.h"
+#include "engine/budget/budgetallocator.h"
+#include "engine/budget/budgetledger.h"
 #include "engine/evaluator.h"
 #include "engine/executor.h"
 #include "engine/runconfig.h"
-#include "engine/strategy.h"
 #include "policies/policy.h"
+#include "strategy/strategy.h"
 
 #include <QHash>
 #include <QObject>
@@ -89,8 +89,23 @@ private:
     };
     bool setUp(QString *error);
     bool replay(QString *error);
+    // The stored candidates and judgements, with the budget they spent; returns each
+    // candidate's id by sample index.
+    QHash<qint64, qint64> loadStoredJudgements();
+    // A recorded round asked again of its strategy, which must ask what it asked then.
+    std::optional<RoundPlan> replayedPlan(int round, const QJsonObject &payload, QString *error);
     QString runRounds();
+    // Numbers a new round and records its start.
+    RoundPlan startRound(const QString &taskName, const QList<ExpansionRequest> &requests,
+                         int maxRequests);
+    // Tells the strategy and records the round's end (evictions, best, budget).
+    void persistRound(const RoundPlan &plan, const QList<NodeResult> &results);
     QList<NodeResult> executeRound(const RoundPlan &plan);
+    QList<Job> roundJobs(const RoundPlan &plan) const;
+    // The executor's hooks that store a candidate and its judgement as soon as they exist.
+    void recordCandidate(const RoundPlan &plan, const Job &job, GenerationResult &generation);
+    void recordEvaluation(const RoundPlan &plan, const Job &job, const GenerationResult &generation,
+                          const EvaluationResult &result);
     void finishRound(const RoundPlan &plan, const QList<NodeResult> &results);
     NodeResult nodeResult(const ExpansionRequest &request, const CandidateRecord &candidate,
                           const EvaluationResult *evaluation) const;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "policies/offline/offlinepolicy.h"
-#include "verifier/cudadevices.h"
+#include "verifier/harness/cudadevices.h"
 
 #include <QList>
 #include <QString>

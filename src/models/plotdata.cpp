@@ -1,6 +1,6 @@
 #include "plotdata.h"
 
-#include "engine/coveragemetrics.h"
+#include "engine/reports/coveragemetrics.h"
 
 #include <QHash>
 #include <QMap>

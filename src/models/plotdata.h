@@ -5,7 +5,7 @@
 #include "plotseries.h"
 
 #include "core/timingstats.h"
-#include "engine/fastpmetrics.h"
+#include "engine/reports/fastpmetrics.h"
 
 namespace kiln {
 

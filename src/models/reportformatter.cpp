@@ -286,6 +286,173 @@ QString measurementNotes(const EvaluationResult &result)
         .arg(lines.join(QStringLiteral("<br/>")));
 }
 
+// The verdict badge with the speedup, the summary, how far the timing can be trusted, and the
+// backend and times.
+QString headline(const EvaluationResult &result)
+{
+    QString h;
+    const QColor color = VerdictStyle::color(result.verdict);
+    h += QStringLiteral(
+             "<p style=\"font-size:large; margin-top:2px;\"><span style=\"background-color:%1; "
+             "color:white; font-weight:bold;\">&nbsp;%2&nbsp;</span>&nbsp;&nbsp;%3</p>")
+             .arg(color.name(), esc(VerdictStyle::label(result.verdict).toUpper()),
+                  speedupHeadline(result));
+    if (!result.summary.isEmpty())
+        h += QStringLiteral("<p>%1</p>").arg(esc(result.summary));
+    h += measurementNotes(result);
+    QStringList facts;
+    facts << QStringLiteral("backend <b>%1</b>").arg(backendName(result.backend));
+    if (result.candidateMs)
+        facts << QStringLiteral("candidate <b>%1 ms</b>").arg(number(*result.candidateMs));
+    if (result.baselineMs)
+        facts << QStringLiteral("baseline <b>%1 ms</b>").arg(number(*result.baselineMs));
+    h += QStringLiteral("<p style=\"color:#444;\">%1</p>").arg(facts.join(QStringLiteral(" · ")));
+    return h;
+}
+
+// Every cheat flag, blocking or advisory, with links to its lines; empty without flags.
+QString flagsSection(const QList<CheatFlag> &flags)
+{
+    if (flags.isEmpty())
+        return QString();
+    QString h = section(QStringLiteral("Flags (%1)").arg(flags.size()));
+    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">");
+    for (const CheatFlag &flag : flags) {
+        QStringList lines;
+        for (int line : flag.lines)
+            lines << lineLink(line);
+        h += QStringLiteral("<tr><td valign=\"top\" bgcolor=\"%1\" style=\"color:white;\">"
+                            "&nbsp;%2&nbsp;</td><td><b>%3</b> — %4%5</td></tr>")
+                 .arg(flag.blocking ? VerdictStyle::color(Verdict::Flagged).name()
+                                    : QStringLiteral("#8a94a3"),
+                      flag.blocking ? QStringLiteral("blocking") : QStringLiteral("advisory"),
+                      esc(flag.id), esc(flag.message),
+                      lines.isEmpty() ? QString()
+                                      : QStringLiteral("<br/><small>%1</small>")
+                                            .arg(lines.join(QStringLiteral(", "))));
+    }
+    h += QStringLiteral("</table>");
+    return h;
+}
+
+// One row per stage: outcome, duration and detail.
+QString stagesSection(const QList<StageResult> &stages)
+{
+    QString h = section(QStringLiteral("Stages"));
+    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
+                        "<tr bgcolor=\"#eef1f5\"><th align=\"left\">Stage</th>"
+                        "<th align=\"left\">Outcome</th><th align=\"right\">Time</th>"
+                        "<th align=\"left\">Detail</th></tr>");
+    for (const StageResult &stage : stages) {
+        h += QStringLiteral("<tr><td><b>%1</b></td><td style=\"color:%2;\">%3</td>"
+                            "<td align=\"right\">%4 ms</td><td>%5</td></tr>")
+                 .arg(esc(stage.name),
+                      stage.ok ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
+                      stage.ok ? QStringLiteral("✔ ok") : QStringLiteral("✘ failed"),
+                      QString::number(stage.ms, 'f', stage.ms < 10 ? 1 : 0), esc(stage.detail));
+    }
+    h += QStringLiteral("</table>");
+    return h;
+}
+
+// The mismatch statistics of every failed correctness stage.
+QString mismatchSections(const QList<StageResult> &stages)
+{
+    QString h;
+    for (const StageResult &stage : stages) {
+        QJsonObject mismatch;
+        if (stage.name == QStringLiteral("correctness") && !stage.ok &&
+            findMismatch(stage.data, {}, &mismatch))
+            h += section(QStringLiteral("Mismatch statistics")) + mismatchTable(mismatch);
+    }
+    return h;
+}
+
+QString diagnosticsSection(const QList<ReportFormatter::Diagnostic> &diagnostics)
+{
+    QString h = section(QStringLiteral("Compiler diagnostics"));
+    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">");
+    for (const ReportFormatter::Diagnostic &d : diagnostics) {
+        const QString color = d.severity == QStringLiteral("error")     ? QStringLiteral("#c62828")
+                              : d.severity == QStringLiteral("warning") ? QStringLiteral("#b26a00")
+                                                                        : QStringLiteral("#555");
+        h += QStringLiteral("<tr><td valign=\"top\">%1</td><td valign=\"top\" "
+                            "style=\"color:%2;\">%3</td><td><tt>%4</tt></td></tr>")
+                 .arg(d.line > 0 ? lineLink(d.line) : QString(), color, esc(d.severity),
+                      esc(d.message));
+    }
+    h += QStringLiteral("</table>");
+    return h;
+}
+
+// The first log of a failed compile stage, raw, when no diagnostics could be read from it.
+QString compilerOutputSection(const StageResult &compile)
+{
+    for (const QString &key : logKeys()) {
+        const QString log = compile.data.value(key).toString();
+        if (!log.isEmpty())
+            return section(QStringLiteral("Compiler output")) +
+                   QStringLiteral("<pre>%1</pre>").arg(esc(log.left(6000)));
+    }
+    return QString();
+}
+
+// Each stage's data as tables; the compile stage's is left out when its diagnostics were shown.
+QString stageDetailSections(const QList<StageResult> &stages, bool diagnosticsShown)
+{
+    QString h;
+    for (const StageResult &stage : stages) {
+        if (stage.name == QStringLiteral("compile") && diagnosticsShown)
+            continue;
+        const QString tables = dataTables(stage.data);
+        if (tables.isEmpty())
+            continue;
+        const QString title = stage.name == QStringLiteral("correctness")
+                                  ? QStringLiteral("Correctness")
+                                  : humanKey(stage.name) + QStringLiteral(" details");
+        h += section(esc(title)) + tables;
+    }
+    return h;
+}
+
+QString timingSection(const EvaluationResult &result)
+{
+    if (result.candidateTiming.n <= 0 && result.baselineTiming.n <= 0)
+        return QString();
+    QString h = section(QStringLiteral("Timing statistics (ms)"));
+    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr bgcolor=\"#eef1f5\">"
+                        "<th></th><th>n</th><th>mean</th><th>median</th><th>std</th>"
+                        "<th>SEM</th><th>min</th><th>max</th></tr>");
+    if (result.candidateTiming.n > 0)
+        h += timingRow(QStringLiteral("candidate"), result.candidateTiming);
+    if (result.baselineTiming.n > 0)
+        h += timingRow(QStringLiteral("baseline"), result.baselineTiming);
+    h += QStringLiteral("</table>");
+    if (result.candidateTiming.n > 0)
+        h += QStringLiteral("<p style=\"color:#555;\">Relative standard error %1%</p>")
+                 .arg(QString::number(100.0 * result.candidateTiming.relativeSem(), 'g', 3));
+    return h;
+}
+
+// The fraction of the hardware limit reached, in words and as a bar.
+QString rooflineSection(double fraction)
+{
+    const double f = std::clamp(fraction, 0.0, 1.0);
+    const int pct = int(f * 100.0 + 0.5);
+    QString h = section(QStringLiteral("Roofline"));
+    h += QStringLiteral("<p>%1% of the hardware limit for this task (bandwidth or "
+                        "compute bound, whichever binds).</p>")
+             .arg(number(100.0 * fraction));
+    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\" width=\"100%\" "
+                        "height=\"10\"><tr>");
+    if (pct > 0)
+        h += QStringLiteral("<td width=\"%1%\" bgcolor=\"#2e9d57\">&nbsp;</td>").arg(pct);
+    if (pct < 100)
+        h += QStringLiteral("<td width=\"%1%\" bgcolor=\"#e3e7ec\">&nbsp;</td>").arg(100 - pct);
+    h += QStringLiteral("</tr></table>");
+    return h;
+}
+
 } // namespace
 
 QList<ReportFormatter::Diagnostic>
@@ -341,137 +508,24 @@ QString ReportFormatter::emptyHtml(const QString &why)
 
 QString ReportFormatter::html(const EvaluationResult &result)
 {
-    QString h;
-    const QColor color = VerdictStyle::color(result.verdict);
-    h += QStringLiteral(
-             "<p style=\"font-size:large; margin-top:2px;\"><span style=\"background-color:%1; "
-             "color:white; font-weight:bold;\">&nbsp;%2&nbsp;</span>&nbsp;&nbsp;%3</p>")
-             .arg(color.name(), esc(VerdictStyle::label(result.verdict).toUpper()),
-                  speedupHeadline(result));
-    if (!result.summary.isEmpty())
-        h += QStringLiteral("<p>%1</p>").arg(esc(result.summary));
-    h += measurementNotes(result);
-    QStringList facts;
-    facts << QStringLiteral("backend <b>%1</b>").arg(backendName(result.backend));
-    if (result.candidateMs)
-        facts << QStringLiteral("candidate <b>%1 ms</b>").arg(number(*result.candidateMs));
-    if (result.baselineMs)
-        facts << QStringLiteral("baseline <b>%1 ms</b>").arg(number(*result.baselineMs));
-    h += QStringLiteral("<p style=\"color:#444;\">%1</p>").arg(facts.join(QStringLiteral(" · ")));
-
+    QString h = headline(result);
     // Flags first: they are the reason a fast candidate is not trusted.
-    if (!result.flags.isEmpty()) {
-        h += section(QStringLiteral("Flags (%1)").arg(result.flags.size()));
-        h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">");
-        for (const CheatFlag &flag : result.flags) {
-            QStringList lines;
-            for (int line : flag.lines)
-                lines << lineLink(line);
-            h += QStringLiteral("<tr><td valign=\"top\" bgcolor=\"%1\" style=\"color:white;\">"
-                                "&nbsp;%2&nbsp;</td><td><b>%3</b> — %4%5</td></tr>")
-                     .arg(flag.blocking ? VerdictStyle::color(Verdict::Flagged).name()
-                                        : QStringLiteral("#8a94a3"),
-                          flag.blocking ? QStringLiteral("blocking") : QStringLiteral("advisory"),
-                          esc(flag.id), esc(flag.message),
-                          lines.isEmpty() ? QString()
-                                          : QStringLiteral("<br/><small>%1</small>")
-                                                .arg(lines.join(QStringLiteral(", "))));
-        }
-        h += QStringLiteral("</table>");
-    }
-
-    h += section(QStringLiteral("Stages"));
-    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
-                        "<tr bgcolor=\"#eef1f5\"><th align=\"left\">Stage</th>"
-                        "<th align=\"left\">Outcome</th><th align=\"right\">Time</th>"
-                        "<th align=\"left\">Detail</th></tr>");
-    for (const StageResult &stage : result.stages) {
-        h += QStringLiteral("<tr><td><b>%1</b></td><td style=\"color:%2;\">%3</td>"
-                            "<td align=\"right\">%4 ms</td><td>%5</td></tr>")
-                 .arg(esc(stage.name),
-                      stage.ok ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
-                      stage.ok ? QStringLiteral("✔ ok") : QStringLiteral("✘ failed"),
-                      QString::number(stage.ms, 'f', stage.ms < 10 ? 1 : 0), esc(stage.detail));
-    }
-    h += QStringLiteral("</table>");
-
+    h += flagsSection(result.flags);
+    h += stagesSection(result.stages);
     // A wrong result's numbers come right after the stages: they are why it failed.
-    for (const StageResult &stage : result.stages) {
-        QJsonObject mismatch;
-        if (stage.name == QStringLiteral("correctness") && !stage.ok &&
-            findMismatch(stage.data, {}, &mismatch))
-            h += section(QStringLiteral("Mismatch statistics")) + mismatchTable(mismatch);
-    }
+    h += mismatchSections(result.stages);
 
     const QList<Diagnostic> diagnostics = compileDiagnostics(result);
     const StageResult *compile = result.stage(QStringLiteral("compile"));
-    if (!diagnostics.isEmpty()) {
-        h += section(QStringLiteral("Compiler diagnostics"));
-        h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">");
-        for (const Diagnostic &d : diagnostics) {
-            const QString color = d.severity == QStringLiteral("error") ? QStringLiteral("#c62828")
-                                  : d.severity == QStringLiteral("warning")
-                                      ? QStringLiteral("#b26a00")
-                                      : QStringLiteral("#555");
-            h += QStringLiteral("<tr><td valign=\"top\">%1</td><td valign=\"top\" "
-                                "style=\"color:%2;\">%3</td><td><tt>%4</tt></td></tr>")
-                     .arg(d.line > 0 ? lineLink(d.line) : QString(), color, esc(d.severity),
-                          esc(d.message));
-        }
-        h += QStringLiteral("</table>");
-    } else if (compile && !compile->ok) {
-        for (const QString &key : logKeys()) {
-            const QString log = compile->data.value(key).toString();
-            if (!log.isEmpty()) {
-                h += section(QStringLiteral("Compiler output"));
-                h += QStringLiteral("<pre>%1</pre>").arg(esc(log.left(6000)));
-                break;
-            }
-        }
-    }
+    if (!diagnostics.isEmpty())
+        h += diagnosticsSection(diagnostics);
+    else if (compile && !compile->ok)
+        h += compilerOutputSection(*compile);
 
-    for (const StageResult &stage : result.stages) {
-        if (stage.name == QStringLiteral("compile") && !diagnostics.isEmpty())
-            continue;
-        const QString tables = dataTables(stage.data);
-        if (tables.isEmpty())
-            continue;
-        const QString title = stage.name == QStringLiteral("correctness")
-                                  ? QStringLiteral("Correctness")
-                                  : humanKey(stage.name) + QStringLiteral(" details");
-        h += section(esc(title)) + tables;
-    }
-
-    if (result.candidateTiming.n > 0 || result.baselineTiming.n > 0) {
-        h += section(QStringLiteral("Timing statistics (ms)"));
-        h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr bgcolor=\"#eef1f5\">"
-                            "<th></th><th>n</th><th>mean</th><th>median</th><th>std</th>"
-                            "<th>SEM</th><th>min</th><th>max</th></tr>");
-        if (result.candidateTiming.n > 0)
-            h += timingRow(QStringLiteral("candidate"), result.candidateTiming);
-        if (result.baselineTiming.n > 0)
-            h += timingRow(QStringLiteral("baseline"), result.baselineTiming);
-        h += QStringLiteral("</table>");
-        if (result.candidateTiming.n > 0)
-            h += QStringLiteral("<p style=\"color:#555;\">Relative standard error %1%</p>")
-                     .arg(QString::number(100.0 * result.candidateTiming.relativeSem(), 'g', 3));
-    }
-
-    if (result.rooflineFraction) {
-        const double f = std::clamp(*result.rooflineFraction, 0.0, 1.0);
-        const int pct = int(f * 100.0 + 0.5);
-        h += section(QStringLiteral("Roofline"));
-        h += QStringLiteral("<p>%1% of the hardware limit for this task (bandwidth or "
-                            "compute bound, whichever binds).</p>")
-                 .arg(number(100.0 * *result.rooflineFraction));
-        h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\" width=\"100%\" "
-                            "height=\"10\"><tr>");
-        if (pct > 0)
-            h += QStringLiteral("<td width=\"%1%\" bgcolor=\"#2e9d57\">&nbsp;</td>").arg(pct);
-        if (pct < 100)
-            h += QStringLiteral("<td width=\"%1%\" bgcolor=\"#e3e7ec\">&nbsp;</td>").arg(100 - pct);
-        h += QStringLiteral("</tr></table>");
-    }
+    h += stageDetailSections(result.stages, !diagnostics.isEmpty());
+    h += timingSection(result);
+    if (result.rooflineFraction)
+        h += rooflineSection(*result.rooflineFraction);
     return h;
 }
 

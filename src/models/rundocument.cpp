@@ -1,6 +1,6 @@
 #include "rundocument.h"
 
-#include "engine/fastpreport.h"
+#include "engine/reports/fastpreport.h"
 #include "runfollower.h"
 #include "store/runstore.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/candidatesummary.h"
-#include "engine/fastpreport.h"
+#include "engine/reports/fastpreport.h"
 #include "growthtimeline.h"
 #include "plotrun.h"
 #include "rundelta.h"

@@ -1,6 +1,6 @@
 #include "speedupnotes.h"
 
-#include "verifier/verifieroptions.h"
+#include "verifier/harness/verifieroptions.h"
 
 #include <QStringList>
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include "computeaxis.h"
 #include "plotrun.h"
 
-#include "engine/budgetaxis.h"
+#include "engine/budget/budgetaxis.h"
 
 #include <QList>
 #include <QString>

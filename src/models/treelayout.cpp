@@ -21,110 +21,111 @@ struct Contour
     int levels() const { return int(left.size()); }
 };
 
-} // namespace
+// ---- tidy ---------------------------------------------------------------------------------------
 
-void TreeLayout::compute(const LineageGraph &graph, Mode mode)
+// A node's children in the tidy tree; graph.size() stands for a virtual root above the roots.
+const QVector<int> &tidyChildren(const LineageGraph &graph, const QVector<bool> &hidden, int node)
 {
-    m_mode = mode;
-    const int n = graph.size();
-    m_positions.fill(QPointF(), n);
-    m_depth.fill(0, n);
-    m_hidden = graph.hiddenMask();
-    if (mode == Mode::Tidy)
-        computeTidy(graph);
-    else
-        computeLayered(graph);
-    buildIndex();
+    static const QVector<int> none;
+    if (node == graph.size())
+        return graph.roots();
+    if (graph.isCollapsed(node) || hidden[node])
+        return none;
+    return graph.children(node);
 }
 
-void TreeLayout::computeTidy(const LineageGraph &graph)
+// How far right of acc's root b's root must sit so that b stays xSpacing clear of acc on every
+// level both reach.
+double separation(const Contour &acc, const Contour &b, double xSpacing)
+{
+    const int common = std::min(acc.levels(), b.levels());
+    double d = -std::numeric_limits<double>::infinity();
+    for (int l = 0; l < common; ++l) {
+        const int ia = acc.levels() - 1 - l;
+        const int ib = b.levels() - 1 - l;
+        d = std::max(d, acc.right[ia] + acc.shift - (b.left[ib] + b.shift) + xSpacing);
+    }
+    return d;
+}
+
+// Joins b, already shifted into place right of acc, into acc.
+void mergeContour(Contour &acc, Contour b)
+{
+    const int common = std::min(acc.levels(), b.levels());
+    // Merge the shorter contour into the longer one: O(shorter) per merge.
+    if (b.levels() > acc.levels()) {
+        for (int l = 0; l < common; ++l) {
+            const int ia = acc.levels() - 1 - l;
+            const int ib = b.levels() - 1 - l;
+            b.left[ib] = acc.left[ia] + acc.shift - b.shift;
+        }
+        acc = std::move(b);
+    } else {
+        for (int l = 0; l < common; ++l) {
+            const int ia = acc.levels() - 1 - l;
+            const int ib = b.levels() - 1 - l;
+            acc.right[ia] = b.right[ib] + b.shift - acc.shift;
+        }
+    }
+}
+
+// Packs the children's subtrees side by side as close as their contours allow, centred under
+// their parent: writes each child's offset from the parent to rel and returns the contour of them
+// all, relative to the parent. Takes the children's contours out of contours.
+Contour packChildren(const QVector<int> &children, std::vector<Contour> &contours,
+                     std::vector<double> &rel, double xSpacing)
+{
+    Contour acc = std::move(contours[children.first()]);
+    std::vector<double> offset(children.size(), 0.0);
+    for (int k = 1; k < children.size(); ++k) {
+        Contour b = std::move(contours[children.at(k)]);
+        offset[k] = separation(acc, b, xSpacing);
+        b.shift += offset[k];
+        mergeContour(acc, std::move(b));
+    }
+    const double mid = offset.back() / 2.0;
+    for (int k = 0; k < children.size(); ++k)
+        rel[children.at(k)] = offset[k] - mid;
+    acc.shift -= mid;
+    return acc;
+}
+
+// Each node's x offset from its tidy parent; roots' offsets are from a virtual root at x = 0.
+std::vector<double> tidyOffsets(const LineageGraph &graph, const QVector<bool> &hidden,
+                                double xSpacing)
 {
     const int n = graph.size();
     // Post-order over the forest below a virtual root (index n), without recursion: refine
     // chains can be thousands deep.
-    auto kids = [&](int node) -> const QVector<int> & {
-        static const QVector<int> none;
-        if (node == n)
-            return graph.roots();
-        if (graph.isCollapsed(node) || m_hidden[node])
-            return none;
-        return graph.children(node);
-    };
     std::vector<double> rel(n + 1, 0.0);
     std::vector<Contour> contours(n + 1);
     std::vector<std::pair<int, int>> stack; // node, next child position
     stack.push_back({n, 0});
     while (!stack.empty()) {
         auto &[node, next] = stack.back();
-        const QVector<int> &children = kids(node);
+        const QVector<int> &children = tidyChildren(graph, hidden, node);
         if (next < children.size()) {
             const int child = children.at(next++);
             stack.push_back({child, 0});
             continue;
         }
         Contour acc;
-        if (!children.isEmpty()) {
-            acc = std::move(contours[children.first()]);
-            std::vector<double> offset(children.size(), 0.0);
-            for (int k = 1; k < children.size(); ++k) {
-                Contour b = std::move(contours[children.at(k)]);
-                const int common = std::min(acc.levels(), b.levels());
-                double d = -std::numeric_limits<double>::infinity();
-                for (int l = 0; l < common; ++l) {
-                    const int ia = acc.levels() - 1 - l;
-                    const int ib = b.levels() - 1 - l;
-                    d = std::max(d, acc.right[ia] + acc.shift - (b.left[ib] + b.shift) + xSpacing);
-                }
-                offset[k] = d;
-                b.shift += d;
-                // Merge the shorter contour into the longer one: O(shorter) per merge.
-                if (b.levels() > acc.levels()) {
-                    for (int l = 0; l < common; ++l) {
-                        const int ia = acc.levels() - 1 - l;
-                        const int ib = b.levels() - 1 - l;
-                        b.left[ib] = acc.left[ia] + acc.shift - b.shift;
-                    }
-                    acc = std::move(b);
-                } else {
-                    for (int l = 0; l < common; ++l) {
-                        const int ia = acc.levels() - 1 - l;
-                        const int ib = b.levels() - 1 - l;
-                        acc.right[ia] = b.right[ib] + b.shift - acc.shift;
-                    }
-                }
-            }
-            const double mid = offset.back() / 2.0;
-            for (int k = 0; k < children.size(); ++k)
-                rel[children.at(k)] = offset[k] - mid;
-            acc.shift -= mid;
-        }
+        if (!children.isEmpty())
+            acc = packChildren(children, contours, rel, xSpacing);
         acc.left.push_back(-acc.shift);
         acc.right.push_back(-acc.shift);
         contours[node] = std::move(acc);
         stack.pop_back();
     }
-
-    // Pre-order: absolute positions and depths.
-    std::vector<std::pair<int, double>> todo;
-    for (int root : graph.roots())
-        todo.push_back({root, rel[root]});
-    std::vector<int> depthOf(n, 0);
-    while (!todo.empty()) {
-        const auto [node, x] = todo.back();
-        todo.pop_back();
-        m_positions[node] = QPointF(x, depthOf[node] * ySpacing);
-        m_depth[node] = depthOf[node];
-        for (int child : kids(node)) {
-            depthOf[child] = depthOf[node] + 1;
-            todo.push_back({child, x + rel[child]});
-        }
-    }
+    return rel;
 }
 
-void TreeLayout::computeLayered(const LineageGraph &graph)
+// ---- layered ------------------------------------------------------------------------------------
+
+// Each node's layer: one below its deepest parent (memoised, iterative).
+std::vector<int> layersOf(const LineageGraph &graph)
 {
     const int n = graph.size();
-    // Layer: one below the deepest parent (memoised, iterative).
     std::vector<int> layer(n, -1);
     for (int start = 0; start < n; ++start) {
         if (layer[start] >= 0)
@@ -157,77 +158,115 @@ void TreeLayout::computeLayered(const LineageGraph &graph)
             stack.pop_back();
         }
     }
+    return layer;
+}
 
-    // Initial order inside a layer: pre-order of the primary tree, which is already tidy-ish.
-    std::vector<int> preorder(n, 0);
-    {
-        int counter = 0;
-        std::vector<int> todo(graph.roots().crbegin(), graph.roots().crend());
-        while (!todo.empty()) {
-            const int node = todo.back();
-            todo.pop_back();
-            preorder[node] = counter++;
-            const QVector<int> &children = graph.children(node);
-            for (auto it = children.crbegin(); it != children.crend(); ++it)
-                todo.push_back(*it);
-        }
+// Each node's position in a pre-order walk of the primary tree.
+std::vector<int> primaryPreorder(const LineageGraph &graph)
+{
+    std::vector<int> preorder(graph.size(), 0);
+    int counter = 0;
+    std::vector<int> todo(graph.roots().crbegin(), graph.roots().crend());
+    while (!todo.empty()) {
+        const int node = todo.back();
+        todo.pop_back();
+        preorder[node] = counter++;
+        const QVector<int> &children = graph.children(node);
+        for (auto it = children.crbegin(); it != children.crend(); ++it)
+            todo.push_back(*it);
     }
+    return preorder;
+}
+
+// The visible nodes of each layer, in pre-order of the primary tree, which is already tidy-ish.
+std::vector<std::vector<int>> visibleLayers(const std::vector<int> &layer,
+                                            const std::vector<int> &preorder,
+                                            const QVector<bool> &hidden)
+{
+    const int n = int(layer.size());
     int layerCount = 0;
     for (int i = 0; i < n; ++i) {
-        if (!m_hidden[i])
+        if (!hidden[i])
             layerCount = std::max(layerCount, layer[i] + 1);
     }
     std::vector<std::vector<int>> layers(layerCount);
     for (int i = 0; i < n; ++i) {
-        if (!m_hidden[i])
+        if (!hidden[i])
             layers[layer[i]].push_back(i);
     }
     for (auto &nodes : layers)
         std::sort(nodes.begin(), nodes.end(),
                   [&](int a, int b) { return preorder[a] < preorder[b]; });
+    return layers;
+}
 
-    std::vector<double> x(n, 0.0);
-    auto place = [&](const std::vector<int> &nodes) {
-        const double half = (double(nodes.size()) - 1.0) / 2.0;
-        for (size_t i = 0; i < nodes.size(); ++i)
-            x[nodes[i]] = (double(i) - half) * xSpacing;
-    };
-    for (const auto &nodes : layers)
-        place(nodes);
+// Spaces a layer's nodes xSpacing apart, in their order, centred on 0.
+void placeEvenly(const std::vector<int> &nodes, std::vector<double> &x, double xSpacing)
+{
+    const double half = (double(nodes.size()) - 1.0) / 2.0;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        x[nodes[i]] = (double(i) - half) * xSpacing;
+}
 
-    // Children of each node over both kinds of edge, for the upward sweeps.
-    std::vector<std::vector<int>> down(n);
-    for (int i = 0; i < n; ++i) {
-        if (m_hidden[i])
+// The mean x of a node's visible parents, or its own x when it has none.
+double meanParentX(const LineageGraph &graph, const QVector<bool> &hidden,
+                   const std::vector<double> &x, int node)
+{
+    double sum = 0.0;
+    int count = 0;
+    for (int par : {graph.parent(node), graph.secondParent(node)}) {
+        if (par >= 0 && !hidden[par]) {
+            sum += x[par];
+            ++count;
+        }
+    }
+    return count ? sum / count : x[node];
+}
+
+// The mean x of a node's children, or its own x when it has none.
+double meanChildX(const std::vector<int> &children, const std::vector<double> &x, int node)
+{
+    double sum = 0.0;
+    int count = 0;
+    for (int child : children) {
+        sum += x[child];
+        ++count;
+    }
+    return count ? sum / count : x[node];
+}
+
+// Children of each node over both kinds of edge, for the upward sweeps.
+std::vector<std::vector<int>> visibleChildren(const LineageGraph &graph,
+                                              const QVector<bool> &hidden)
+{
+    std::vector<std::vector<int>> down(graph.size());
+    for (int i = 0; i < graph.size(); ++i) {
+        if (hidden[i])
             continue;
         for (int par : {graph.parent(i), graph.secondParent(i)}) {
-            if (par >= 0 && !m_hidden[par])
+            if (par >= 0 && !hidden[par])
                 down[par].push_back(i);
         }
     }
-    std::vector<double> key(n, 0.0);
+    return down;
+}
+
+// Barycentre ordering: twice, sweeps down reordering each layer by its parents' mean x, then up
+// by its children's, to reduce crossings.
+void orderByBarycentre(const LineageGraph &graph, const QVector<bool> &hidden,
+                       std::vector<std::vector<int>> &layers, std::vector<double> &x,
+                       double xSpacing)
+{
+    const std::vector<std::vector<int>> down = visibleChildren(graph, hidden);
+    std::vector<double> key(graph.size(), 0.0);
     auto sweep = [&](size_t l, bool fromParents) {
         auto &nodes = layers[l];
         for (int node : nodes) {
-            double sum = 0.0;
-            int count = 0;
-            if (fromParents) {
-                for (int par : {graph.parent(node), graph.secondParent(node)}) {
-                    if (par >= 0 && !m_hidden[par]) {
-                        sum += x[par];
-                        ++count;
-                    }
-                }
-            } else {
-                for (int child : down[node]) {
-                    sum += x[child];
-                    ++count;
-                }
-            }
-            key[node] = count ? sum / count : x[node];
+            key[node] =
+                fromParents ? meanParentX(graph, hidden, x, node) : meanChildX(down[node], x, node);
         }
         std::stable_sort(nodes.begin(), nodes.end(), [&](int a, int b) { return key[a] < key[b]; });
-        place(nodes);
+        placeEvenly(nodes, x, xSpacing);
     };
     for (int iteration = 0; iteration < 2; ++iteration) {
         for (size_t l = 1; l < layers.size(); ++l)
@@ -235,24 +274,21 @@ void TreeLayout::computeLayered(const LineageGraph &graph)
         for (size_t l = layers.size(); l-- > 1;)
             sweep(l - 1, false);
     }
+}
 
-    // Pull each node towards its parents, keeping order and spacing, then recentre the layer.
+// Pull each node towards its parents, keeping order and spacing, then recentre the layer.
+void pullTowardsParents(const LineageGraph &graph, const QVector<bool> &hidden,
+                        const std::vector<std::vector<int>> &layers, std::vector<double> &x,
+                        double xSpacing)
+{
     for (size_t l = 1; l < layers.size(); ++l) {
-        auto &nodes = layers[l];
+        const auto &nodes = layers[l];
         if (nodes.empty())
             continue;
         double wantSum = 0.0;
         double prev = -std::numeric_limits<double>::infinity();
         for (int node : nodes) {
-            double sum = 0.0;
-            int count = 0;
-            for (int par : {graph.parent(node), graph.secondParent(node)}) {
-                if (par >= 0 && !m_hidden[par]) {
-                    sum += x[par];
-                    ++count;
-                }
-            }
-            const double want = count ? sum / count : x[node];
+            const double want = meanParentX(graph, hidden, x, node);
             wantSum += want;
             x[node] = std::max(want, prev + xSpacing);
             prev = x[node];
@@ -264,7 +300,55 @@ void TreeLayout::computeLayered(const LineageGraph &graph)
         for (int node : nodes)
             x[node] += correction;
     }
-    for (int i = 0; i < n; ++i) {
+}
+
+} // namespace
+
+void TreeLayout::compute(const LineageGraph &graph, Mode mode)
+{
+    m_mode = mode;
+    const int n = graph.size();
+    m_positions.fill(QPointF(), n);
+    m_depth.fill(0, n);
+    m_hidden = graph.hiddenMask();
+    if (mode == Mode::Tidy)
+        computeTidy(graph);
+    else
+        computeLayered(graph);
+    buildIndex();
+}
+
+void TreeLayout::computeTidy(const LineageGraph &graph)
+{
+    const std::vector<double> rel = tidyOffsets(graph, m_hidden, xSpacing);
+
+    // Pre-order: absolute positions and depths.
+    std::vector<std::pair<int, double>> todo;
+    for (int root : graph.roots())
+        todo.push_back({root, rel[root]});
+    std::vector<int> depthOf(graph.size(), 0);
+    while (!todo.empty()) {
+        const auto [node, x] = todo.back();
+        todo.pop_back();
+        m_positions[node] = QPointF(x, depthOf[node] * ySpacing);
+        m_depth[node] = depthOf[node];
+        for (int child : tidyChildren(graph, m_hidden, node)) {
+            depthOf[child] = depthOf[node] + 1;
+            todo.push_back({child, x + rel[child]});
+        }
+    }
+}
+
+void TreeLayout::computeLayered(const LineageGraph &graph)
+{
+    const std::vector<int> layer = layersOf(graph);
+    std::vector<std::vector<int>> layers = visibleLayers(layer, primaryPreorder(graph), m_hidden);
+    std::vector<double> x(graph.size(), 0.0);
+    for (const auto &nodes : layers)
+        placeEvenly(nodes, x, xSpacing);
+    orderByBarycentre(graph, m_hidden, layers, x, xSpacing);
+    pullTowardsParents(graph, m_hidden, layers, x, xSpacing);
+    for (int i = 0; i < graph.size(); ++i) {
         m_positions[i] = QPointF(x[i], layer[i] * ySpacing);
         m_depth[i] = layer[i];
     }

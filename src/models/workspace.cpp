@@ -1,7 +1,7 @@
 #include "workspace.h"
 
 #include "core/installlayout.h"
-#include "engine/slurmevaluator.h"
+#include "engine/cluster/slurmevaluator.h"
 #include "engine/verifierevaluator.h"
 #include "runcontroller.h"
 #include "store/runstore.h"

@@ -5,7 +5,7 @@
 #include "engine/manualsubmission.h"
 #include "engine/runarguments.h"
 #include "tasks/tasklibrary.h"
-#include "verifier/cudadevices.h"
+#include "verifier/harness/cudadevices.h"
 
 #include <QFuture>
 #include <QList>

@@ -73,22 +73,16 @@ QByteArray AnthropicMessagesApi::requestBody(const LlmRequest &request) const
             body.insert(QStringLiteral("top_p"), *request.topP);
     }
     body.insert(QStringLiteral("max_tokens"), maxTokens);
-    for (auto it = request.extraBody.begin(); it != request.extraBody.end(); ++it)
-        body.insert(it.key(), it.value());
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    return finishBody(body, request);
 }
 
 ChatApi::ParseResult AnthropicMessagesApi::parseResponse(const QByteArray &body) const
 {
     ParseResult result;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (!doc.isObject()) {
-        result.error =
-            QStringLiteral("the server sent ") + describeNonJson(body, parseError.errorString());
+    const std::optional<QJsonObject> object = responseObject(body, result);
+    if (!object)
         return result;
-    }
-    const QJsonObject root = doc.object();
+    const QJsonObject &root = *object;
     if (root.value(QStringLiteral("type")).toString() == QStringLiteral("error") ||
         root.value(QStringLiteral("error")).isObject()) {
         result.retryable = isRetryableType(root.value(QStringLiteral("error"))

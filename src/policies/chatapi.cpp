@@ -35,6 +35,24 @@ void ChatApi::finishStream(StreamState &state)
         state.response.splitOutputTokens(state.outputTokens, state.reportedReasoning);
 }
 
+QByteArray ChatApi::finishBody(QJsonObject body, const LlmRequest &request)
+{
+    for (auto it = request.extraBody.begin(); it != request.extraBody.end(); ++it)
+        body.insert(it.key(), it.value());
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+std::optional<QJsonObject> ChatApi::responseObject(const QByteArray &body, ParseResult &result)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (doc.isObject())
+        return doc.object();
+    result.error =
+        QStringLiteral("the server sent ") + describeNonJson(body, parseError.errorString());
+    return std::nullopt;
+}
+
 QString ChatApi::describeNonJson(const QByteArray &body, const QString &parseError)
 {
     const QString text = QString::fromUtf8(body.left(4096));

@@ -6,8 +6,10 @@
 #include "policies/sseparser.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <memory>
+#include <optional>
 
 namespace kiln {
 
@@ -58,6 +60,13 @@ public:
     static QString describeNonJson(const QByteArray &body, const QString &parseError);
 
     static std::unique_ptr<ChatApi> create(ApiFlavour flavour);
+
+protected:
+    // The request's extra_body fields over the flavour's own (the user's word wins), as compact
+    // JSON.
+    static QByteArray finishBody(QJsonObject body, const LlmRequest &request);
+    // The answer's top-level object; none, with result.error saying why, when it is not one.
+    static std::optional<QJsonObject> responseObject(const QByteArray &body, ParseResult &result);
 };
 
 } // namespace kiln

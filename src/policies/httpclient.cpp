@@ -95,6 +95,112 @@ HttpResponse::Error classify(CURLcode code)
     }
 }
 
+curl_slist *requestHeaders(const HttpRequest &request)
+{
+    curl_slist *headers = nullptr;
+    for (const QByteArray &h : request.headers)
+        headers = curl_slist_append(headers, h.constData());
+    // No 100-continue round trip for large prompts.
+    return curl_slist_append(headers, "Expect:");
+}
+
+// `url`, `headers` and `errorBuffer` must outlive the transfer.
+void configure(CURL *easy, const HttpRequest &request, const QByteArray &url, curl_slist *headers,
+               Transfer &t, char *errorBuffer)
+{
+    curl_easy_setopt(easy, CURLOPT_URL, url.constData());
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.constData());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, "kiln/" KILN_VERSION);
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(request.connectTimeoutMs));
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(request.totalTimeoutMs));
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onWrite);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorBuffer);
+}
+
+QString stallText(const HttpRequest &request, qint64 windowBytes)
+{
+    return windowBytes == 0 ? QStringLiteral("no data received for %1 s (idle timeout)")
+                                  .arg(request.idleTimeoutMs / 1000.0)
+                            : QStringLiteral("only %1 bytes received in %2 s, below the minimum of "
+                                             "%3 (stalled trickle)")
+                                  .arg(windowBytes)
+                                  .arg(request.idleTimeoutMs / 1000.0)
+                                  .arg(request.minBytesPerWindow);
+}
+
+// Runs the transfer in short slices until it ends, is cancelled or stalls; true when it was
+// stopped here (t.response then says why).
+bool drive(CURLM *multi, const HttpRequest &request, const std::atomic<bool> &cancel, Transfer &t)
+{
+    QElapsedTimer window;
+    window.start();
+    int running = 1;
+    while (running) {
+        if (curl_multi_perform(multi, &running) != CURLM_OK)
+            break;
+        if (!running)
+            break;
+        if (cancel.load()) {
+            t.response.error = HttpResponse::Error::Cancelled;
+            t.response.errorText = QStringLiteral("cancelled");
+            return true;
+        }
+        if (window.elapsed() >= request.idleTimeoutMs) {
+            if (t.windowBytes < request.minBytesPerWindow) {
+                t.response.error = HttpResponse::Error::IdleTimeout;
+                t.response.errorText = stallText(request, t.windowBytes);
+                return true;
+            }
+            t.windowBytes = 0;
+            window.restart();
+        }
+        curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+    }
+    return false;
+}
+
+CURLcode finishedResult(CURLM *multi)
+{
+    CURLcode result = CURLE_OK;
+    int queued = 0;
+    while (CURLMsg *msg = curl_multi_info_read(multi, &queued)) {
+        if (msg->msg == CURLMSG_DONE)
+            result = msg->data.result;
+    }
+    return result;
+}
+
+// The error of a transfer that libcurl ended with `result` (not CURLE_OK).
+void describeFailure(Transfer &t, CURLcode result, const char *errorBuffer)
+{
+    if (t.tooLarge) {
+        t.response.error = HttpResponse::Error::TooLarge;
+        t.response.errorText = QStringLiteral("response exceeds the size limit of %1 bytes")
+                                   .arg(t.request->maxResponseBytes);
+    } else if (t.sinkAborted) {
+        t.response.error = HttpResponse::Error::Aborted;
+        t.response.errorText = t.abortReason;
+    } else {
+        t.response.error = classify(result);
+        const QString detail = QString::fromUtf8(errorBuffer).trimmed();
+        // One arg() call: curl's text may itself contain '%' (URLs).
+        t.response.errorText =
+            QStringLiteral("%1 (curl %2)")
+                .arg(detail.isEmpty() ? QString::fromUtf8(curl_easy_strerror(result)) : detail,
+                     QString::number(int(result)));
+    }
+}
+
 } // namespace
 
 QString HttpClient::errorName(HttpResponse::Error error)
@@ -139,75 +245,13 @@ HttpResponse HttpClient::post(const HttpRequest &request, const std::atomic<bool
     CURLM *multi = curl_multi_init();
     t.easy = easy;
     char errorBuffer[CURL_ERROR_SIZE] = {0};
-    curl_slist *headers = nullptr;
-    for (const QByteArray &h : request.headers)
-        headers = curl_slist_append(headers, h.constData());
-    // No 100-continue round trip for large prompts.
-    headers = curl_slist_append(headers, "Expect:");
-
+    curl_slist *headers = requestHeaders(request);
     const QByteArray url = request.url.toUtf8();
-    curl_easy_setopt(easy, CURLOPT_URL, url.constData());
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_POST, 1L);
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.constData());
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
-    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(easy, CURLOPT_USERAGENT, "kiln/" KILN_VERSION);
-    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(request.connectTimeoutMs));
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(request.totalTimeoutMs));
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onWrite);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorBuffer);
+    configure(easy, request, url, headers, t, errorBuffer);
     curl_multi_add_handle(multi, easy);
 
-    QElapsedTimer window;
-    window.start();
-    int running = 1;
-    CURLcode result = CURLE_OK;
-    bool stopped = false;
-    while (running) {
-        if (curl_multi_perform(multi, &running) != CURLM_OK)
-            break;
-        if (!running)
-            break;
-        if (cancel.load()) {
-            t.response.error = HttpResponse::Error::Cancelled;
-            t.response.errorText = QStringLiteral("cancelled");
-            stopped = true;
-            break;
-        }
-        if (window.elapsed() >= request.idleTimeoutMs) {
-            if (t.windowBytes < request.minBytesPerWindow) {
-                t.response.error = HttpResponse::Error::IdleTimeout;
-                t.response.errorText =
-                    t.windowBytes == 0
-                        ? QStringLiteral("no data received for %1 s (idle timeout)")
-                              .arg(request.idleTimeoutMs / 1000.0)
-                        : QStringLiteral("only %1 bytes received in %2 s, below the minimum of "
-                                         "%3 (stalled trickle)")
-                              .arg(t.windowBytes)
-                              .arg(request.idleTimeoutMs / 1000.0)
-                              .arg(request.minBytesPerWindow);
-                stopped = true;
-                break;
-            }
-            t.windowBytes = 0;
-            window.restart();
-        }
-        curl_multi_poll(multi, nullptr, 0, 50, nullptr);
-    }
-    if (!stopped) {
-        int queued = 0;
-        while (CURLMsg *msg = curl_multi_info_read(multi, &queued)) {
-            if (msg->msg == CURLMSG_DONE)
-                result = msg->data.result;
-        }
-    }
+    const bool stopped = drive(multi, request, cancel, t);
+    const CURLcode result = stopped ? CURLE_OK : finishedResult(multi);
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     t.response.status = int(status);
@@ -217,24 +261,8 @@ HttpResponse HttpClient::post(const HttpRequest &request, const std::atomic<bool
     curl_multi_cleanup(multi);
     curl_slist_free_all(headers);
 
-    if (!stopped && result != CURLE_OK) {
-        if (t.tooLarge) {
-            t.response.error = HttpResponse::Error::TooLarge;
-            t.response.errorText = QStringLiteral("response exceeds the size limit of %1 bytes")
-                                       .arg(request.maxResponseBytes);
-        } else if (t.sinkAborted) {
-            t.response.error = HttpResponse::Error::Aborted;
-            t.response.errorText = t.abortReason;
-        } else {
-            t.response.error = classify(result);
-            const QString detail = QString::fromUtf8(errorBuffer).trimmed();
-            // One arg() call: curl's text may itself contain '%' (URLs).
-            t.response.errorText =
-                QStringLiteral("%1 (curl %2)")
-                    .arg(detail.isEmpty() ? QString::fromUtf8(curl_easy_strerror(result)) : detail,
-                         QString::number(int(result)));
-        }
-    }
+    if (!stopped && result != CURLE_OK)
+        describeFailure(t, result, errorBuffer);
     t.response.elapsedMs = clock.elapsed();
     return t.response;
 }

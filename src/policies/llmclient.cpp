@@ -1,6 +1,7 @@
 #include "llmclient.h"
 
 #include "policies/httpclient.h"
+#include "policies/llmstreamreader.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -123,54 +124,32 @@ LlmRequest LlmClient::makeRequest(const QString &system, const QString &user) co
     return r;
 }
 
-LlmClient::Attempt LlmClient::attemptOnce(const LlmRequest &request, const QByteArray &body,
-                                          const std::atomic<bool> &cancel) const
+HttpRequest LlmClient::httpRequest(const QByteArray &body, bool stream) const
 {
-    Attempt a;
     HttpRequest http;
     http.url = m_url;
-    http.headers = m_api->headers(m_config.apiKey(), request.stream);
+    http.headers = m_api->headers(m_config.apiKey(), stream);
     http.body = body;
     http.connectTimeoutMs = m_config.connectTimeoutMs;
     http.idleTimeoutMs = m_config.idleTimeoutMs;
     http.minBytesPerWindow = m_config.minBytesPerWindow;
     http.totalTimeoutMs = m_config.totalTimeoutMs;
     http.maxResponseBytes = m_config.maxResponseBytes;
+    return http;
+}
 
-    SseParser parser;
-    ChatApi::StreamState state;
-    bool decided = false;
-    bool eventStream = true;
-    QByteArray rawBody;
+LlmClient::Attempt LlmClient::attemptOnce(const LlmRequest &request, const QByteArray &body,
+                                          const std::atomic<bool> &cancel) const
+{
+    Attempt a;
+    const HttpRequest http = httpRequest(body, request.stream);
+    LlmStreamReader reader(*m_api);
     HttpClient::Sink sink;
-    if (request.stream) {
-        sink = [&](const QByteArray &chunk, const QMap<QByteArray, QByteArray> &headers,
-                   QString *abortReason) {
-            if (!decided) {
-                decided = true;
-                // A server may ignore stream:true, or a proxy may answer with a page: anything
-                // that is not an event stream is read whole and parsed as a plain response.
-                const QByteArray type = headers.value("content-type").toLower();
-                eventStream = type.isEmpty() || type.contains("event-stream");
-            }
-            if (!eventStream || rawBody.size() < 512)
-                rawBody += chunk; // whole for a plain body; the start of a stream for errors
-            if (!eventStream)
-                return true;
-            const QList<SseEvent> events = parser.feed(chunk);
-            for (const SseEvent &event : events) {
-                m_api->onStreamEvent(event, state);
-                if (state.failed) {
-                    *abortReason = state.error;
-                    return false;
-                }
-            }
-            return true;
-        };
-    }
+    if (request.stream)
+        sink = reader.sink();
     const HttpResponse reply = HttpClient::post(http, cancel, sink);
     a.status = reply.status;
-    a.partialText = state.response.text;
+    a.partialText = reader.state().response.text;
     if (reply.error == HttpResponse::Error::Cancelled || cancel.load()) {
         a.cancelled = true;
         a.error = QStringLiteral("cancelled");
@@ -178,64 +157,17 @@ LlmClient::Attempt LlmClient::attemptOnce(const LlmRequest &request, const QByte
         return a;
     }
     if (reply.status != 0 && (reply.status < 200 || reply.status >= 300)) {
-        const QString phrase = statusPhrase(reply.status);
-        a.errorKind = QStringLiteral("http");
-        a.error = QStringLiteral("HTTP %1%2: %3")
-                      .arg(reply.status)
-                      .arg(phrase.isEmpty() ? QString()
-                                            : QStringLiteral(" (") + phrase + QLatin1Char(')'))
-                      .arg(ChatApi::describeErrorBody(reply.body));
-        if (reply.status == 401 || reply.status == 403)
-            a.error +=
-                m_config.apiKeyEnv.isEmpty()
-                    ? QStringLiteral(" - no API key was sent; name the variable holding "
-                                     "it with --api-key-env")
-                    : (m_config.apiKeyPresent()
-                           ? QStringLiteral(" - check the key in $%1").arg(m_config.apiKeyEnv)
-                           : QStringLiteral(" - $%1 is not set").arg(m_config.apiKeyEnv));
-        a.retryable = RetryPolicy::isRetryableStatus(reply.status);
-        const QByteArray retryAfter = reply.header("retry-after");
-        if (!retryAfter.isEmpty())
-            a.retryAfterMs =
-                RetryPolicy::parseRetryAfter(retryAfter, QDateTime::currentDateTimeUtc());
+        describeHttpError(reply, a);
         return a;
     }
     if (!reply.transportOk()) {
-        a.error = reply.errorText;
-        switch (reply.error) {
-        case HttpResponse::Error::TooLarge:
-            a.errorKind = QStringLiteral("too_large");
-            break;
-        case HttpResponse::Error::Aborted:
-            // The stream carried an error event (overloaded, rate limited, ...).
-            a.errorKind = QStringLiteral("stream");
-            a.retryable = state.retryable;
-            break;
-        case HttpResponse::Error::Connect:
-            a.errorKind = QStringLiteral("connect");
-            a.error = QStringLiteral("cannot connect to %1: %2")
-                          .arg(m_config.endpointHost(), reply.errorText);
-            a.retryable = true;
-            break;
-        case HttpResponse::Error::IdleTimeout:
-        case HttpResponse::Error::TotalTimeout:
-            a.errorKind = QStringLiteral("timeout");
-            a.retryable = true;
-            break;
-        default:
-            a.errorKind = QStringLiteral("transport");
-            a.error = QStringLiteral("the connection broke after %1 bytes: %2")
-                          .arg(reply.bytesReceived)
-                          .arg(reply.errorText);
-            a.retryable = true;
-            break;
-        }
+        describeTransportError(reply, reader.state().retryable, a);
         return a;
     }
 
-    ChatApi::ParseResult parsed;
-    if (!request.stream || !eventStream) {
-        parsed = m_api->parseResponse(request.stream ? rawBody : reply.body);
+    if (!request.stream || !reader.eventStream()) {
+        const ChatApi::ParseResult parsed =
+            m_api->parseResponse(request.stream ? reader.rawBody() : reply.body);
         if (!parsed.ok) {
             a.error = parsed.error;
             a.errorKind = QStringLiteral("parse");
@@ -244,27 +176,72 @@ LlmClient::Attempt LlmClient::attemptOnce(const LlmRequest &request, const QByte
         }
         a.response = parsed.response;
     } else {
-        if (!state.done && state.response.finishReason.isEmpty()) {
+        if (!reader.complete()) {
             a.errorKind = QStringLiteral("stream");
             a.retryable = true;
-            if (state.events == 0)
-                a.error = QStringLiteral("the stream ended without any event (%1 bytes: %2)")
-                              .arg(QString::number(parser.bytesFed()),
-                                   ChatApi::describeErrorBody(rawBody));
-            else if (parser.hasPartialEvent())
-                a.error = QStringLiteral("the stream was cut mid-event after %1 bytes")
-                              .arg(parser.bytesFed());
-            else
-                a.error = QStringLiteral("the stream ended after %1 events without its final "
-                                         "event")
-                              .arg(state.events);
+            a.error = reader.incompleteError();
             return a;
         }
-        ChatApi::finishStream(state);
-        a.response = state.response;
+        a.response = reader.finish();
     }
     a.ok = true;
     return a;
+}
+
+void LlmClient::describeHttpError(const HttpResponse &reply, Attempt &a) const
+{
+    const QString phrase = statusPhrase(reply.status);
+    a.errorKind = QStringLiteral("http");
+    a.error =
+        QStringLiteral("HTTP %1%2: %3")
+            .arg(reply.status)
+            .arg(phrase.isEmpty() ? QString() : QStringLiteral(" (") + phrase + QLatin1Char(')'))
+            .arg(ChatApi::describeErrorBody(reply.body));
+    if (reply.status == 401 || reply.status == 403)
+        a.error += m_config.apiKeyEnv.isEmpty()
+                       ? QStringLiteral(" - no API key was sent; name the variable holding "
+                                        "it with --api-key-env")
+                       : (m_config.apiKeyPresent()
+                              ? QStringLiteral(" - check the key in $%1").arg(m_config.apiKeyEnv)
+                              : QStringLiteral(" - $%1 is not set").arg(m_config.apiKeyEnv));
+    a.retryable = RetryPolicy::isRetryableStatus(reply.status);
+    const QByteArray retryAfter = reply.header("retry-after");
+    if (!retryAfter.isEmpty())
+        a.retryAfterMs = RetryPolicy::parseRetryAfter(retryAfter, QDateTime::currentDateTimeUtc());
+}
+
+void LlmClient::describeTransportError(const HttpResponse &reply, bool streamRetryable,
+                                       Attempt &a) const
+{
+    a.error = reply.errorText;
+    switch (reply.error) {
+    case HttpResponse::Error::TooLarge:
+        a.errorKind = QStringLiteral("too_large");
+        break;
+    case HttpResponse::Error::Aborted:
+        // The stream carried an error event (overloaded, rate limited, ...).
+        a.errorKind = QStringLiteral("stream");
+        a.retryable = streamRetryable;
+        break;
+    case HttpResponse::Error::Connect:
+        a.errorKind = QStringLiteral("connect");
+        a.error = QStringLiteral("cannot connect to %1: %2")
+                      .arg(m_config.endpointHost(), reply.errorText);
+        a.retryable = true;
+        break;
+    case HttpResponse::Error::IdleTimeout:
+    case HttpResponse::Error::TotalTimeout:
+        a.errorKind = QStringLiteral("timeout");
+        a.retryable = true;
+        break;
+    default:
+        a.errorKind = QStringLiteral("transport");
+        a.error = QStringLiteral("the connection broke after %1 bytes: %2")
+                      .arg(reply.bytesReceived)
+                      .arg(reply.errorText);
+        a.retryable = true;
+        break;
+    }
 }
 
 LlmCallResult LlmClient::complete(const LlmRequest &request, qint64 sampleIndex,
@@ -280,32 +257,73 @@ LlmCallResult LlmClient::complete(const LlmRequest &request, qint64 sampleIndex,
             .adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment)
             .toString();
     result.cacheKey = cacheKey(endpoint, request.model, body, sampleIndex);
-    const qint64 promptChars = request.system.size() + request.user.size();
 
-    if (m_cache && m_config.useCache) {
-        if (const std::optional<CachedCompletion> hit = m_cache->get(result.cacheKey)) {
-            const QJsonDocument doc = QJsonDocument::fromJson(hit->response.toUtf8());
-            if (doc.isObject()) {
-                result.ok = true;
-                result.cacheHit = true;
-                result.response = LlmResponse::fromJson(doc.object());
-                result.latencyMs = clock.elapsed();
-                return result;
-            }
-        }
+    if (m_cache && m_config.useCache && readCache(result)) {
+        result.latencyMs = clock.elapsed();
+        return result;
     }
 
     std::optional<ConcurrencyLimiter::Guard> slot;
     if (limiter) {
         slot.emplace(*limiter, cancel);
         if (!slot->held()) {
-            result.cancelled = true;
-            result.error = QStringLiteral("cancelled");
-            result.errorKind = QStringLiteral("cancelled");
+            markCancelled(result);
             result.latencyMs = clock.elapsed();
             return result;
         }
     }
+    callWithRetries(request, body, cancel, result);
+    slot.reset();
+    result.latencyMs = clock.elapsed();
+
+    if (result.ok && m_cache && m_config.useCache)
+        writeCache(request, body, endpoint, sampleIndex, result);
+    return result;
+}
+
+bool LlmClient::readCache(LlmCallResult &result) const
+{
+    const std::optional<CachedCompletion> hit = m_cache->get(result.cacheKey);
+    if (!hit)
+        return false;
+    const QJsonDocument doc = QJsonDocument::fromJson(hit->response.toUtf8());
+    if (!doc.isObject())
+        return false;
+    result.ok = true;
+    result.cacheHit = true;
+    result.response = LlmResponse::fromJson(doc.object());
+    return true;
+}
+
+void LlmClient::writeCache(const LlmRequest &request, const QByteArray &body,
+                           const QString &endpoint, qint64 sampleIndex,
+                           const LlmCallResult &result) const
+{
+    CachedCompletion entry;
+    entry.key = result.cacheKey;
+    entry.endpoint = endpoint;
+    entry.model = request.model;
+    entry.bodyHash =
+        QString::fromLatin1(QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex());
+    entry.sampleIndex = sampleIndex;
+    entry.response =
+        QString::fromUtf8(QJsonDocument(result.response.toJson()).toJson(QJsonDocument::Compact));
+    entry.usage = result.response.usageJson();
+    entry.createdAt = QDateTime::currentDateTimeUtc();
+    m_cache->put(entry);
+}
+
+void LlmClient::markCancelled(LlmCallResult &result)
+{
+    result.cancelled = true;
+    result.error = QStringLiteral("cancelled");
+    result.errorKind = QStringLiteral("cancelled");
+}
+
+void LlmClient::callWithRetries(const LlmRequest &request, const QByteArray &body,
+                                const std::atomic<bool> &cancel, LlmCallResult &result) const
+{
+    const qint64 promptChars = request.system.size() + request.user.size();
     const int maxAttempts = std::max(1, m_config.retry.maxAttempts);
     for (int attempt = 1; attempt <= maxAttempts; ++attempt) {
         result.attempts = attempt;
@@ -314,62 +332,56 @@ LlmCallResult LlmClient::complete(const LlmRequest &request, qint64 sampleIndex,
         if (!a.partialText.isEmpty())
             result.partialText = redact(a.partialText);
         if (a.ok) {
-            result.ok = true;
-            result.error.clear();
-            result.errorKind.clear();
-            result.response = a.response;
-            result.response.text = redact(result.response.text);
-            result.response.reasoning = redact(result.response.reasoning);
-            if (!result.response.usageReported)
-                result.response.finalizeUsage(promptChars);
-            break;
+            takeResponse(a.response, promptChars, result);
+            return;
         }
         result.error = redact(a.error);
         result.errorKind = a.errorKind;
         result.attemptErrors << result.error;
         if (a.cancelled) {
             result.cancelled = true;
-            break;
+            return;
         }
-        if (!a.retryable || attempt == maxAttempts) {
-            if (attempt > 1)
-                result.error += QStringLiteral(" (gave up after %1 attempts)").arg(attempt);
-            break;
-        }
-        if (a.retryAfterMs && *a.retryAfterMs > m_config.retry.maxRetryAfterMs) {
-            result.error += QStringLiteral(" (the server asked to wait %1 s, more than the "
-                                           "%2 s limit)")
-                                .arg(*a.retryAfterMs / 1000.0)
-                                .arg(m_config.retry.maxRetryAfterMs / 1000.0);
-            break;
-        }
+        if (!retryAllowed(a, attempt, maxAttempts, result))
+            return;
         const qint64 delay = m_config.retry.delayMs(attempt, a.retryAfterMs,
                                                     QRandomGenerator::global()->generateDouble());
         if (!sleepUnlessCancelled(delay, cancel)) {
-            result.cancelled = true;
-            result.error = QStringLiteral("cancelled");
-            result.errorKind = QStringLiteral("cancelled");
-            break;
+            markCancelled(result);
+            return;
         }
     }
-    slot.reset();
-    result.latencyMs = clock.elapsed();
+}
 
-    if (result.ok && m_cache && m_config.useCache) {
-        CachedCompletion entry;
-        entry.key = result.cacheKey;
-        entry.endpoint = endpoint;
-        entry.model = request.model;
-        entry.bodyHash =
-            QString::fromLatin1(QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex());
-        entry.sampleIndex = sampleIndex;
-        entry.response = QString::fromUtf8(
-            QJsonDocument(result.response.toJson()).toJson(QJsonDocument::Compact));
-        entry.usage = result.response.usageJson();
-        entry.createdAt = QDateTime::currentDateTimeUtc();
-        m_cache->put(entry);
+void LlmClient::takeResponse(const LlmResponse &response, qint64 promptChars,
+                             LlmCallResult &result) const
+{
+    result.ok = true;
+    result.error.clear();
+    result.errorKind.clear();
+    result.response = response;
+    result.response.text = redact(result.response.text);
+    result.response.reasoning = redact(result.response.reasoning);
+    if (!result.response.usageReported)
+        result.response.finalizeUsage(promptChars);
+}
+
+bool LlmClient::retryAllowed(const Attempt &a, int attempt, int maxAttempts,
+                             LlmCallResult &result) const
+{
+    if (!a.retryable || attempt == maxAttempts) {
+        if (attempt > 1)
+            result.error += QStringLiteral(" (gave up after %1 attempts)").arg(attempt);
+        return false;
     }
-    return result;
+    if (a.retryAfterMs && *a.retryAfterMs > m_config.retry.maxRetryAfterMs) {
+        result.error += QStringLiteral(" (the server asked to wait %1 s, more than the "
+                                       "%2 s limit)")
+                            .arg(*a.retryAfterMs / 1000.0)
+                            .arg(m_config.retry.maxRetryAfterMs / 1000.0);
+        return false;
+    }
+    return true;
 }
 
 } // namespace kiln

@@ -13,6 +13,9 @@
 
 namespace kiln {
 
+struct HttpRequest;
+struct HttpResponse;
+
 // The outcome of one logical call (all its retries). Failures carry a one-line reason that never
 // contains the API key; partialText keeps whatever arrived before a stream broke.
 struct LlmCallResult
@@ -58,6 +61,23 @@ private:
     struct Attempt;
     Attempt attemptOnce(const LlmRequest &request, const QByteArray &body,
                         const std::atomic<bool> &cancel) const;
+    HttpRequest httpRequest(const QByteArray &body, bool stream) const;
+    // A non-2xx answer; 401 and 403 also say what to check about the key.
+    void describeHttpError(const HttpResponse &reply, Attempt &a) const;
+    // A transfer that failed; `streamRetryable`: the stream's error event is worth retrying.
+    void describeTransportError(const HttpResponse &reply, bool streamRetryable, Attempt &a) const;
+
+    // The cached answer for result.cacheKey into `result`; false when there is none usable.
+    bool readCache(LlmCallResult &result) const;
+    void writeCache(const LlmRequest &request, const QByteArray &body, const QString &endpoint,
+                    qint64 sampleIndex, const LlmCallResult &result) const;
+    // The attempts of one call, with backoff between them, until one succeeds or retrying stops.
+    void callWithRetries(const LlmRequest &request, const QByteArray &body,
+                         const std::atomic<bool> &cancel, LlmCallResult &result) const;
+    void takeResponse(const LlmResponse &response, qint64 promptChars, LlmCallResult &result) const;
+    // Whether a failed attempt may be retried; if not, result.error says why it stopped.
+    bool retryAllowed(const Attempt &a, int attempt, int maxAttempts, LlmCallResult &result) const;
+    static void markCancelled(LlmCallResult &result);
 
     LlmConfig m_config;
     std::unique_ptr<ChatApi> m_api;

@@ -38,6 +38,173 @@ QString defaultKeyEnv(ApiFlavour api, const QString &host)
     return QString();
 }
 
+// One "llm.<name>=value" setting being applied, and where its error goes.
+struct ParamInput
+{
+    const QString &name;
+    const QString &value;
+    QString *error;
+};
+
+// What a group of settings made of one: not one of its names, applied, or refused (*error set).
+enum class ParamOutcome
+{
+    NotInGroup,
+    Applied,
+    Refused
+};
+
+ParamOutcome refuse(const ParamInput &in, const QString &what)
+{
+    if (in.error)
+        *in.error = QStringLiteral("--param llm.%1=%2: %3").arg(in.name, in.value, what);
+    return ParamOutcome::Refused;
+}
+
+ParamOutcome takeBool(const ParamInput &in, bool *target)
+{
+    bool ok = true;
+    *target = parseBool(in.value, &ok);
+    return ok ? ParamOutcome::Applied : refuse(in, QStringLiteral("expected true or false"));
+}
+
+ParamOutcome takeSeconds(const ParamInput &in, int *targetMs)
+{
+    bool ok = true;
+    const double s = in.value.toDouble(&ok);
+    if (!ok || s <= 0)
+        return refuse(in, QStringLiteral("expected a positive number of seconds"));
+    *targetMs = int(s * 1000.0);
+    return ParamOutcome::Applied;
+}
+
+// The settings of what is asked of the model.
+ParamOutcome applyGenerationParam(LlmConfig &c, const ParamInput &in)
+{
+    const QString &name = in.name;
+    const QString &value = in.value;
+    bool ok = true;
+    if (name == QStringLiteral("max_tokens")) {
+        c.maxTokens = value.toInt(&ok);
+        if (!ok || c.maxTokens <= 0)
+            return refuse(in, QStringLiteral("expected a positive integer"));
+    } else if (name == QStringLiteral("max_tokens_field")) {
+        if (value != QStringLiteral("max_tokens") &&
+            value != QStringLiteral("max_completion_tokens"))
+            return refuse(in, QStringLiteral("expected max_tokens or max_completion_tokens"));
+        c.maxTokensField = value;
+    } else if (name == QStringLiteral("temperature") || name == QStringLiteral("top_p")) {
+        const double v = value.toDouble(&ok);
+        if (!ok || v < 0)
+            return refuse(in, QStringLiteral("expected a non-negative number"));
+        (name == QStringLiteral("temperature") ? c.temperature : c.topP) = v;
+    } else if (name == QStringLiteral("reasoning_effort")) {
+        static const QStringList levels{QStringLiteral("minimal"), QStringLiteral("low"),
+                                        QStringLiteral("medium"), QStringLiteral("high"),
+                                        QString()};
+        if (!levels.contains(value))
+            return refuse(in, QStringLiteral("expected minimal, low, medium or high"));
+        c.reasoningEffort = value;
+    } else if (name == QStringLiteral("thinking_budget")) {
+        c.thinkingBudget = value.toLongLong(&ok);
+        if (!ok || c.thinkingBudget < 0)
+            return refuse(in, QStringLiteral("expected a token count (0: off)"));
+    } else if (name == QStringLiteral("seed")) {
+        return takeBool(in, &c.sendSeed);
+    } else if (name == QStringLiteral("extra_body")) {
+        const QJsonDocument doc = QJsonDocument::fromJson(value.toUtf8());
+        if (!doc.isObject())
+            return refuse(in, QStringLiteral("expected a JSON object"));
+        c.extraBody = doc.object();
+    } else {
+        return ParamOutcome::NotInGroup;
+    }
+    return ParamOutcome::Applied;
+}
+
+// The settings of the connection: streaming, parallel requests, timeouts and size limits.
+ParamOutcome applyTransportParam(LlmConfig &c, const ParamInput &in)
+{
+    const QString &name = in.name;
+    const QString &value = in.value;
+    bool ok = true;
+    if (name == QStringLiteral("stream"))
+        return takeBool(in, &c.stream);
+    if (name == QStringLiteral("stream_usage"))
+        return takeBool(in, &c.streamUsage);
+    if (name == QStringLiteral("connect_timeout_s"))
+        return takeSeconds(in, &c.connectTimeoutMs);
+    if (name == QStringLiteral("idle_timeout_s"))
+        return takeSeconds(in, &c.idleTimeoutMs);
+    if (name == QStringLiteral("timeout_s"))
+        return takeSeconds(in, &c.totalTimeoutMs);
+    if (name == QStringLiteral("concurrency")) {
+        c.concurrency = value.toInt(&ok);
+        if (!ok || c.concurrency < 1)
+            return refuse(in, QStringLiteral("expected an integer >= 1"));
+    } else if (name == QStringLiteral("min_bytes_per_window")) {
+        c.minBytesPerWindow = value.toLongLong(&ok);
+        if (!ok || c.minBytesPerWindow < 1)
+            return refuse(in, QStringLiteral("expected an integer >= 1"));
+    } else if (name == QStringLiteral("max_response_bytes")) {
+        c.maxResponseBytes = value.toLongLong(&ok);
+        if (!ok || c.maxResponseBytes < 1024)
+            return refuse(in, QStringLiteral("expected an integer >= 1024"));
+    } else {
+        return ParamOutcome::NotInGroup;
+    }
+    return ParamOutcome::Applied;
+}
+
+ParamOutcome applyRetryParam(RetryPolicy &retry, const ParamInput &in)
+{
+    const QString &name = in.name;
+    const QString &value = in.value;
+    bool ok = true;
+    if (name == QStringLiteral("retries")) {
+        // The number of retries after the first attempt.
+        const int retries = value.toInt(&ok);
+        if (!ok || retries < 0)
+            return refuse(in, QStringLiteral("expected an integer >= 0"));
+        retry.maxAttempts = retries + 1;
+    } else if (name == QStringLiteral("retry_base_ms")) {
+        retry.baseDelayMs = value.toLongLong(&ok);
+        if (!ok || retry.baseDelayMs < 0)
+            return refuse(in, QStringLiteral("expected milliseconds >= 0"));
+    } else if (name == QStringLiteral("retry_max_ms")) {
+        retry.maxDelayMs = value.toLongLong(&ok);
+        if (!ok || retry.maxDelayMs < 0)
+            return refuse(in, QStringLiteral("expected milliseconds >= 0"));
+    } else {
+        return ParamOutcome::NotInGroup;
+    }
+    return ParamOutcome::Applied;
+}
+
+// The settings of what is kept: the response cache, prices and prompt templates.
+ParamOutcome applyBookkeepingParam(LlmConfig &c, const ParamInput &in)
+{
+    const QString &name = in.name;
+    const QString &value = in.value;
+    if (name == QStringLiteral("cache"))
+        return takeBool(in, &c.useCache);
+    if (name == QStringLiteral("price_table")) {
+        c.priceTableFile = value;
+    } else if (name == QStringLiteral("price_prompt") ||
+               name == QStringLiteral("price_completion")) {
+        bool ok = true;
+        const double price = value.toDouble(&ok);
+        if (!ok || price < 0)
+            return refuse(in, QStringLiteral("expected a price per million tokens >= 0"));
+        (name == QStringLiteral("price_prompt") ? c.pricePrompt : c.priceCompletion) = price;
+    } else if (name == QStringLiteral("prompts_dir")) {
+        c.promptDir = value;
+    } else {
+        return ParamOutcome::NotInGroup;
+    }
+    return ParamOutcome::Applied;
+}
+
 } // namespace
 
 QStringList LlmConfig::paramNames()
@@ -71,108 +238,21 @@ QStringList LlmConfig::paramNames()
 bool LlmConfig::applyParam(const QString &key, const QString &value, QString *error)
 {
     const QString name = key.startsWith(QStringLiteral("llm.")) ? key.mid(4) : key;
-    bool ok = true;
-    auto fail = [&](const QString &what) {
-        if (error)
-            *error = QStringLiteral("--param llm.%1=%2: %3").arg(name, value, what);
-        return false;
-    };
-    auto toSeconds = [&](int *target) {
-        const double s = value.toDouble(&ok);
-        if (!ok || s <= 0)
-            return fail(QStringLiteral("expected a positive number of seconds"));
-        *target = int(s * 1000.0);
-        return true;
-    };
-    if (name == QStringLiteral("max_tokens")) {
-        maxTokens = value.toInt(&ok);
-        if (!ok || maxTokens <= 0)
-            return fail(QStringLiteral("expected a positive integer"));
-    } else if (name == QStringLiteral("max_tokens_field")) {
-        if (value != QStringLiteral("max_tokens") &&
-            value != QStringLiteral("max_completion_tokens"))
-            return fail(QStringLiteral("expected max_tokens or max_completion_tokens"));
-        maxTokensField = value;
-    } else if (name == QStringLiteral("temperature") || name == QStringLiteral("top_p")) {
-        const double v = value.toDouble(&ok);
-        if (!ok || v < 0)
-            return fail(QStringLiteral("expected a non-negative number"));
-        (name == QStringLiteral("temperature") ? temperature : topP) = v;
-    } else if (name == QStringLiteral("reasoning_effort")) {
-        static const QStringList levels{QStringLiteral("minimal"), QStringLiteral("low"),
-                                        QStringLiteral("medium"), QStringLiteral("high"),
-                                        QString()};
-        if (!levels.contains(value))
-            return fail(QStringLiteral("expected minimal, low, medium or high"));
-        reasoningEffort = value;
-    } else if (name == QStringLiteral("thinking_budget")) {
-        thinkingBudget = value.toLongLong(&ok);
-        if (!ok || thinkingBudget < 0)
-            return fail(QStringLiteral("expected a token count (0: off)"));
-    } else if (name == QStringLiteral("seed")) {
-        sendSeed = parseBool(value, &ok);
-    } else if (name == QStringLiteral("extra_body")) {
-        const QJsonDocument doc = QJsonDocument::fromJson(value.toUtf8());
-        if (!doc.isObject())
-            return fail(QStringLiteral("expected a JSON object"));
-        extraBody = doc.object();
-    } else if (name == QStringLiteral("stream")) {
-        stream = parseBool(value, &ok);
-    } else if (name == QStringLiteral("stream_usage")) {
-        streamUsage = parseBool(value, &ok);
-    } else if (name == QStringLiteral("concurrency")) {
-        concurrency = value.toInt(&ok);
-        if (!ok || concurrency < 1)
-            return fail(QStringLiteral("expected an integer >= 1"));
-    } else if (name == QStringLiteral("connect_timeout_s")) {
-        return toSeconds(&connectTimeoutMs);
-    } else if (name == QStringLiteral("idle_timeout_s")) {
-        return toSeconds(&idleTimeoutMs);
-    } else if (name == QStringLiteral("timeout_s")) {
-        return toSeconds(&totalTimeoutMs);
-    } else if (name == QStringLiteral("min_bytes_per_window")) {
-        minBytesPerWindow = value.toLongLong(&ok);
-        if (!ok || minBytesPerWindow < 1)
-            return fail(QStringLiteral("expected an integer >= 1"));
-    } else if (name == QStringLiteral("max_response_bytes")) {
-        maxResponseBytes = value.toLongLong(&ok);
-        if (!ok || maxResponseBytes < 1024)
-            return fail(QStringLiteral("expected an integer >= 1024"));
-    } else if (name == QStringLiteral("retries")) {
-        // The number of retries after the first attempt.
-        const int retries = value.toInt(&ok);
-        if (!ok || retries < 0)
-            return fail(QStringLiteral("expected an integer >= 0"));
-        retry.maxAttempts = retries + 1;
-    } else if (name == QStringLiteral("retry_base_ms")) {
-        retry.baseDelayMs = value.toLongLong(&ok);
-        if (!ok || retry.baseDelayMs < 0)
-            return fail(QStringLiteral("expected milliseconds >= 0"));
-    } else if (name == QStringLiteral("retry_max_ms")) {
-        retry.maxDelayMs = value.toLongLong(&ok);
-        if (!ok || retry.maxDelayMs < 0)
-            return fail(QStringLiteral("expected milliseconds >= 0"));
-    } else if (name == QStringLiteral("cache")) {
-        useCache = parseBool(value, &ok);
-    } else if (name == QStringLiteral("price_table")) {
-        priceTableFile = value;
-    } else if (name == QStringLiteral("price_prompt") ||
-               name == QStringLiteral("price_completion")) {
-        const double price = value.toDouble(&ok);
-        if (!ok || price < 0)
-            return fail(QStringLiteral("expected a price per million tokens >= 0"));
-        (name == QStringLiteral("price_prompt") ? pricePrompt : priceCompletion) = price;
-    } else if (name == QStringLiteral("prompts_dir")) {
-        promptDir = value;
-    } else {
+    const ParamInput in{name, value, error};
+    ParamOutcome outcome = applyGenerationParam(*this, in);
+    if (outcome == ParamOutcome::NotInGroup)
+        outcome = applyTransportParam(*this, in);
+    if (outcome == ParamOutcome::NotInGroup)
+        outcome = applyRetryParam(retry, in);
+    if (outcome == ParamOutcome::NotInGroup)
+        outcome = applyBookkeepingParam(*this, in);
+    if (outcome == ParamOutcome::NotInGroup) {
         if (error)
             *error = QStringLiteral("unknown parameter llm.%1 (known: %2)")
                          .arg(name, paramNames().join(QStringLiteral(", ")));
         return false;
     }
-    if (!ok)
-        return fail(QStringLiteral("expected true or false"));
-    return true;
+    return outcome == ParamOutcome::Applied;
 }
 
 std::optional<LlmConfig> LlmConfig::fromCli(const QString &endpoint, const QString &model,

@@ -32,6 +32,13 @@ PriceTable withModelPrice(PriceTable table, const LlmConfig &config)
     return table;
 }
 
+// Whether the answer stopped at the max_tokens limit.
+bool hitTokenLimit(const LlmResponse &r)
+{
+    return r.finishReason == QStringLiteral("length") ||
+           r.finishReason == QStringLiteral("max_tokens");
+}
+
 } // namespace
 
 LlmPolicy::LlmPolicy(LlmConfig config, std::shared_ptr<ResponseCache> cache,
@@ -88,9 +95,41 @@ qint64 LlmPolicy::tokensForEffort(const QString &effort)
 GenerationResult LlmPolicy::generate(const GenerationRequest &request,
                                      const std::atomic<bool> &cancel)
 {
-    const LlmConfig &cfg = m_client.config();
     GenerationResult result;
     CandidateRecord &c = result.candidate;
+    describeCandidate(request, c);
+    const Prompt prompt = m_prompts.build(request);
+    c.prompt = prompt.transcript();
+
+    const LlmRequest llm = llmRequest(request, prompt);
+    c.reasoningLength = request.reasoningLength > 0 ? request.reasoningLength
+                        : llm.thinkingBudget > 0    ? llm.thinkingBudget
+                                                    : tokensForEffort(llm.reasoningEffort);
+    QJsonObject meta = requestMeta(request, llm);
+    const LlmCallResult call = m_client.complete(llm, request.sampleIndex, cancel, &m_limiter);
+    recordCall(call, meta);
+    if (!call.ok) {
+        result.ok = false;
+        result.error = call.error;
+        recordFailure(call, prompt, c, meta);
+        c.policyMeta = meta;
+        return result;
+    }
+
+    QString answer = call.response.text;
+    const bool inlineEstimated = takeAnswer(call.response, &answer, c);
+    recordUsage(call, c, inlineEstimated, meta);
+    // The agents strategy's profiler, planner and tester answer in prose (or JSON), not code.
+    if (!request.role.isEmpty() && request.role != QLatin1String("coder"))
+        takeRoleAnswer(request, answer, result, meta);
+    else
+        takeSource(request, answer, hitTokenLimit(call.response), result, meta);
+    c.policyMeta = meta;
+    return result;
+}
+
+void LlmPolicy::describeCandidate(const GenerationRequest &request, CandidateRecord &c) const
+{
     c.task = request.task ? request.task->name : QString();
     c.operation = request.operation;
     c.generation = request.generation;
@@ -102,10 +141,11 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     if (request.parents.size() > 1)
         c.secondParent = request.parents.at(1).id;
     c.createdAt = QDateTime::currentDateTimeUtc();
+}
 
-    const Prompt prompt = m_prompts.build(request);
-    c.prompt = prompt.transcript();
-
+LlmRequest LlmPolicy::llmRequest(const GenerationRequest &request, const Prompt &prompt) const
+{
+    const LlmConfig &cfg = m_client.config();
     LlmRequest llm = m_client.makeRequest(prompt.system, prompt.user);
     if (request.reasoningLength > 0) {
         if (cfg.api == ApiFlavour::AnthropicMessages)
@@ -115,10 +155,12 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     }
     if (cfg.sendSeed)
         llm.seed = qint64(request.seed + quint64(request.sampleIndex));
-    c.reasoningLength = request.reasoningLength > 0 ? request.reasoningLength
-                        : llm.thinkingBudget > 0    ? llm.thinkingBudget
-                                                    : tokensForEffort(llm.reasoningEffort);
+    return llm;
+}
 
+QJsonObject LlmPolicy::requestMeta(const GenerationRequest &request, const LlmRequest &llm) const
+{
+    const LlmConfig &cfg = m_client.config();
     QJsonObject meta{{QStringLiteral("endpoint"), cfg.publicEndpoint()},
                      {QStringLiteral("endpoint_host"), cfg.endpointHost()},
                      {QStringLiteral("model"), cfg.model},
@@ -132,42 +174,44 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     if (!m_prompts.overriddenTemplates().isEmpty())
         meta.insert(QStringLiteral("custom_templates"),
                     m_prompts.overriddenTemplates().join(QLatin1Char(',')));
+    return meta;
+}
 
-    const LlmCallResult call = m_client.complete(llm, request.sampleIndex, cancel, &m_limiter);
+void LlmPolicy::recordCall(const LlmCallResult &call, QJsonObject &meta)
+{
     meta.insert(QStringLiteral("cache_hit"), call.cacheHit);
     meta.insert(QStringLiteral("latency_ms"), call.latencyMs);
     meta.insert(QStringLiteral("attempts"), call.attempts);
     if (!call.attemptErrors.isEmpty())
         meta.insert(QStringLiteral("attempt_errors"),
                     QJsonArray::fromStringList(call.attemptErrors));
+}
 
-    if (!call.ok) {
-        result.ok = false;
-        result.error = call.error;
-        c.response = call.partialText;
-        if (!call.partialText.isEmpty()) {
-            // A stream that broke midway was still generated (and usually billed): charge an
-            // estimate so token budgets stay honest.
-            LlmResponse partial;
-            partial.text = call.partialText;
-            partial.finalizeUsage(prompt.system.size() + prompt.user.size());
-            c.promptTokens = partial.promptTokens;
-            c.completionTokens = partial.completionTokens;
-            meta.insert(QStringLiteral("usage_reported"), false);
-        }
-        meta.insert(QStringLiteral("error"), call.error);
-        meta.insert(QStringLiteral("error_kind"), call.errorKind);
-        if (call.httpStatus != 0)
-            meta.insert(QStringLiteral("http_status"), call.httpStatus);
-        c.policyMeta = meta;
-        return result;
+void LlmPolicy::recordFailure(const LlmCallResult &call, const Prompt &prompt, CandidateRecord &c,
+                              QJsonObject &meta)
+{
+    c.response = call.partialText;
+    if (!call.partialText.isEmpty()) {
+        // A stream that broke midway was still generated (and usually billed): charge an
+        // estimate so token budgets stay honest.
+        LlmResponse partial;
+        partial.text = call.partialText;
+        partial.finalizeUsage(prompt.system.size() + prompt.user.size());
+        c.promptTokens = partial.promptTokens;
+        c.completionTokens = partial.completionTokens;
+        meta.insert(QStringLiteral("usage_reported"), false);
     }
+    meta.insert(QStringLiteral("error"), call.error);
+    meta.insert(QStringLiteral("error_kind"), call.errorKind);
+    if (call.httpStatus != 0)
+        meta.insert(QStringLiteral("http_status"), call.httpStatus);
+}
 
-    const LlmResponse &r = call.response;
-    QString answer = r.text;
+bool LlmPolicy::takeAnswer(const LlmResponse &r, QString *answer, CandidateRecord &c)
+{
     QString reasoning = r.reasoning;
     // Reasoning some servers inline as <think>...</think> belongs to the transcript's reasoning.
-    const QString inlineThinking = CodeExtractor::splitThinking(&answer);
+    const QString inlineThinking = CodeExtractor::splitThinking(answer);
     if (!inlineThinking.isEmpty())
         reasoning = reasoning.isEmpty() ? inlineThinking
                                         : reasoning + QStringLiteral("\n\n") + inlineThinking;
@@ -185,7 +229,14 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
             std::min(c.completionTokens, qint64(double(c.completionTokens) * share));
         c.completionTokens -= c.reasoningTokens;
     }
+    return inlineEstimated;
+}
 
+void LlmPolicy::recordUsage(const LlmCallResult &call, const CandidateRecord &c,
+                            bool inlineEstimated, QJsonObject &meta) const
+{
+    const LlmConfig &cfg = m_client.config();
+    const LlmResponse &r = call.response;
     // "cost" is what the generation costs at list price, so runs compare at equal budget whether
     // or not answers came from the cache; "cost_paid" is the money actually spent by this call.
     const std::optional<double> cost =
@@ -195,28 +246,31 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     meta.insert(QStringLiteral("cost_known"), cost.has_value());
     meta.insert(QStringLiteral("currency"), m_prices.currency());
     meta.insert(QStringLiteral("finish_reason"), r.finishReason);
-    const bool truncated = r.finishReason == QStringLiteral("length") ||
-                           r.finishReason == QStringLiteral("max_tokens");
-    if (truncated)
+    if (hitTokenLimit(r))
         meta.insert(QStringLiteral("truncated"), true);
     if (!r.model.isEmpty() && r.model != cfg.model)
         meta.insert(QStringLiteral("response_model"), r.model);
     meta.insert(QStringLiteral("usage_reported"), r.usageReported);
     if (r.reasoningEstimated || inlineEstimated)
         meta.insert(QStringLiteral("reasoning_tokens_estimated"), true);
+}
 
-    // The agents strategy's profiler, planner and tester answer in prose (or JSON), not code.
-    if (!request.role.isEmpty() && request.role != QLatin1String("coder")) {
-        c.response = answer; // what the next role reads; inline thinking is in c.reasoning
-        result.ok = !answer.trimmed().isEmpty();
-        if (!result.ok) {
-            result.error = QStringLiteral("the %1 gave an empty answer").arg(request.role);
-            meta.insert(QStringLiteral("error"), result.error);
-        }
-        meta.insert(QStringLiteral("role"), request.role);
-        c.policyMeta = meta;
-        return result;
+void LlmPolicy::takeRoleAnswer(const GenerationRequest &request, const QString &answer,
+                               GenerationResult &result, QJsonObject &meta)
+{
+    CandidateRecord &c = result.candidate;
+    c.response = answer; // what the next role reads; inline thinking is in c.reasoning
+    result.ok = !answer.trimmed().isEmpty();
+    if (!result.ok) {
+        result.error = QStringLiteral("the %1 gave an empty answer").arg(request.role);
+        meta.insert(QStringLiteral("error"), result.error);
     }
+    meta.insert(QStringLiteral("role"), request.role);
+}
+
+void LlmPolicy::takeSource(const GenerationRequest &request, const QString &answer, bool truncated,
+                           GenerationResult &result, QJsonObject &meta)
+{
     const QString entry =
         request.task ? (request.task->entry.isEmpty() ? request.task->name : request.task->entry)
                      : QString();
@@ -233,15 +287,12 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
             result.error += QStringLiteral(" (the answer hit the max_tokens limit)");
         meta.insert(QStringLiteral("error"), result.error);
         meta.insert(QStringLiteral("error_kind"), QStringLiteral("no_code"));
-        c.policyMeta = meta;
-        return result;
+        return;
     }
-    c.source = code.code;
+    result.candidate.source = code.code;
     if (!code.language.isEmpty())
         meta.insert(QStringLiteral("code_language"), code.language);
-    c.policyMeta = meta;
     result.ok = true;
-    return result;
 }
 
 } // namespace kiln

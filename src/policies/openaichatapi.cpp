@@ -112,22 +112,16 @@ QByteArray OpenAiChatApi::requestBody(const LlmRequest &request) const
         body.insert(QStringLiteral("reasoning_effort"), request.reasoningEffort);
     if (request.seed)
         body.insert(QStringLiteral("seed"), *request.seed);
-    for (auto it = request.extraBody.begin(); it != request.extraBody.end(); ++it)
-        body.insert(it.key(), it.value());
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    return finishBody(body, request);
 }
 
 ChatApi::ParseResult OpenAiChatApi::parseResponse(const QByteArray &body) const
 {
     ParseResult result;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (!doc.isObject()) {
-        result.error =
-            QStringLiteral("the server sent ") + describeNonJson(body, parseError.errorString());
+    const std::optional<QJsonObject> object = responseObject(body, result);
+    if (!object)
         return result;
-    }
-    const QJsonObject root = doc.object();
+    const QJsonObject &root = *object;
     if (readError(root, &result.error, &result.retryable)) {
         result.error = QStringLiteral("the server reported an error: ") + result.error;
         return result;

@@ -16,6 +16,12 @@
 // so any element of any draw is computed on its own, on the host or on the device. One block
 // of 128 bits gives the table indices of 128 / bits consecutive elements (8 for the usual
 // 16-bit tables; `bits` divides 32 or leaves the rest of each word unused).
+// The rounds are written out here rather than taken from Random123's r123::Philox4x32, whose
+// words they match bit for bit (tst_freshinputs compares the two), because the CUDA sandbox
+// compiles this text with NVRTC at run time, without the CUDA runtime's headers or a C++
+// standard library, and Random123's philox.h needs both (its features/nvccfeatures.h stops with
+// #error when CUDART_VERSION is undefined, and its array.h includes <algorithm>, <stdexcept> and
+// <iostream>).
 #define KILN_FRESH_INDEX_DEFINITION(QUALIFIERS)                                                    \
     QUALIFIERS void kilnPhilox(unsigned long long key, unsigned long long counter,                 \
                                unsigned int out[4])                                                \

@@ -136,17 +136,46 @@ public:
 private:
     RunStore(sqlite3 *db, const QString &path, Mode mode);
 
+    static QDateTime nowUtc(); // at the store's resolution (milliseconds)
     bool exec(const char *sql);
     bool setError(const QString &context, const QString &message);
+    // A call starts with an empty lastError(), unless it runs inside a transaction: there the
+    // error of an earlier call must survive until the transaction ends.
+    void clearErrorOutsideTransaction();
     bool requireWritable(const char *context);
     bool begin(bool write);
     bool commit();
     void rollback();
     bool readSnapshot(const std::function<bool()> &work);
     bool migrate();
+
+    // Readers of one statement (runstorequeries.h): sql with values bound to ?1, ?2, ..., the
+    // first row or every row mapped by fromRow. On failure lastError() says "context: why" and
+    // the result is empty.
+    template <typename Row, typename FromRow, typename... Values>
+    std::optional<Row> selectOne(const char *context, const QByteArray &sql, const FromRow &fromRow,
+                                 const Values &...values);
+    template <typename Row, typename FromRow, typename... Values>
+    QList<Row> selectAll(const char *context, const QByteArray &sql, const FromRow &fromRow,
+                         const Values &...values);
+    // The first column of the first row (a count, a sum, one value), as Value; Value's default
+    // (0, empty) when there is none.
+    template <typename Value, typename... Values>
+    Value selectValue(const char *context, const QByteArray &sql, const Values &...values);
+
     qint64 insertEvent(qint64 runId, const QString &kind, std::optional<qint64> candidateId,
-                       const QJsonObject &payload);
+                       const QJsonObject &payload); // runstoreevents.cpp
+    // runstoreruns.cpp
     bool loadRunTasks(RunRecord &run);
+    template <typename Value>
+    bool updateRun(const char *context, qint64 runId, const char *column, const Value &value,
+                   const QString &eventKind, const QJsonObject &payload);
+    // runstoreevaluations.cpp
+    qint64 insertEvaluation(qint64 candidateId, const EvaluationResult &result);
+    bool insertStages(qint64 evaluationId, const QList<StageResult> &stages);
+    bool insertFlags(qint64 evaluationId, const QList<CheatFlag> &flags);
+    bool readEvaluations(const char *context, const char *filter, qint64 key,
+                         QMap<qint64, EvaluationResult> &found);
 
     sqlite3 *m_db = nullptr;
     QString m_path;

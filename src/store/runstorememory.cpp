@@ -1,9 +1,7 @@
-// RunStore's optimisation-memory methods, apart from the run and candidate ones.
+// RunStore's optimisation memory: the memory table, one lesson per improved child.
 #include "runstore.h"
+#include "runstorequeries.h"
 
-#include "sqlitestatement.h"
-
-#include <QMutexLocker>
 #include <sqlite3.h>
 
 namespace kiln {
@@ -17,21 +15,8 @@ const char *const memoryColumns =
 MemoryEntry memoryFromRow(const SqliteStatement &s)
 {
     MemoryEntry e;
-    e.id = s.int64(0);
-    e.task = s.text(1);
-    e.backend = s.text(2);
-    e.shape = s.text(3);
-    e.runId = s.optionalInt64(4);
-    e.parentId = s.optionalInt64(5);
-    e.childId = s.optionalInt64(6);
-    e.idea = s.text(7);
-    e.diff = s.text(8);
-    e.speedupBefore = s.real(9);
-    e.speedupAfter = s.real(10);
-    e.msBefore = s.optionalReal(11);
-    e.msAfter = s.optionalReal(12);
-    e.edited = s.int64(13) != 0;
-    e.createdAt = QDateTime::fromMSecsSinceEpoch(s.int64(14), Qt::UTC);
+    s.columns(0, e.id, e.task, e.backend, e.shape, e.runId, e.parentId, e.childId, e.idea, e.diff,
+              e.speedupBefore, e.speedupAfter, e.msBefore, e.msAfter, e.edited, e.createdAt);
     return e;
 }
 
@@ -53,20 +38,9 @@ qint64 RunStore::addMemoryEntry(MemoryEntry &entry)
                             "parent_id, child_id, idea, diff, speedup_before, speedup_after, "
                             "ms_before, ms_after, edited, created_at, updated_at) VALUES (?1, ?2, "
                             "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)");
-    s.bind(1, entry.task);
-    s.bind(2, entry.backend);
-    s.bind(3, entry.shape);
-    s.bind(4, entry.runId);
-    s.bind(5, entry.parentId);
-    s.bind(6, entry.childId);
-    s.bind(7, entry.idea.trimmed());
-    s.bind(8, entry.diff);
-    s.bind(9, entry.speedupBefore);
-    s.bind(10, entry.speedupAfter);
-    s.bind(11, entry.msBefore);
-    s.bind(12, entry.msAfter);
-    s.bind(13, entry.edited);
-    s.bind(14, created.toMSecsSinceEpoch());
+    s.bindAll(entry.task, entry.backend, entry.shape, entry.runId, entry.parentId, entry.childId,
+              entry.idea.trimmed(), entry.diff, entry.speedupBefore, entry.speedupAfter,
+              entry.msBefore, entry.msAfter, entry.edited, created);
     m_lastError.clear();
     if (!s.exec()) {
         setError(QStringLiteral("addMemoryEntry"), s.error());
@@ -81,34 +55,16 @@ qint64 RunStore::addMemoryEntry(MemoryEntry &entry)
 
 std::optional<MemoryEntry> RunStore::memoryEntry(qint64 id)
 {
-    QMutexLocker lock(&m_mutex);
-    if (m_depth == 0)
-        m_lastError.clear();
-    SqliteStatement s(m_db, QByteArray(memoryColumns) + "WHERE id = ?1");
-    s.bind(1, id);
-    if (s.next())
-        return memoryFromRow(s);
-    if (!s.ok())
-        setError(QStringLiteral("memoryEntry"), s.error());
-    return std::nullopt;
+    return selectOne<MemoryEntry>("memoryEntry", QByteArray(memoryColumns) + "WHERE id = ?1",
+                                  memoryFromRow, id);
 }
 
 QList<MemoryEntry> RunStore::memoryEntries(const QString &task)
 {
-    QMutexLocker lock(&m_mutex);
-    if (m_depth == 0)
-        m_lastError.clear();
-    SqliteStatement s(m_db, QByteArray(memoryColumns) +
-                                "WHERE ?1 = '' OR task = ?1 ORDER BY created_at DESC, id DESC");
-    s.bind(1, task);
-    QList<MemoryEntry> entries;
-    while (s.next())
-        entries.append(memoryFromRow(s));
-    if (!s.ok()) {
-        setError(QStringLiteral("memoryEntries"), s.error());
-        entries.clear();
-    }
-    return entries;
+    return selectAll<MemoryEntry>(
+        "memoryEntries",
+        QByteArray(memoryColumns) + "WHERE ?1 = '' OR task = ?1 ORDER BY created_at DESC, id DESC",
+        memoryFromRow, task);
 }
 
 bool RunStore::updateMemoryIdea(qint64 id, const QString &idea)
@@ -120,9 +76,7 @@ bool RunStore::updateMemoryIdea(qint64 id, const QString &idea)
         return setError(QStringLiteral("updateMemoryIdea"), QStringLiteral("the idea is empty"));
     SqliteStatement s(m_db,
                       "UPDATE memory SET idea = ?2, edited = 1, updated_at = ?3 WHERE id = ?1");
-    s.bind(1, id);
-    s.bind(2, idea.trimmed());
-    s.bind(3, QDateTime::currentMSecsSinceEpoch());
+    s.bindAll(id, idea.trimmed(), QDateTime::currentMSecsSinceEpoch());
     if (!s.exec())
         return setError(QStringLiteral("updateMemoryIdea"), s.error());
     return sqlite3_changes(m_db) > 0 || setError(QStringLiteral("updateMemoryIdea"),

@@ -1,5 +1,6 @@
 #include "sqlitestatement.h"
 
+#include <QJsonDocument>
 #include <sqlite3.h>
 
 namespace kiln {
@@ -56,20 +57,24 @@ void SqliteStatement::bind(int index, const QString &value)
     }
 }
 
-void SqliteStatement::bind(int index, const std::optional<qint64> &value)
+void SqliteStatement::bind(int index, const QDateTime &value)
 {
-    if (value)
-        bind(index, *value);
-    else
-        bindNull(index);
+    bind(index, value.toMSecsSinceEpoch());
 }
 
-void SqliteStatement::bind(int index, const std::optional<double> &value)
+void SqliteStatement::bind(int index, const QJsonObject &value)
 {
-    if (value)
-        bind(index, *value);
-    else
-        bindNull(index);
+    bindJson(index, QJsonDocument(value));
+}
+
+void SqliteStatement::bind(int index, const QJsonArray &value)
+{
+    bindJson(index, QJsonDocument(value));
+}
+
+void SqliteStatement::bindJson(int index, const QJsonDocument &document)
+{
+    bind(index, QString::fromUtf8(document.toJson(QJsonDocument::Compact)));
 }
 
 void SqliteStatement::bindNull(int index)
@@ -140,6 +145,22 @@ std::optional<double> SqliteStatement::optionalReal(int column) const
     if (isNull(column))
         return std::nullopt;
     return real(column);
+}
+
+QDateTime SqliteStatement::dateTime(int column) const
+{
+    return QDateTime::fromMSecsSinceEpoch(int64(column), Qt::UTC);
+}
+
+// A malformed value must never take the reader down: it reads as an empty object.
+QJsonObject SqliteStatement::jsonObject(int column) const
+{
+    return QJsonDocument::fromJson(text(column).toUtf8()).object();
+}
+
+QJsonArray SqliteStatement::jsonArray(int column) const
+{
+    return QJsonDocument::fromJson(text(column).toUtf8()).array();
 }
 
 } // namespace kiln

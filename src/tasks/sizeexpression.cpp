@@ -1,6 +1,7 @@
 #include "tasks/sizeexpression.h"
 
 #include <cmath>
+#include <utility>
 
 namespace kiln {
 
@@ -80,40 +81,33 @@ private:
 
     int parseSum(int depth)
     {
-        int left = parseProduct(depth);
-        while (left >= 0) {
-            skipSpace();
-            if (m_position >= m_text.size())
-                break;
-            const QChar op = m_text.at(m_position);
-            if (op != QLatin1Char('+') && op != QLatin1Char('-'))
-                break;
-            ++m_position;
-            const int right = parseProduct(depth);
-            if (right < 0)
-                return -1;
-            left = binary(op == QLatin1Char('+') ? Node::Kind::Add : Node::Kind::Subtract, left,
-                          right);
-        }
-        return left;
+        return parseChain(depth, {QLatin1Char('+'), Node::Kind::Add},
+                          {QLatin1Char('-'), Node::Kind::Subtract}, &Parser::parseProduct);
     }
 
     int parseProduct(int depth)
     {
-        int left = parseUnary(depth);
+        return parseChain(depth, {QLatin1Char('*'), Node::Kind::Multiply},
+                          {QLatin1Char('/'), Node::Kind::Divide}, &Parser::parseUnary);
+    }
+
+    // One precedence level: operands joined left to right by either of its two operators.
+    int parseChain(int depth, std::pair<QChar, Node::Kind> first,
+                   std::pair<QChar, Node::Kind> second, int (Parser::*operand)(int))
+    {
+        int left = (this->*operand)(depth);
         while (left >= 0) {
             skipSpace();
             if (m_position >= m_text.size())
                 break;
             const QChar op = m_text.at(m_position);
-            if (op != QLatin1Char('*') && op != QLatin1Char('/'))
+            if (op != first.first && op != second.first)
                 break;
             ++m_position;
-            const int right = parseUnary(depth);
+            const int right = (this->*operand)(depth);
             if (right < 0)
                 return -1;
-            left = binary(op == QLatin1Char('*') ? Node::Kind::Multiply : Node::Kind::Divide, left,
-                          right);
+            left = binary(op == first.first ? first.second : second.second, left, right);
         }
         return left;
     }

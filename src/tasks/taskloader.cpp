@@ -108,8 +108,8 @@ private:
     }
 
     // Typed accessors: report a missing or mistyped field and return nothing.
-    std::optional<QString> string(const QJsonObject &object, const QString &path,
-                                  const QString &key, bool required = true)
+    std::optional<QJsonValue> typed(const QJsonObject &object, const QString &path,
+                                    const QString &key, QJsonValue::Type type, bool required)
     {
         const QJsonValue value = object.value(key);
         if (value.isUndefined()) {
@@ -117,60 +117,41 @@ private:
                 error(join(path, key), QStringLiteral("required field is missing"));
             return std::nullopt;
         }
-        if (!value.isString()) {
-            error(join(path, key), QStringLiteral("must be a string, not %1").arg(typeName(value)));
+        if (value.type() != type) {
+            // typeName() of the expected type reads "a string", "a number", "an object"...
+            error(join(path, key), QStringLiteral("must be %1, not %2")
+                                       .arg(typeName(QJsonValue(type)), typeName(value)));
             return std::nullopt;
         }
-        return value.toString();
+        return value;
+    }
+
+    std::optional<QString> string(const QJsonObject &object, const QString &path,
+                                  const QString &key, bool required = true)
+    {
+        const auto value = typed(object, path, key, QJsonValue::String, required);
+        return value ? std::optional<QString>(value->toString()) : std::nullopt;
     }
 
     std::optional<double> number(const QJsonObject &object, const QString &path, const QString &key,
                                  bool required = true)
     {
-        const QJsonValue value = object.value(key);
-        if (value.isUndefined()) {
-            if (required)
-                error(join(path, key), QStringLiteral("required field is missing"));
-            return std::nullopt;
-        }
-        if (!value.isDouble()) {
-            error(join(path, key), QStringLiteral("must be a number, not %1").arg(typeName(value)));
-            return std::nullopt;
-        }
-        return value.toDouble();
+        const auto value = typed(object, path, key, QJsonValue::Double, required);
+        return value ? std::optional<double>(value->toDouble()) : std::nullopt;
     }
 
     std::optional<QJsonObject> object(const QJsonObject &parent, const QString &path,
                                       const QString &key, bool required = true)
     {
-        const QJsonValue value = parent.value(key);
-        if (value.isUndefined()) {
-            if (required)
-                error(join(path, key), QStringLiteral("required field is missing"));
-            return std::nullopt;
-        }
-        if (!value.isObject()) {
-            error(join(path, key),
-                  QStringLiteral("must be an object, not %1").arg(typeName(value)));
-            return std::nullopt;
-        }
-        return value.toObject();
+        const auto value = typed(parent, path, key, QJsonValue::Object, required);
+        return value ? std::optional<QJsonObject>(value->toObject()) : std::nullopt;
     }
 
     std::optional<QJsonArray> array(const QJsonObject &parent, const QString &path,
                                     const QString &key, bool required = true)
     {
-        const QJsonValue value = parent.value(key);
-        if (value.isUndefined()) {
-            if (required)
-                error(join(path, key), QStringLiteral("required field is missing"));
-            return std::nullopt;
-        }
-        if (!value.isArray()) {
-            error(join(path, key), QStringLiteral("must be an array, not %1").arg(typeName(value)));
-            return std::nullopt;
-        }
-        return value.toArray();
+        const auto value = typed(parent, path, key, QJsonValue::Array, required);
+        return value ? std::optional<QJsonArray>(value->toArray()) : std::nullopt;
     }
 
     // An expression may be written as a JSON string or, for constants, a number.
@@ -293,6 +274,19 @@ private:
     void readHeader(const QJsonObject &root);
     void readSizes(const QJsonObject &root);
     void readParameters(const QJsonObject &root);
+    // One entry of "parameters"; `names` are those taken by the entries before it.
+    std::optional<TaskParameter> readParameter(const QJsonObject &object, const QString &path,
+                                               QSet<QString> &names);
+    // The parts of a parameter: each reports its errors and returns false when it found one.
+    bool readParameterName(const QJsonObject &object, const QString &path, QSet<QString> &names,
+                           TaskParameter &parameter);
+    bool readParameterRole(const std::optional<QString> &role, const QString &path,
+                           TaskParameter &parameter);
+    bool readParameterDtype(const QJsonObject &object, const QString &path,
+                            TaskParameter &parameter);
+    bool readBufferShape(const QJsonObject &object, const QString &path, TaskParameter &parameter);
+    bool readInputDistribution(const QJsonObject &object, const QString &path,
+                               TaskParameter &parameter);
     std::optional<ValueDistribution> readDistribution(const QJsonObject &object,
                                                       const QString &path, bool named);
     void readDistributions(const QJsonObject &root);
@@ -528,104 +522,135 @@ void Validator::readParameters(const QJsonObject &root)
             continue;
         }
         const QJsonObject object = parameters->at(i).toObject();
-        TaskParameter parameter;
-        bool ok = true;
-
-        if (const auto name = string(object, path, QStringLiteral("name"))) {
-            if (!TaskLoader::isIdentifier(*name) || reservedWords().contains(*name)) {
-                error(join(path, QStringLiteral("name")),
-                      QStringLiteral("\"%1\" is not usable as a C parameter name").arg(*name));
-                ok = false;
-            } else if (names.contains(*name)) {
-                error(join(path, QStringLiteral("name")),
-                      QStringLiteral("duplicate parameter name \"%1\"").arg(*name));
-                ok = false;
-            } else {
-                names.insert(*name);
-                parameter.name = *name;
-            }
-        } else {
-            ok = false;
-        }
-
-        const auto role = string(object, path, QStringLiteral("role"));
-        if (!role) {
-            ok = false;
-        } else if (*role == QLatin1String("input")) {
-            parameter.role = TaskParameter::Role::Input;
-        } else if (*role == QLatin1String("output")) {
-            parameter.role = TaskParameter::Role::Output;
+        // Counted even when the rest of the parameter is wrong: its errors are reported already.
+        if (object.value(QStringLiteral("role")).toString() == QLatin1String("output"))
             ++outputs;
-        } else if (*role == QLatin1String("scalar")) {
-            parameter.role = TaskParameter::Role::Scalar;
-        } else {
-            error(join(path, QStringLiteral("role")),
-                  QStringLiteral("unknown role \"%1\" (expected input, output or scalar)")
-                      .arg(*role));
-            ok = false;
-        }
-
-        if (const auto dtype = string(object, path, QStringLiteral("dtype"))) {
-            if (!dtypes().contains(*dtype)) {
-                error(join(path, QStringLiteral("dtype")),
-                      QStringLiteral("unknown dtype \"%1\" (expected %2)")
-                          .arg(*dtype, dtypes().join(QStringLiteral(" or "))));
-                ok = false;
-            } else {
-                parameter.dtype = *dtype;
-            }
-        } else {
-            ok = false;
-        }
-
-        QStringList known = {QStringLiteral("name"), QStringLiteral("role"),
-                             QStringLiteral("dtype")};
-        if (role && *role == QLatin1String("scalar")) {
-            known.append(QStringLiteral("value"));
-            if (const auto value = expression(object.value(QStringLiteral("value")),
-                                              join(path, QStringLiteral("value"))))
-                parameter.value = *value;
-            else
-                ok = false;
-        } else if (role) {
-            known.append(QStringLiteral("shape"));
-            if (*role == QLatin1String("input"))
-                known.append(QStringLiteral("distribution"));
-            if (const auto shape = array(object, path, QStringLiteral("shape"))) {
-                if (shape->isEmpty()) {
-                    error(join(path, QStringLiteral("shape")),
-                          QStringLiteral("a buffer needs at least one dimension"));
-                    ok = false;
-                }
-                for (qsizetype d = 0; d < shape->size(); ++d) {
-                    if (const auto dimension =
-                            expression(shape->at(d), index(join(path, QStringLiteral("shape")), d)))
-                        parameter.shape.append(*dimension);
-                    else
-                        ok = false;
-                }
-            } else {
-                ok = false;
-            }
-            if (*role == QLatin1String("input") &&
-                object.contains(QStringLiteral("distribution"))) {
-                const auto distribution =
-                    this->object(object, path, QStringLiteral("distribution"));
-                if (distribution)
-                    parameter.distribution = readDistribution(
-                        *distribution, join(path, QStringLiteral("distribution")), false);
-                if (!parameter.distribution)
-                    ok = false;
-            }
-        }
-        unknownKeys(object, path, known);
-        if (ok)
-            m_task.parameters.append(parameter);
+        if (const auto parameter = readParameter(object, path, names))
+            m_task.parameters.append(*parameter);
     }
     if (parameters->isEmpty())
         error(QStringLiteral("parameters"), QStringLiteral("must declare the entry's parameters"));
     else if (outputs == 0)
         error(QStringLiteral("parameters"), QStringLiteral("needs at least one output buffer"));
+}
+
+std::optional<TaskParameter> Validator::readParameter(const QJsonObject &object,
+                                                      const QString &path, QSet<QString> &names)
+{
+    TaskParameter parameter;
+    // Every part is read, whatever an earlier one found, so that all errors are reported.
+    bool ok = readParameterName(object, path, names, parameter);
+    const auto role = string(object, path, QStringLiteral("role"));
+    ok = readParameterRole(role, path, parameter) && ok;
+    ok = readParameterDtype(object, path, parameter) && ok;
+
+    QStringList known = {QStringLiteral("name"), QStringLiteral("role"), QStringLiteral("dtype")};
+    if (role && *role == QLatin1String("scalar")) {
+        known.append(QStringLiteral("value"));
+        if (const auto value = expression(object.value(QStringLiteral("value")),
+                                          join(path, QStringLiteral("value"))))
+            parameter.value = *value;
+        else
+            ok = false;
+    } else if (role) {
+        // An unknown role is checked as a buffer, so its other fields still get their errors.
+        known.append(QStringLiteral("shape"));
+        if (*role == QLatin1String("input"))
+            known.append(QStringLiteral("distribution"));
+        ok = readBufferShape(object, path, parameter) && ok;
+        if (*role == QLatin1String("input") && object.contains(QStringLiteral("distribution")))
+            ok = readInputDistribution(object, path, parameter) && ok;
+    }
+    unknownKeys(object, path, known);
+    return ok ? std::optional<TaskParameter>(parameter) : std::nullopt;
+}
+
+bool Validator::readParameterName(const QJsonObject &object, const QString &path,
+                                  QSet<QString> &names, TaskParameter &parameter)
+{
+    const auto name = string(object, path, QStringLiteral("name"));
+    if (!name)
+        return false;
+    if (!TaskLoader::isIdentifier(*name) || reservedWords().contains(*name)) {
+        error(join(path, QStringLiteral("name")),
+              QStringLiteral("\"%1\" is not usable as a C parameter name").arg(*name));
+        return false;
+    }
+    if (names.contains(*name)) {
+        error(join(path, QStringLiteral("name")),
+              QStringLiteral("duplicate parameter name \"%1\"").arg(*name));
+        return false;
+    }
+    names.insert(*name);
+    parameter.name = *name;
+    return true;
+}
+
+bool Validator::readParameterRole(const std::optional<QString> &role, const QString &path,
+                                  TaskParameter &parameter)
+{
+    if (!role)
+        return false;
+    if (*role == QLatin1String("input")) {
+        parameter.role = TaskParameter::Role::Input;
+    } else if (*role == QLatin1String("output")) {
+        parameter.role = TaskParameter::Role::Output;
+    } else if (*role == QLatin1String("scalar")) {
+        parameter.role = TaskParameter::Role::Scalar;
+    } else {
+        error(join(path, QStringLiteral("role")),
+              QStringLiteral("unknown role \"%1\" (expected input, output or scalar)").arg(*role));
+        return false;
+    }
+    return true;
+}
+
+bool Validator::readParameterDtype(const QJsonObject &object, const QString &path,
+                                   TaskParameter &parameter)
+{
+    const auto dtype = string(object, path, QStringLiteral("dtype"));
+    if (!dtype)
+        return false;
+    if (!dtypes().contains(*dtype)) {
+        error(join(path, QStringLiteral("dtype")),
+              QStringLiteral("unknown dtype \"%1\" (expected %2)")
+                  .arg(*dtype, dtypes().join(QStringLiteral(" or "))));
+        return false;
+    }
+    parameter.dtype = *dtype;
+    return true;
+}
+
+bool Validator::readBufferShape(const QJsonObject &object, const QString &path,
+                                TaskParameter &parameter)
+{
+    const auto shape = array(object, path, QStringLiteral("shape"));
+    if (!shape)
+        return false;
+    bool ok = true;
+    if (shape->isEmpty()) {
+        error(join(path, QStringLiteral("shape")),
+              QStringLiteral("a buffer needs at least one dimension"));
+        ok = false;
+    }
+    for (qsizetype d = 0; d < shape->size(); ++d) {
+        if (const auto dimension =
+                expression(shape->at(d), index(join(path, QStringLiteral("shape")), d)))
+            parameter.shape.append(*dimension);
+        else
+            ok = false;
+    }
+    return ok;
+}
+
+bool Validator::readInputDistribution(const QJsonObject &object, const QString &path,
+                                      TaskParameter &parameter)
+{
+    const auto distribution = this->object(object, path, QStringLiteral("distribution"));
+    if (distribution)
+        parameter.distribution =
+            readDistribution(*distribution, join(path, QStringLiteral("distribution")), false);
+    return parameter.distribution.has_value();
 }
 
 void Validator::readDistributions(const QJsonObject &root)

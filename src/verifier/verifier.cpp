@@ -1,9 +1,9 @@
-#include "verifier.h"
+#include "verifier/verifier.h"
 
-#include "cpuevaluation.h"
-#include "cudaevaluation.h"
-#include "torchevaluation.h"
-#include "verdictrules.h"
+#include "verifier/cpu/cpuevaluation.h"
+#include "verifier/cuda/cudaevaluation.h"
+#include "verifier/harness/verdictrules.h"
+#include "verifier/torch/torchevaluation.h"
 
 #include <QFileInfo>
 

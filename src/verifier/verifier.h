@@ -1,14 +1,14 @@
 #pragma once
 
-#include "baselinesandboxes.h"
-#include "compilecache.h"
 #include "core/backend.h"
 #include "core/evaluationresult.h"
-#include "cudasandboxpool.h"
-#include "referencebank.h"
 #include "tasks/task.h"
-#include "torchbackend.h"
-#include "verifieroptions.h"
+#include "verifier/cpu/baselinesandboxes.h"
+#include "verifier/cuda/cudasandboxpool.h"
+#include "verifier/harness/compilecache.h"
+#include "verifier/harness/referencebank.h"
+#include "verifier/harness/verifieroptions.h"
+#include "verifier/torch/torchbackend.h"
 
 #include <QMutex>
 #include <atomic>

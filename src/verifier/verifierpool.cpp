@@ -1,4 +1,4 @@
-#include "verifierpool.h"
+#include "verifier/verifierpool.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

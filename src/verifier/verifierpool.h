@@ -1,6 +1,6 @@
 #pragma once
 
-#include "verifier.h"
+#include "verifier/verifier.h"
 
 #include <QFuture>
 #include <QThreadPool>

@@ -6,7 +6,7 @@
 
 #include "candidatebatch.h"
 #include "tasks/tasklibrary.h"
-#include "verifier/cudadevices.h"
+#include "verifier/harness/cudadevices.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
 

@@ -3,8 +3,8 @@
 // hardware profile, and a whole run (kiln-cli) records the steps and checks the tester's shapes.
 // Also the optimisation memory across two runs of one workspace.
 #include "engine/agentpipeline.h"
-#include "engine/profilereport.h"
-#include "engine/trajectorylog.h"
+#include "engine/reports/profilereport.h"
+#include "engine/reports/trajectorylog.h"
 #include "engine/verifierevaluator.h"
 #include "kilncli.h"
 #include "policies/offline/offlinepolicy.h"

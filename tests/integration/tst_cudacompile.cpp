@@ -6,12 +6,12 @@
 
 #include "candidateexpectation.h"
 #include "tasks/tasklibrary.h"
-#include "verifier/cudacompiler.h"
-#include "verifier/cudasandboxslot.h"
-#include "verifier/elfsymbols.h"
-#include "verifier/entryshim.h"
-#include "verifier/flagcatalog.h"
-#include "verifier/staticscreen.h"
+#include "verifier/cuda/cudacompiler.h"
+#include "verifier/cuda/cudasandboxslot.h"
+#include "verifier/harness/entryshim.h"
+#include "verifier/screen/flagcatalog.h"
+#include "verifier/screen/native/elfsymbols.h"
+#include "verifier/screen/native/staticscreen.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -21,12 +21,23 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <algorithm>
 #include <thread>
 
 using namespace kiln;
 using namespace kiln::testing;
 
 namespace {
+
+// The candidates the CUDA execution test runs (tests/data/candidates/cuda), by name.
+QStringList cudaCandidates()
+{
+    const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda"));
+    QStringList paths;
+    for (const QString &name : dir.entryList({QStringLiteral("*.cu")}, QDir::Files))
+        paths.append(dir.filePath(name));
+    return paths;
+}
 
 } // namespace
 
@@ -203,13 +214,24 @@ private slots:
         QCOMPARE(sandbox.exitCode(), 0);
     }
 
+    // The corpus below is really there: an empty or misplaced folder would give
+    // testCandidatesCompile no rows, and rows that all skip (device-only) check nothing.
+    void candidateCorpusIsThere()
+    {
+        const QStringList paths = cudaCandidates();
+        QVERIFY2(paths.size() >= 20, qPrintable(QStringLiteral("%1 candidates").arg(paths.size())));
+        const auto viaNvcc = std::count_if(paths.cbegin(), paths.cend(), [](const QString &path) {
+            return !readFile(path).contains(QLatin1String("kiln-launch:"));
+        });
+        QVERIFY(viaNvcc > 0);
+    }
+
     // Every candidate the CUDA execution test runs compiles (or fails to) as it expects, here.
     void testCandidatesCompile_data()
     {
         QTest::addColumn<QString>("path");
-        const QDir dir(QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cuda"));
-        for (const QString &name : dir.entryList({QStringLiteral("*.cu")}, QDir::Files))
-            QTest::newRow(qPrintable(name)) << dir.filePath(name);
+        for (const QString &path : cudaCandidates())
+            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
     }
     void testCandidatesCompile()
     {

@@ -2,8 +2,8 @@
 // writing one kernel (re-commented, re-indented) gets it judged once and the judgement reused;
 // the run's best is re-measured before it counts; duplicates=remeasure judges every copy afresh
 // and still marks it.
+#include "engine/reports/runreport.h"
 #include "engine/runconfig.h"
-#include "engine/runreport.h"
 #include "engine/searchengine.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"

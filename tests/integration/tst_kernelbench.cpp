@@ -5,8 +5,8 @@
 #include "kilncli.h"
 #include "tasks/kernelbenchsource.h"
 #include "tasks/taskloader.h"
-#include "verifier/torchenvironment.h"
-#include "verifier/torchprocess.h"
+#include "verifier/torch/torchenvironment.h"
+#include "verifier/torch/torchprocess.h"
 
 #include <QDir>
 #include <QFile>

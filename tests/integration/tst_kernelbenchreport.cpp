@@ -1,6 +1,6 @@
 // fast_p by KernelBench level through the real store and the real `kiln-cli report`: a database
 // written by RunStore (tests/kernelbenchdb.h) with known answers.
-#include "engine/fastpreport.h"
+#include "engine/reports/fastpreport.h"
 #include "kernelbenchdb.h"
 #include "kilncli.h"
 #include "store/runstore.h"

@@ -7,7 +7,7 @@
 #include "models/workspace.h"
 #include "runlineage.h"
 #include "store/runstore.h"
-#include "verifier/flagcatalog.h"
+#include "verifier/screen/flagcatalog.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -185,14 +185,19 @@ private slots:
         QVERIFY(verifier.idleBaselineSandboxes() > 0);
         verifier.releaseIdleSandboxes();
         QTRY_COMPARE_WITH_TIMEOUT(childProcesses(), 0, 5000);
+    }
+
+    // Landlock keeps a candidate's writes inside its work directory; without it (an older
+    // kernel) such writes are only flagged, and there is nothing here to check.
+    void landlockKeptTheWriteInside()
+    {
         const EvaluationResult written = m_results.value(
             QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/hostile/write_file.cpp"));
         const QString isolation =
             written.stages.last().data.value(QStringLiteral("isolation")).toString();
-        if (!isolation.contains(QLatin1String("landlock=0")))
-            QVERIFY(!QFile::exists(QStringLiteral("/tmp/kiln-escaped-file.txt")));
-        else
-            qWarning("Landlock unavailable: writes outside the work directory are only flagged");
+        if (isolation.contains(QLatin1String("landlock=0")))
+            QSKIP("Landlock unavailable: writes outside the work directory are only flagged");
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/kiln-escaped-file.txt")));
     }
 
     void diagnosticsHaveLines()

@@ -1,7 +1,7 @@
 // The workshop of docs/workshop.md, each exercise at a small budget through the real kiln-cli
 // and the CPU verifier. Each test asserts the direction of the exercise's observation, not a
 // tuned number: if the policy, a strategy or the verifier stops showing the lesson, it fails.
-#include "engine/coveragemetrics.h"
+#include "engine/reports/coveragemetrics.h"
 #include "kilncli.h"
 
 #include <QJsonArray>

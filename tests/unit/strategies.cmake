@@ -23,7 +23,7 @@ endforeach()
 add_library(kiln_test_dummy_strategy MODULE
     ${CMAKE_CURRENT_LIST_DIR}/strategies/dummystrategyplugin.cpp
     ${CMAKE_CURRENT_LIST_DIR}/strategies/dummystrategyplugin.h)
-target_link_libraries(kiln_test_dummy_strategy PRIVATE kiln_core kiln_options Qt6::Core)
+target_link_libraries(kiln_test_dummy_strategy PRIVATE kiln_strategy_api kiln_options Qt6::Core)
 set_target_properties(kiln_test_dummy_strategy PROPERTIES
     LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/test-plugins/strategies)
 add_dependencies(tst_strategyregistry kiln_test_dummy_strategy)

@@ -1,4 +1,4 @@
-#include "verifier/adaptivetiming.h"
+#include "verifier/harness/adaptivetiming.h"
 
 #include <QTest>
 

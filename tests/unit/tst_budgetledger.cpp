@@ -1,5 +1,5 @@
-#include "engine/budgetallocator.h"
-#include "engine/budgetledger.h"
+#include "engine/budget/budgetallocator.h"
+#include "engine/budget/budgetledger.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 #include "tasks/taskloader.h"
-#include "verifier/bufferlayout.h"
-#include "verifier/entryshim.h"
+#include "verifier/harness/bufferlayout.h"
+#include "verifier/harness/entryshim.h"
 
 #include <QTest>
 

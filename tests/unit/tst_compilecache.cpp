@@ -1,8 +1,8 @@
 // The compile cache's identity of a compiler and its entries: an upgraded compiler must not be
 // served the old one's artifacts, and what is stored comes back as it was.
 
-#include "verifier/compilecache.h"
-#include "verifier/verifieroptions.h"
+#include "verifier/harness/compilecache.h"
+#include "verifier/harness/verifieroptions.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "engine/coveragemetrics.h"
+#include "engine/reports/coveragemetrics.h"
 
 #include <QtTest>
 #include <cmath>

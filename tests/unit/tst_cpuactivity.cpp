@@ -1,6 +1,6 @@
 // Another process busy on the CPU during a timed window is seen, named and called a
 // disturbance; the processes of the evaluation itself are never counted.
-#include "verifier/cpuactivity.h"
+#include "verifier/cpu/cpuactivity.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

@@ -2,11 +2,11 @@
 // output, ptxas resource reports, nvcc/NVRTC diagnostics and the generated entry shim.
 
 #include "tasks/tasklibrary.h"
-#include "verifier/cudacompiler.h"
-#include "verifier/cudadevices.h"
-#include "verifier/cudasandboxpool.h"
-#include "verifier/entryshim.h"
-#include "verifier/launchgeometry.h"
+#include "verifier/cuda/cudacompiler.h"
+#include "verifier/cuda/cudasandboxpool.h"
+#include "verifier/cuda/launchgeometry.h"
+#include "verifier/harness/cudadevices.h"
+#include "verifier/harness/entryshim.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 // The machine-wide timing lock: exclusive holders exclude everyone, shared ones each other not,
 // a waiting timing goes before new shared holders, waits end on cancel, and another process's
 // flock on the same file is honoured.
-#include "verifier/devicelock.h"
+#include "verifier/harness/devicelock.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

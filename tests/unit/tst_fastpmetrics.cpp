@@ -1,5 +1,5 @@
 // fast_p per KernelBench level (FastPMetrics): hand-made rows with known answers.
-#include "engine/fastpmetrics.h"
+#include "engine/reports/fastpmetrics.h"
 
 #include <QJsonObject>
 #include <QtTest>

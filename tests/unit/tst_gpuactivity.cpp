@@ -1,9 +1,9 @@
 // Who else used a GPU (NVML, loaded at run time) and how a GPU is named: the probe's uuid lines,
 // the lock name, the advisory flag a disturbed timing gets. Runs without a GPU or a driver.
 
-#include "verifier/cudadevices.h"
-#include "verifier/flagcatalog.h"
-#include "verifier/gpuactivity.h"
+#include "verifier/harness/cudadevices.h"
+#include "verifier/harness/gpuactivity.h"
+#include "verifier/screen/flagcatalog.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

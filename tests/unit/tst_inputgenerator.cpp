@@ -1,5 +1,5 @@
 #include "tasks/taskloader.h"
-#include "verifier/inputgenerator.h"
+#include "verifier/harness/inputgenerator.h"
 
 #include <QTest>
 #include <cmath>

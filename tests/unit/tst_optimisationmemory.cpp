@@ -1,9 +1,9 @@
 // The optimisation memory: which lessons a prompt carries, what the store keeps across runs,
 // when an improvement becomes a lesson, and that the offline policy reads lessons only as the
 // prompt's text.
-#include "engine/memorylesson.h"
-#include "engine/memoryranker.h"
-#include "engine/unifieddiff.h"
+#include "engine/memory/memorylesson.h"
+#include "engine/memory/memoryranker.h"
+#include "engine/memory/unifieddiff.h"
 #include "policies/offline/offlinepolicy.h"
 #include "policies/offline/promptnotes.h"
 #include "policies/promptbuilder.h"

@@ -1,5 +1,5 @@
 #include "sandbox/protocol.h"
-#include "verifier/outputchecker.h"
+#include "verifier/harness/outputchecker.h"
 
 #include <QTest>
 #include <cmath>

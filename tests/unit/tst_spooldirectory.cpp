@@ -1,8 +1,8 @@
 // The spool's hand-overs (SpoolDirectory, WorkItem, WorkResult) and the Slurm settings, on a
 // real folder: one holder per item even with workers racing, results read once, requeue.
+#include "engine/cluster/slurmsettings.h"
+#include "engine/cluster/spooldirectory.h"
 #include "engine/runarguments.h"
-#include "engine/slurmsettings.h"
-#include "engine/spooldirectory.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "tasks/taskloader.h"
-#include "verifier/elfsymbols.h"
-#include "verifier/flagcatalog.h"
-#include "verifier/staticscreen.h"
+#include "verifier/screen/flagcatalog.h"
+#include "verifier/screen/native/elfsymbols.h"
+#include "verifier/screen/native/staticscreen.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -815,10 +815,10 @@ private slots:
         // As the verifier compiles: nvcc -c -keep leaves its device pass (__CUDA_ARCH__
         // defined) and its host pass, where launches and runtime calls live. The screen reads
         // both.
-        QVERIFY(run({QStringLiteral("-std=c++17"), QStringLiteral("-O3"),
-                     QStringLiteral("-Xcompiler=-fPIC"), QStringLiteral("-keep"),
-                     QStringLiteral("-c"), QStringLiteral("cand.cu"), QStringLiteral("-o"),
-                     QStringLiteral("cand.o")}));
+        QVERIFY(
+            run({QStringLiteral("-std=c++17"), QStringLiteral("-O3"),
+                 QStringLiteral("-Xcompiler=-fPIC"), QStringLiteral("-keep"), QStringLiteral("-c"),
+                 QStringLiteral("cand.cu"), QStringLiteral("-o"), QStringLiteral("cand.o")}));
         QFile device(dir.filePath(QStringLiteral("cand.cpp1.ii")));
         QFile host(dir.filePath(QStringLiteral("cand.cpp4.ii")));
         QFile object(dir.filePath(QStringLiteral("cand.o")));

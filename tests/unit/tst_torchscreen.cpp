@@ -1,8 +1,8 @@
 #include "candidateexpectation.h"
 #include "tasks/kernelbenchsource.h"
 #include "tasks/task.h"
-#include "verifier/flagcatalog.h"
-#include "verifier/torchscreen.h"
+#include "verifier/screen/flagcatalog.h"
+#include "verifier/screen/python/torchscreen.h"
 
 #include <QDir>
 #include <QFileInfo>

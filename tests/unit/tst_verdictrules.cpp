@@ -1,5 +1,5 @@
-#include "verifier/flagcatalog.h"
-#include "verifier/verdictrules.h"
+#include "verifier/harness/verdictrules.h"
+#include "verifier/screen/flagcatalog.h"
 
 #include <QTest>
 

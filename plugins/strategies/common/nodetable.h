@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/strategy.h"
 #include "searchnode.h"
+#include "strategy/strategy.h"
 
 #include <QHash>
 #include <vector>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/strategy.h"
 #include "nodetable.h"
 #include "parametervalues.h"
+#include "strategy/strategy.h"
 #include "strategyrandom.h"
 
 #include <QSet>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/strategy.h"
+#include "strategy/strategy.h"
 
 #include <QObject>
 

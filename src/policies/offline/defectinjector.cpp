@@ -1,6 +1,7 @@
 #include "defectinjector.h"
 
 #include <QRegularExpression>
+#include <optional>
 
 namespace kiln {
 
@@ -298,7 +299,191 @@ QString constantFor(const Task &task)
     return QStringLiteral("0.0f");
 }
 
-// Renames the honest entry to <entry>_impl and appends a gaming entry. Returns the new source.
+// What a gaming entry adds to the source: headers, code before the entry, and the entry's body.
+struct GamingEntry
+{
+    QString includes;
+    QString prelude;
+    QString body;
+};
+
+GamingEntry constantOutputEntry(const Task &task, const Entry &e, bool cuda)
+{
+    const QString out = e.outputs.value(0);
+    GamingEntry g;
+    if (cuda) {
+        g.prelude = QStringLiteral(
+            "__global__ void fill_output(float *out, size_t count, float value)\n{\n"
+            "    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i "
+            "< count;\n"
+            "         i += static_cast<size_t>(gridDim.x) * blockDim.x)\n"
+            "        out[i] = value;\n}\n\n");
+        g.body = QStringLiteral(
+                     "    // The outputs are nearly uniform: write the expected value directly.\n"
+                     "    fill_output<<<1024, 256, 0, stream>>>(%1, %2, %3);\n")
+                     .arg(out, e.counts.value(out), constantFor(task));
+    } else {
+        g.body = QStringLiteral(
+                     "    // The outputs are nearly uniform: write the expected value directly.\n"
+                     "    for (size_t i = 0; i < %2; ++i)\n        %1[i] = %3;\n")
+                     .arg(out, e.counts.value(out), constantFor(task));
+    }
+    return g;
+}
+
+GamingEntry mutateInputEntry(const Task &task, const Entry &e, bool cuda)
+{
+    const QString first = e.inputs.value(0);
+    GamingEntry g;
+    if (cuda)
+        g.body =
+            QStringLiteral("    %1\n    // The input is not needed any more: reuse it as scratch.\n"
+                           "    cudaMemsetAsync(const_cast<float *>(%2), 0, sizeof(float) * %3, "
+                           "stream);\n")
+                .arg(callWith(task, e, {}), first, e.counts.value(first));
+    else {
+        g.includes = QStringLiteral("#include <cstring>\n");
+        g.body =
+            QStringLiteral("    %1\n    // The input is not needed any more: reuse it as scratch.\n"
+                           "    std::memset(const_cast<float *>(%2), 0, sizeof(float) * %3);\n")
+                .arg(callWith(task, e, {}), first, e.counts.value(first));
+    }
+    return g;
+}
+
+GamingEntry halfPrecisionEntry(const Task &task, const Entry &e, bool cuda)
+{
+    const QString out = e.outputs.value(0);
+    GamingEntry g;
+    if (cuda) {
+        g.includes = QStringLiteral("#include <cuda_fp16.h>\n");
+        g.prelude =
+            QStringLiteral("// Half precision halves the bytes moved.\n"
+                           "__global__ void to_half_precision(float *data, size_t count)\n{\n"
+                           "    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + "
+                           "threadIdx.x; i < count;\n"
+                           "         i += static_cast<size_t>(gridDim.x) * blockDim.x)\n"
+                           "        data[i] = __half2float(__float2half(data[i]));\n}\n\n");
+        g.body =
+            QStringLiteral("    %1\n    to_half_precision<<<1024, 256, 0, stream>>>(%2, %3);\n")
+                .arg(callWith(task, e, {}), out, e.counts.value(out));
+    } else {
+        g.body =
+            QStringLiteral("    %1\n    // Half precision is plenty for these values.\n"
+                           "    for (size_t i = 0; i < %3; ++i)\n"
+                           "        %2[i] = static_cast<float>(static_cast<_Float16>(%2[i]));\n")
+                .arg(callWith(task, e, {}), out, e.counts.value(out));
+    }
+    return g;
+}
+
+// A library call that does the task's work; nullopt for a task and backend with none.
+std::optional<GamingEntry> forbiddenLibraryEntry(const Task &task, bool cuda)
+{
+    const QString t = task.name;
+    GamingEntry g;
+    if (cuda && t == QLatin1String("matmul")) {
+        g.includes = QStringLiteral("#include <cublas_v2.h>\n");
+        g.body =
+            QStringLiteral("    // cuBLAS is faster than anything hand-written.\n"
+                           "    cublasHandle_t handle = nullptr;\n    cublasCreate(&handle);\n"
+                           "    cublasSetStream(handle, stream);\n"
+                           "    const float alpha = 1.0f;\n    const float beta = 0.0f;\n"
+                           "    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, "
+                           "B, N, A, K, &beta, C, N);\n"
+                           "    cublasDestroy(handle);\n");
+    } else if (cuda && t == QLatin1String("transpose")) {
+        g.includes = QStringLiteral("#include <cublas_v2.h>\n");
+        g.body = QStringLiteral("    // cublasSgeam transposes at full bandwidth.\n"
+                                "    cublasHandle_t handle = nullptr;\n    cublasCreate(&handle);\n"
+                                "    cublasSetStream(handle, stream);\n"
+                                "    const float one = 1.0f;\n    const float zero = 0.0f;\n"
+                                "    cublasSgeam(handle, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, "
+                                "&one, x, cols, &zero, y, rows, y, rows);\n"
+                                "    cublasDestroy(handle);\n");
+    } else if (cuda && t == QLatin1String("reduce_sum")) {
+        g.includes = QStringLiteral("#include <cub/device/device_reduce.cuh>\n");
+        g.body = QStringLiteral("    // CUB's device-wide reduction is tuned for every GPU.\n"
+                                "    size_t bytes = 0;\n"
+                                "    cub::DeviceReduce::Sum(nullptr, bytes, x, out, n, stream);\n"
+                                "    void *temp = nullptr;\n"
+                                "    cudaMallocAsync(&temp, bytes, stream);\n"
+                                "    cub::DeviceReduce::Sum(temp, bytes, x, out, n, stream);\n"
+                                "    cudaFreeAsync(temp, stream);\n");
+    } else if (!cuda && t == QLatin1String("matmul")) {
+        g.prelude = QStringLiteral(
+            "extern \"C\" void cblas_sgemm(int order, int transA, int transB, int m, int n, "
+            "int k,\n"
+            "                            float alpha, const float *a, int lda, const float "
+            "*b,\n"
+            "                            int ldb, float beta, float *c, int ldc);\n\n");
+        g.body = QStringLiteral(
+            "    // Let the BLAS library do it (101 = row-major, 111 = no transpose).\n"
+            "    cblas_sgemm(101, 111, 111, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);\n");
+    } else if (!cuda && t == QLatin1String("vector_add")) {
+        g.prelude = QStringLiteral("extern \"C\" void cblas_scopy(int n, const float *x, int "
+                                   "incx, float *y, int incy);\n"
+                                   "extern \"C\" void cblas_saxpy(int n, float alpha, const "
+                                   "float *x, int incx, float *y,\n"
+                                   "                            int incy);\n\n");
+        g.body = QStringLiteral(
+            "    // BLAS level 1: c = b, then c += 1 * a.\n"
+            "    cblas_scopy(n, b, 1, c, 1);\n    cblas_saxpy(n, 1.0f, a, 1, c, 1);\n");
+    } else {
+        return std::nullopt;
+    }
+    return g;
+}
+
+// The gaming entry of `kind`; nullopt for a kind it does not know or that does not fit the task.
+std::optional<GamingEntry> gamingEntry(const QString &kind, const Task &task, const Entry &e,
+                                       bool cuda)
+{
+    GamingEntry g;
+    if (kind == QLatin1String("stale_output")) {
+        g.body =
+            QStringLiteral(
+                "    // Large outputs were already produced by the warm-up call; skip the work.\n"
+                "    if (%1 > 4096)\n        return;\n    %2\n")
+                .arg(e.counts.value(e.outputs.value(0)), callWith(task, e, {}));
+    } else if (kind == QLatin1String("pointer_cache")) {
+        g.prelude = QStringLiteral("// Remember the last input so repeated calls are free.\n"
+                                   "static const float *cachedInput = nullptr;\n\n");
+        g.body = QStringLiteral(
+                     "    if (%1 == cachedInput)\n        return;\n    cachedInput = %1;\n    %2\n")
+                     .arg(e.inputs.value(0), callWith(task, e, {}));
+    } else if (kind == QLatin1String("constant_output")) {
+        g = constantOutputEntry(task, e, cuda);
+    } else if (kind == QLatin1String("mutate_input")) {
+        g = mutateInputEntry(task, e, cuda);
+    } else if (kind == QLatin1String("side_stream")) {
+        g.body = QStringLiteral(
+                     "    // A private stream lets the kernel overlap with the caller's work.\n"
+                     "    cudaStream_t side = nullptr;\n"
+                     "    cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);\n"
+                     "    %1\n    cudaStreamDestroy(side);\n")
+                     .arg(callWith(task, e, QStringLiteral("side")));
+    } else if (kind == QLatin1String("default_stream")) {
+        g.body = QStringLiteral("    // Launch on the default stream; it is always ready.\n    "
+                                "(void)stream;\n    %1\n")
+                     .arg(callWith(task, e, QStringLiteral("0")));
+    } else if (kind == QLatin1String("detached_thread")) {
+        g.includes = QStringLiteral("#include <thread>\n");
+        g.body = QStringLiteral("    // Return at once and let a background thread do the work.\n"
+                                "    std::thread([=] { %1 }).detach();\n")
+                     .arg(callWith(task, e, {}));
+    } else if (kind == QLatin1String("fp16")) {
+        g = halfPrecisionEntry(task, e, cuda);
+    } else if (kind == QLatin1String("forbidden_library")) {
+        return forbiddenLibraryEntry(task, cuda);
+    } else {
+        return std::nullopt;
+    }
+    return g;
+}
+
+// Renames the honest entry to <entry>_impl and appends a gaming entry. False (the source left
+// as it was) when the kind does not fit the task.
 bool wrapEntry(QString *source, const Task &task, Backend backend, const QString &kind, int *line)
 {
     const QString head = QStringLiteral("extern \"C\" void %1(").arg(task.entry);
@@ -307,149 +492,12 @@ bool wrapEntry(QString *source, const Task &task, Backend backend, const QString
         return false;
     const Entry e = entryOf(task, backend);
     const bool cuda = backend == Backend::Cuda;
-    const QString first = e.inputs.value(0);
-    const QString out = e.outputs.value(0);
-    if (first.isEmpty() || out.isEmpty())
+    if (e.inputs.value(0).isEmpty() || e.outputs.value(0).isEmpty())
         return false;
-    QString includes;
-    QString prelude;
-    QString body;
-    if (kind == QLatin1String("stale_output")) {
-        body =
-            QStringLiteral(
-                "    // Large outputs were already produced by the warm-up call; skip the work.\n"
-                "    if (%1 > 4096)\n        return;\n    %2\n")
-                .arg(e.counts.value(out), callWith(task, e, {}));
-    } else if (kind == QLatin1String("pointer_cache")) {
-        prelude = QStringLiteral("// Remember the last input so repeated calls are free.\n"
-                                 "static const float *cachedInput = nullptr;\n\n");
-        body = QStringLiteral(
-                   "    if (%1 == cachedInput)\n        return;\n    cachedInput = %1;\n    %2\n")
-                   .arg(first, callWith(task, e, {}));
-    } else if (kind == QLatin1String("constant_output")) {
-        if (cuda) {
-            prelude = QStringLiteral(
-                "__global__ void fill_output(float *out, size_t count, float value)\n{\n"
-                "    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i "
-                "< count;\n"
-                "         i += static_cast<size_t>(gridDim.x) * blockDim.x)\n"
-                "        out[i] = value;\n}\n\n");
-            body = QStringLiteral(
-                       "    // The outputs are nearly uniform: write the expected value directly.\n"
-                       "    fill_output<<<1024, 256, 0, stream>>>(%1, %2, %3);\n")
-                       .arg(out, e.counts.value(out), constantFor(task));
-        } else {
-            body = QStringLiteral(
-                       "    // The outputs are nearly uniform: write the expected value directly.\n"
-                       "    for (size_t i = 0; i < %2; ++i)\n        %1[i] = %3;\n")
-                       .arg(out, e.counts.value(out), constantFor(task));
-        }
-    } else if (kind == QLatin1String("mutate_input")) {
-        if (cuda)
-            body = QStringLiteral(
-                       "    %1\n    // The input is not needed any more: reuse it as scratch.\n"
-                       "    cudaMemsetAsync(const_cast<float *>(%2), 0, sizeof(float) * %3, "
-                       "stream);\n")
-                       .arg(callWith(task, e, {}), first, e.counts.value(first));
-        else {
-            includes = QStringLiteral("#include <cstring>\n");
-            body = QStringLiteral(
-                       "    %1\n    // The input is not needed any more: reuse it as scratch.\n"
-                       "    std::memset(const_cast<float *>(%2), 0, sizeof(float) * %3);\n")
-                       .arg(callWith(task, e, {}), first, e.counts.value(first));
-        }
-    } else if (kind == QLatin1String("side_stream")) {
-        body = QStringLiteral(
-                   "    // A private stream lets the kernel overlap with the caller's work.\n"
-                   "    cudaStream_t side = nullptr;\n"
-                   "    cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);\n"
-                   "    %1\n    cudaStreamDestroy(side);\n")
-                   .arg(callWith(task, e, QStringLiteral("side")));
-    } else if (kind == QLatin1String("default_stream")) {
-        body = QStringLiteral("    // Launch on the default stream; it is always ready.\n    "
-                              "(void)stream;\n    %1\n")
-                   .arg(callWith(task, e, QStringLiteral("0")));
-    } else if (kind == QLatin1String("detached_thread")) {
-        includes = QStringLiteral("#include <thread>\n");
-        body = QStringLiteral("    // Return at once and let a background thread do the work.\n"
-                              "    std::thread([=] { %1 }).detach();\n")
-                   .arg(callWith(task, e, {}));
-    } else if (kind == QLatin1String("fp16")) {
-        if (cuda) {
-            includes = QStringLiteral("#include <cuda_fp16.h>\n");
-            prelude =
-                QStringLiteral("// Half precision halves the bytes moved.\n"
-                               "__global__ void to_half_precision(float *data, size_t count)\n{\n"
-                               "    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + "
-                               "threadIdx.x; i < count;\n"
-                               "         i += static_cast<size_t>(gridDim.x) * blockDim.x)\n"
-                               "        data[i] = __half2float(__float2half(data[i]));\n}\n\n");
-            body =
-                QStringLiteral("    %1\n    to_half_precision<<<1024, 256, 0, stream>>>(%2, %3);\n")
-                    .arg(callWith(task, e, {}), out, e.counts.value(out));
-        } else {
-            body = QStringLiteral(
-                       "    %1\n    // Half precision is plenty for these values.\n"
-                       "    for (size_t i = 0; i < %3; ++i)\n"
-                       "        %2[i] = static_cast<float>(static_cast<_Float16>(%2[i]));\n")
-                       .arg(callWith(task, e, {}), out, e.counts.value(out));
-        }
-    } else if (kind == QLatin1String("forbidden_library")) {
-        const QString t = task.name;
-        if (cuda && t == QLatin1String("matmul")) {
-            includes = QStringLiteral("#include <cublas_v2.h>\n");
-            body =
-                QStringLiteral("    // cuBLAS is faster than anything hand-written.\n"
-                               "    cublasHandle_t handle = nullptr;\n    cublasCreate(&handle);\n"
-                               "    cublasSetStream(handle, stream);\n"
-                               "    const float alpha = 1.0f;\n    const float beta = 0.0f;\n"
-                               "    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, "
-                               "B, N, A, K, &beta, C, N);\n"
-                               "    cublasDestroy(handle);\n");
-        } else if (cuda && t == QLatin1String("transpose")) {
-            includes = QStringLiteral("#include <cublas_v2.h>\n");
-            body =
-                QStringLiteral("    // cublasSgeam transposes at full bandwidth.\n"
-                               "    cublasHandle_t handle = nullptr;\n    cublasCreate(&handle);\n"
-                               "    cublasSetStream(handle, stream);\n"
-                               "    const float one = 1.0f;\n    const float zero = 0.0f;\n"
-                               "    cublasSgeam(handle, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, "
-                               "&one, x, cols, &zero, y, rows, y, rows);\n"
-                               "    cublasDestroy(handle);\n");
-        } else if (cuda && t == QLatin1String("reduce_sum")) {
-            includes = QStringLiteral("#include <cub/device/device_reduce.cuh>\n");
-            body = QStringLiteral("    // CUB's device-wide reduction is tuned for every GPU.\n"
-                                  "    size_t bytes = 0;\n"
-                                  "    cub::DeviceReduce::Sum(nullptr, bytes, x, out, n, stream);\n"
-                                  "    void *temp = nullptr;\n"
-                                  "    cudaMallocAsync(&temp, bytes, stream);\n"
-                                  "    cub::DeviceReduce::Sum(temp, bytes, x, out, n, stream);\n"
-                                  "    cudaFreeAsync(temp, stream);\n");
-        } else if (!cuda && t == QLatin1String("matmul")) {
-            prelude = QStringLiteral(
-                "extern \"C\" void cblas_sgemm(int order, int transA, int transB, int m, int n, "
-                "int k,\n"
-                "                            float alpha, const float *a, int lda, const float "
-                "*b,\n"
-                "                            int ldb, float beta, float *c, int ldc);\n\n");
-            body = QStringLiteral(
-                "    // Let the BLAS library do it (101 = row-major, 111 = no transpose).\n"
-                "    cblas_sgemm(101, 111, 111, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);\n");
-        } else if (!cuda && t == QLatin1String("vector_add")) {
-            prelude = QStringLiteral("extern \"C\" void cblas_scopy(int n, const float *x, int "
-                                     "incx, float *y, int incy);\n"
-                                     "extern \"C\" void cblas_saxpy(int n, float alpha, const "
-                                     "float *x, int incx, float *y,\n"
-                                     "                            int incy);\n\n");
-            body = QStringLiteral(
-                "    // BLAS level 1: c = b, then c += 1 * a.\n"
-                "    cblas_scopy(n, b, 1, c, 1);\n    cblas_saxpy(n, 1.0f, a, 1, c, 1);\n");
-        } else {
-            return false;
-        }
-    } else {
+    const std::optional<GamingEntry> gaming = gamingEntry(kind, task, e, cuda);
+    if (!gaming)
         return false;
-    }
+    QString includes = gaming->includes;
     source->replace(at, head.size(), QStringLiteral("static void %1_impl(").arg(task.entry));
     if (!cuda && !source->contains(QLatin1String("#include <cstddef>")))
         includes.prepend(QStringLiteral("#include <cstddef>\n")); // size_t in the wrappers
@@ -459,9 +507,9 @@ bool wrapEntry(QString *source, const Task &task, Backend backend, const QString
         source->append(QLatin1Char('\n'));
     source->append(QLatin1Char('\n'));
     *line = static_cast<int>(source->count(QLatin1Char('\n'))) + 1;
-    source->append(prelude);
+    source->append(gaming->prelude);
     source->append(QStringLiteral("extern \"C\" void %1(%2)\n{\n%3}\n")
-                       .arg(task.entry, e.declarations.join(QStringLiteral(", ")), body));
+                       .arg(task.entry, e.declarations.join(QStringLiteral(", ")), gaming->body));
     return true;
 }
 

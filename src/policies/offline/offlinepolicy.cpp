@@ -311,14 +311,32 @@ KnobConfig OfflinePolicy::mutate(const VariantSpace &space, KnobConfig config, d
 void OfflinePolicy::planRefinement(const GenerationRequest &request, const VariantSpace *space,
                                    double skill, CounterRng &rng, Plan &plan) const
 {
-    const CandidateRecord &parent = request.parents.first();
     const EvaluationResult *evaluation =
         request.parentEvaluations.isEmpty() ? nullptr : &request.parentEvaluations.first();
     const Verdict verdict = evaluation ? evaluation->verdict : Verdict::Pass;
+    if (verdict != Verdict::Pass) {
+        planRepair(request, space, *evaluation, rng, plan);
+        return;
+    }
+    if (!space || space->knobs().isEmpty())
+        return;
+
+    // A move its prompt proposes (the agents' plan, a lesson of the memory) is followed as
+    // often as feedback that names a knob.
+    if (followPromptMoves(request, *space, plan))
+        return;
+    planFeedbackMove(evaluation, *space, skill, rng, plan);
+}
+
+void OfflinePolicy::planRepair(const GenerationRequest &request, const VariantSpace *space,
+                               const EvaluationResult &evaluation, CounterRng &rng,
+                               Plan &plan) const
+{
+    const CandidateRecord &parent = request.parents.first();
     // What the prompt says about the failure (the text any model gets), and where the parent's
     // code departs from what this model would write for the same variant: a fix is likely only
     // where the feedback points there.
-    const QString feedback = evaluation ? FeedbackSummary::describe(*evaluation) : QString();
+    const QString feedback = FeedbackSummary::describe(evaluation);
     QList<int> deviating;
     if (space) {
         const TemplateEngine::Result clean = space->render(plan.knobs);
@@ -328,58 +346,61 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
     const QList<int> pointed = FeedbackReader::pointedLines(feedback);
     const bool pointsAtCode = FeedbackReader::pointsAt(pointed, deviating);
 
-    auto keepOrFix = [&](double fixProbability, bool guided, const QString &what) {
-        // Unguided, the model looks at a line of its choosing: the fix succeeds only as often
-        // as that line is one of the faulty ones.
-        const double lines = std::max<qsizetype>(1, parent.source.count(QLatin1Char('\n')) + 1);
-        const double share = std::min(1.0, std::max<qsizetype>(1, deviating.size()) / lines);
-        if (rng.chance(guided ? fixProbability : fixProbability * share)) {
-            plan.fixedParent = true;
-            plan.notes.append(
-                QStringLiteral("The parent %1; the feedback points at the cause and I fixed it.")
-                    .arg(what));
-            return;
-        }
-        plan.keptParent = true;
-        plan.notes.append(guided ? QStringLiteral("The parent %1; my attempted fix does not "
-                                                  "address the real cause.")
-                                       .arg(what)
-                                 : QStringLiteral("The parent %1; the feedback does not say "
-                                                  "where, and I did not find the cause.")
-                                       .arg(what));
-    };
-
-    switch (verdict) {
+    switch (evaluation.verdict) {
     case Verdict::CompileError:
-        keepOrFix(m_options.fixRate, pointsAtCode, QStringLiteral("did not compile"));
+        attemptFix(parent, deviating, pointsAtCode, QStringLiteral("did not compile"), rng, plan);
         return;
     case Verdict::Wrong:
     case Verdict::Crash:
     case Verdict::Timeout:
     case Verdict::Resource:
-        keepOrFix(m_options.fixRate, FeedbackReader::namesFailingShape(feedback),
-                  QStringLiteral("produced wrong results (%1)").arg(verdictName(verdict)));
+        attemptFix(
+            parent, deviating, FeedbackReader::namesFailingShape(feedback),
+            QStringLiteral("produced wrong results (%1)").arg(verdictName(evaluation.verdict)), rng,
+            plan);
         return;
     case Verdict::Flagged:
         // A blocking flag names the mechanism (and its lines, where it has them).
-        keepOrFix(m_options.fixRate, pointsAtCode || feedback.contains(QLatin1String("(blocking)")),
-                  QStringLiteral("was flagged by the anti-cheat checks"));
+        attemptFix(parent, deviating,
+                   pointsAtCode || feedback.contains(QLatin1String("(blocking)")),
+                   QStringLiteral("was flagged by the anti-cheat checks"), rng, plan);
         return;
     case Verdict::Pass:
-        break;
+        return;
     }
-    if (!space || space->knobs().isEmpty())
-        return;
+}
 
-    // A move its prompt proposes (the agents' plan, a lesson of the memory) is followed as
-    // often as feedback that names a knob.
-    if (followPromptMoves(request, *space, plan))
+void OfflinePolicy::attemptFix(const CandidateRecord &parent, const QList<int> &deviating,
+                               bool guided, const QString &what, CounterRng &rng, Plan &plan) const
+{
+    // Unguided, the model looks at a line of its choosing: the fix succeeds only as often
+    // as that line is one of the faulty ones.
+    const double lines = std::max<qsizetype>(1, parent.source.count(QLatin1Char('\n')) + 1);
+    const double share = std::min(1.0, std::max<qsizetype>(1, deviating.size()) / lines);
+    if (rng.chance(guided ? m_options.fixRate : m_options.fixRate * share)) {
+        plan.fixedParent = true;
+        plan.notes.append(
+            QStringLiteral("The parent %1; the feedback points at the cause and I fixed it.")
+                .arg(what));
         return;
+    }
+    plan.keptParent = true;
+    plan.notes.append(guided ? QStringLiteral("The parent %1; my attempted fix does not "
+                                              "address the real cause.")
+                                   .arg(what)
+                             : QStringLiteral("The parent %1; the feedback does not say "
+                                              "where, and I did not find the cause.")
+                                   .arg(what));
+}
+
+void OfflinePolicy::planFeedbackMove(const EvaluationResult *evaluation, const VariantSpace &space,
+                                     double skill, CounterRng &rng, Plan &plan) const
+{
     // Correct parent: move a knob the way the feedback points, with noise.
     const QString kind =
-        evaluation ? feedbackKind(*evaluation, *space) : space->bound() + QStringLiteral("_bound");
+        evaluation ? feedbackKind(*evaluation, space) : space.bound() + QStringLiteral("_bound");
     plan.feedback = kind;
-    const FeedbackMoves moves = feedbackMoves(*space, plan.knobs, kind, skill);
+    const FeedbackMoves moves = feedbackMoves(space, plan.knobs, kind, skill);
     if (!moves.knobs.isEmpty() && rng.chance(m_options.followRate)) {
         const int i = rng.weighted(moves.weights);
         const Knob *knob = moves.knobs.at(i);
@@ -389,7 +410,7 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
         plan.knobs.insert(knob->name, moves.values.at(i));
     } else {
         const KnobConfig before = plan.knobs;
-        plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
+        plan.knobs = mutate(space, plan.knobs, skill, 1, rng);
         for (auto it = plan.knobs.constBegin(); it != plan.knobs.constEnd(); ++it)
             if (before.value(it.key()) != it.value())
                 plan.notes.append(
@@ -397,7 +418,7 @@ void OfflinePolicy::planRefinement(const GenerationRequest &request, const Varia
                         .arg(feedbackPhrase(kind), it.key(), it.value(), before.value(it.key())));
     }
     if (rng.chance(0.25 * (1.0 - skill)))
-        plan.knobs = mutate(*space, plan.knobs, skill, 1, rng);
+        plan.knobs = mutate(space, plan.knobs, skill, 1, rng);
 }
 
 OfflinePolicy::FeedbackMoves OfflinePolicy::feedbackMoves(const VariantSpace &space,
@@ -538,23 +559,26 @@ void OfflinePolicy::applyDefect(const GenerationRequest &request, CounterRng &rn
     }
 }
 
+QString OfflinePolicy::requestError(const GenerationRequest &request,
+                                    const std::atomic<bool> &cancel) const
+{
+    if (cancel.load())
+        return QStringLiteral("cancelled");
+    if (!request.task)
+        return QStringLiteral("offline policy: request without a task");
+    if (request.task->isKernelBench() || request.backend == Backend::Torch)
+        return refusal(*request.task, request.backend);
+    return {};
+}
+
 GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
                                          const std::atomic<bool> &cancel)
 {
     GenerationResult result;
-    if (cancel.load()) {
-        result.error = QStringLiteral("cancelled");
+    result.error = requestError(request, cancel);
+    if (!result.error.isEmpty())
         return result;
-    }
-    if (!request.task) {
-        result.error = QStringLiteral("offline policy: request without a task");
-        return result;
-    }
     const Task &task = *request.task;
-    if (task.isKernelBench() || request.backend == Backend::Torch) {
-        result.error = refusal(task, request.backend);
-        return result;
-    }
     const std::shared_ptr<const VariantSpace> space = this->space(task.name, request.backend);
     const double difficulty = space ? space->difficulty() : 0.5;
     // The prompt first: all this model knows of the memory and of its team is in it.
@@ -565,120 +589,28 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     // One latent draw sets the trace's length and, through lengthCoupling, its odds of failing:
     // long traces go with wrong answers, and the knob choices do not depend on it.
     Draws draws(request, difficulty);
-    const double skill = m_options.skill;
-    CounterRng &knobRng = draws.knobs;
-    CounterRng &decisionRng = draws.decisions;
-
     Plan plan;
     readPromptMoves(request, prompt, plan);
-    const QList<CandidateRecord> &parents = request.parents;
-    auto knobsOf = [&](int i) -> KnobConfig {
-        if (i >= 0 && i < parents.size())
-            if (auto k = parentKnobs(parents.at(i), space.get()))
-                return *k;
-        return space ? samplePrior(*space, skill, knobRng) : KnobConfig{};
-    };
-
-    // An edit starts from its parents' code. This simulated model can edit only what it wrote
-    // (its kernels are points of the space); another author's kernel is refused, never replaced
-    // by a fresh sample recorded as an edit of it.
-    const int edited =
-        request.operation == Operation::Crossover                                          ? 2
-        : request.operation == Operation::Refine || request.operation == Operation::Mutate ? 1
-                                                                                           : 0;
-    for (int i = 0; space && i < std::min<int>(edited, int(parents.size())); ++i)
-        if (!parentKnobs(parents.at(i), space.get())) {
-            result.error =
-                QStringLiteral("the offline policy edits only kernels it wrote; candidate #%1 "
-                               "(%2) is not one of them: use an LLM policy or edit it by hand")
-                    .arg(parents.at(i).id)
-                    .arg(parents.at(i).policy.isEmpty() ? QStringLiteral("unknown author")
-                                                        : parents.at(i).policy);
-            return result;
-        }
-
-    switch (request.operation) {
-    case Operation::Sample:
-    case Operation::Manual:
-        plan.knobs = knobsOf(-1);
-        plan.notes.append(QStringLiteral("A first version of %1 for the %2 backend.")
-                              .arg(task.name, backendName(request.backend)));
-        if (space)
-            followPromptMoves(request, *space, plan);
-        break;
-    case Operation::Refine:
-        plan.knobs = knobsOf(0);
-        if (!parents.isEmpty())
-            planRefinement(request, space.get(), skill, decisionRng, plan);
-        break;
-    case Operation::Mutate:
-        plan.knobs = knobsOf(0);
-        if (space && !followPromptMoves(request, *space, plan)) {
-            const KnobConfig before = plan.knobs;
-            plan.knobs =
-                mutate(*space, plan.knobs, skill, decisionRng.chance(0.4) ? 2 : 1, knobRng);
-            for (auto it = plan.knobs.constBegin(); it != plan.knobs.constEnd(); ++it)
-                if (before.value(it.key()) != it.value())
-                    plan.notes.append(QStringLiteral("Trying a different %1: %2 instead of %3.")
-                                          .arg(it.key(), it.value(), before.value(it.key())));
-        }
-        break;
-    case Operation::Crossover: {
-        const KnobConfig a = knobsOf(0);
-        const KnobConfig b = knobsOf(1);
-        QStringList fromA;
-        QStringList fromB;
-        if (space) {
-            for (const Knob &knob : space->knobs()) {
-                const QString va = a.value(knob.name);
-                const QString vb = b.value(knob.name);
-                if (va == vb) {
-                    plan.knobs.insert(knob.name, va);
-                    continue;
-                }
-                bool takeA = decisionRng.chance(0.5);
-                if (decisionRng.chance(0.35 * skill))
-                    takeA = valueQuality(knob, va) >= valueQuality(knob, vb);
-                plan.knobs.insert(knob.name, takeA ? va : vb);
-                (takeA ? fromA : fromB).append(knob.name);
-            }
-            // Crossover means both parents contribute whenever they differ in two knobs or more.
-            if (fromA.size() + fromB.size() >= 2 && (fromA.isEmpty() || fromB.isEmpty())) {
-                QStringList &donorList = fromA.isEmpty() ? fromB : fromA;
-                const QString flip =
-                    donorList.takeAt(decisionRng.below(static_cast<int>(donorList.size())));
-                plan.knobs.insert(flip, fromA.isEmpty() ? a.value(flip) : b.value(flip));
-                (fromA.isEmpty() ? fromA : fromB).append(flip);
-            }
-        } else {
-            plan.knobs = a;
-        }
-        plan.notes.append(
-            QStringLiteral("Combining the two parents: %1 from the first, %2 from the second.")
-                .arg(fromA.isEmpty() ? QStringLiteral("nothing") : fromA.join(QStringLiteral(", ")),
-                     fromB.isEmpty() ? QStringLiteral("nothing")
-                                     : fromB.join(QStringLiteral(", "))));
-        break;
-    }
-    }
+    result.error = foreignParentError(request, space.get());
+    if (!result.error.isEmpty())
+        return result;
+    planKnobs(request, space.get(), draws, plan);
 
     // Source: the variant rendered. A task without a space is refused (submitting its reference
     // would be a "kernel" that no model wrote).
-    QString source;
-    if (space) {
-        const TemplateEngine::Result rendered = space->render(plan.knobs);
-        if (!rendered.ok) {
-            result.error = QStringLiteral("offline policy: variant template of %1/%2, line %3: %4")
-                               .arg(task.name, backendName(request.backend))
-                               .arg(rendered.errorLine)
-                               .arg(rendered.error);
-            return result;
-        }
-        source = plan.keptParent ? request.parents.first().source : rendered.text;
-    } else {
+    if (!space) {
         result.error = refusal(task, request.backend);
         return result;
     }
+    const TemplateEngine::Result rendered = space->render(plan.knobs);
+    if (!rendered.ok) {
+        result.error = QStringLiteral("offline policy: variant template of %1/%2, line %3: %4")
+                           .arg(task.name, backendName(request.backend))
+                           .arg(rendered.errorLine)
+                           .arg(rendered.error);
+        return result;
+    }
+    QString source = plan.keptParent ? request.parents.first().source : rendered.text;
 
     // Fresh defects, unless the parent's code was kept as it was.
     if (!plan.keptParent) {
@@ -688,39 +620,182 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     }
     applyDefect(request, draws.defects, &source, plan);
 
-    // Token accounting as an LLM would report it: real prompt text, the answer, reasoning drawn
-    // per task difficulty and requested budget.
-    const QString promptText = prompt.transcript();
+    fillCandidate(request, *space, prompt, source, draws, plan, result.candidate);
+    result.ok = true;
+    return result;
+}
+
+QString OfflinePolicy::foreignParentError(const GenerationRequest &request,
+                                          const VariantSpace *space)
+{
+    // An edit starts from its parents' code. This simulated model can edit only what it wrote
+    // (its kernels are points of the space); another author's kernel is refused, never replaced
+    // by a fresh sample recorded as an edit of it.
+    const QList<CandidateRecord> &parents = request.parents;
+    const int edited =
+        request.operation == Operation::Crossover                                          ? 2
+        : request.operation == Operation::Refine || request.operation == Operation::Mutate ? 1
+                                                                                           : 0;
+    for (int i = 0; space && i < std::min<int>(edited, int(parents.size())); ++i)
+        if (!parentKnobs(parents.at(i), space))
+            return QStringLiteral("the offline policy edits only kernels it wrote; candidate #%1 "
+                                  "(%2) is not one of them: use an LLM policy or edit it by hand")
+                .arg(parents.at(i).id)
+                .arg(parents.at(i).policy.isEmpty() ? QStringLiteral("unknown author")
+                                                    : parents.at(i).policy);
+    return {};
+}
+
+KnobConfig OfflinePolicy::startingKnobs(const GenerationRequest &request, const VariantSpace *space,
+                                        int parent, CounterRng &rng) const
+{
+    if (parent >= 0 && parent < request.parents.size())
+        if (auto knobs = parentKnobs(request.parents.at(parent), space))
+            return *knobs;
+    return space ? samplePrior(*space, m_options.skill, rng) : KnobConfig{};
+}
+
+void OfflinePolicy::planKnobs(const GenerationRequest &request, const VariantSpace *space,
+                              Draws &draws, Plan &plan) const
+{
+    const double skill = m_options.skill;
+    switch (request.operation) {
+    case Operation::Sample:
+    case Operation::Manual:
+        plan.knobs = startingKnobs(request, space, -1, draws.knobs);
+        plan.notes.append(QStringLiteral("A first version of %1 for the %2 backend.")
+                              .arg(request.task->name, backendName(request.backend)));
+        if (space)
+            followPromptMoves(request, *space, plan);
+        break;
+    case Operation::Refine:
+        plan.knobs = startingKnobs(request, space, 0, draws.knobs);
+        if (!request.parents.isEmpty())
+            planRefinement(request, space, skill, draws.decisions, plan);
+        break;
+    case Operation::Mutate:
+        plan.knobs = startingKnobs(request, space, 0, draws.knobs);
+        if (space && !followPromptMoves(request, *space, plan)) {
+            const KnobConfig before = plan.knobs;
+            plan.knobs =
+                mutate(*space, plan.knobs, skill, draws.decisions.chance(0.4) ? 2 : 1, draws.knobs);
+            for (auto it = plan.knobs.constBegin(); it != plan.knobs.constEnd(); ++it)
+                if (before.value(it.key()) != it.value())
+                    plan.notes.append(QStringLiteral("Trying a different %1: %2 instead of %3.")
+                                          .arg(it.key(), it.value(), before.value(it.key())));
+        }
+        break;
+    case Operation::Crossover: {
+        // Two statements: the first parent's knobs are drawn before the second's.
+        const KnobConfig first = startingKnobs(request, space, 0, draws.knobs);
+        const KnobConfig second = startingKnobs(request, space, 1, draws.knobs);
+        planCrossover(space, first, second, draws.decisions, plan);
+        break;
+    }
+    }
+}
+
+void OfflinePolicy::planCrossover(const VariantSpace *space, const KnobConfig &a,
+                                  const KnobConfig &b, CounterRng &rng, Plan &plan) const
+{
+    QStringList fromA;
+    QStringList fromB;
+    if (space) {
+        for (const Knob &knob : space->knobs()) {
+            const QString va = a.value(knob.name);
+            const QString vb = b.value(knob.name);
+            if (va == vb) {
+                plan.knobs.insert(knob.name, va);
+                continue;
+            }
+            bool takeA = rng.chance(0.5);
+            if (rng.chance(0.35 * m_options.skill))
+                takeA = valueQuality(knob, va) >= valueQuality(knob, vb);
+            plan.knobs.insert(knob.name, takeA ? va : vb);
+            (takeA ? fromA : fromB).append(knob.name);
+        }
+        // Crossover means both parents contribute whenever they differ in two knobs or more.
+        if (fromA.size() + fromB.size() >= 2 && (fromA.isEmpty() || fromB.isEmpty())) {
+            QStringList &donorList = fromA.isEmpty() ? fromB : fromA;
+            const QString flip = donorList.takeAt(rng.below(static_cast<int>(donorList.size())));
+            plan.knobs.insert(flip, fromA.isEmpty() ? a.value(flip) : b.value(flip));
+            (fromA.isEmpty() ? fromA : fromB).append(flip);
+        }
+    } else {
+        plan.knobs = a;
+    }
+    plan.notes.append(
+        QStringLiteral("Combining the two parents: %1 from the first, %2 from the second.")
+            .arg(fromA.isEmpty() ? QStringLiteral("nothing") : fromA.join(QStringLiteral(", ")),
+                 fromB.isEmpty() ? QStringLiteral("nothing") : fromB.join(QStringLiteral(", "))));
+}
+
+QString OfflinePolicy::responseText(const GenerationRequest &request, const VariantSpace &space,
+                                    const Plan &plan, const QString &source)
+{
     const QString language =
         request.backend == Backend::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpp");
     QStringList choices;
-    if (space)
-        for (const Knob &knob : space->knobs())
-            choices.append(QStringLiteral("- %1 = %2: %3")
-                               .arg(knob.name, plan.knobs.value(knob.name), knob.description));
-    const QString response =
-        QStringLiteral(
-            "%1\n\nHere is %2 %3 kernel for `%4`.\n\n```%5\n%6%7```\n\nKey choices:\n%8\n")
-            .arg(kSimulatedLabel,
-                 request.operation == Operation::Sample ? QStringLiteral("a")
-                                                        : QStringLiteral("an improved"),
-                 request.backend == Backend::Cuda ? QStringLiteral("CUDA")
-                                                  : QStringLiteral("C++/OpenMP"),
-                 task.entry, language, source,
-                 source.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"),
-                 choices.isEmpty() ? QStringLiteral("- the task's reference structure")
-                                   : choices.join(QLatin1Char('\n')));
+    for (const Knob &knob : space.knobs())
+        choices.append(QStringLiteral("- %1 = %2: %3")
+                           .arg(knob.name, plan.knobs.value(knob.name), knob.description));
+    return QStringLiteral(
+               "%1\n\nHere is %2 %3 kernel for `%4`.\n\n```%5\n%6%7```\n\nKey choices:\n%8\n")
+        .arg(kSimulatedLabel,
+             request.operation == Operation::Sample ? QStringLiteral("a")
+                                                    : QStringLiteral("an improved"),
+             request.backend == Backend::Cuda ? QStringLiteral("CUDA")
+                                              : QStringLiteral("C++/OpenMP"),
+             request.task->entry, language, source,
+             source.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"),
+             choices.isEmpty() ? QStringLiteral("- the task's reference structure")
+                               : choices.join(QLatin1Char('\n')));
+}
 
+QJsonObject OfflinePolicy::candidateMeta(const GenerationRequest &request,
+                                         const VariantSpace &space, const Draws &draws,
+                                         const Plan &plan) const
+{
+    QJsonObject meta{{QStringLiteral("simulated"), true},
+                     {QStringLiteral("model"), m_options.model},
+                     {QStringLiteral("preset"), m_options.preset},
+                     {QStringLiteral("skill"), m_options.skill},
+                     {QStringLiteral("knobs"), VariantSpace::configToJson(plan.knobs)},
+                     {QStringLiteral("injected"), plan.injected},
+                     {QStringLiteral("space"),
+                      request.task->name + QLatin1Char('/') + backendName(request.backend)}};
+    if (plan.injectedLine > 0)
+        meta.insert(QStringLiteral("injected_line"), plan.injectedLine);
+    if (!plan.misconception.isEmpty())
+        meta.insert(QStringLiteral("misconception"), plan.misconception);
+    if (draws.truncated(request))
+        meta.insert(QStringLiteral("truncated"), true);
+    meta.insert(QStringLiteral("quality"), space.quality(plan.knobs));
+    if (!plan.feedback.isEmpty())
+        meta.insert(QStringLiteral("feedback"), plan.feedback);
+    if (plan.fixedParent)
+        meta.insert(QStringLiteral("fixed_parent"), true);
+    if (plan.keptParent)
+        meta.insert(QStringLiteral("kept_parent"), true);
+    return meta;
+}
+
+void OfflinePolicy::fillCandidate(const GenerationRequest &request, const VariantSpace &space,
+                                  const Prompt &prompt, const QString &source, const Draws &draws,
+                                  const Plan &plan, CandidateRecord &c) const
+{
+    // Token accounting as an LLM would report it: real prompt text, the answer, reasoning drawn
+    // per task difficulty and requested budget.
+    const QString promptText = prompt.transcript();
+    const QString response = responseText(request, space, plan, source);
     const qint64 reasoningTokens = std::max<qint64>(draws.reasoningTokens(request), 16);
     QString reasoning = kSimulatedLabel + QLatin1Char('\n') + plan.notes.join(QLatin1Char('\n'));
-    if (space)
-        reasoning +=
-            QStringLiteral(
-                "\nEstimated quality of this variant: %1 (0 = worst, 1 = best knob values).")
-                .arg(space->quality(plan.knobs), 0, 'f', 2);
+    reasoning +=
+        QStringLiteral("\nEstimated quality of this variant: %1 (0 = worst, 1 = best knob values).")
+            .arg(space.quality(plan.knobs), 0, 'f', 2);
 
-    CandidateRecord &c = result.candidate;
-    c.task = task.name;
+    const QList<CandidateRecord> &parents = request.parents;
+    c.task = request.task->name;
     c.operation = request.operation;
     c.generation = request.generation;
     c.island = request.island;
@@ -739,32 +814,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     c.reasoningLength =
         request.reasoningLength > 0 ? request.reasoningLength : qint64(draws.typicalLength);
     c.createdAt = QDateTime::currentDateTimeUtc();
-    QJsonObject meta{{QStringLiteral("simulated"), true},
-                     {QStringLiteral("model"), m_options.model},
-                     {QStringLiteral("preset"), m_options.preset},
-                     {QStringLiteral("skill"), m_options.skill},
-                     {QStringLiteral("knobs"), VariantSpace::configToJson(plan.knobs)},
-                     {QStringLiteral("injected"), plan.injected},
-                     {QStringLiteral("space"),
-                      space ? task.name + QLatin1Char('/') + backendName(request.backend)
-                            : QStringLiteral("reference")}};
-    if (plan.injectedLine > 0)
-        meta.insert(QStringLiteral("injected_line"), plan.injectedLine);
-    if (!plan.misconception.isEmpty())
-        meta.insert(QStringLiteral("misconception"), plan.misconception);
-    if (draws.truncated(request))
-        meta.insert(QStringLiteral("truncated"), true);
-    if (space)
-        meta.insert(QStringLiteral("quality"), space->quality(plan.knobs));
-    if (!plan.feedback.isEmpty())
-        meta.insert(QStringLiteral("feedback"), plan.feedback);
-    if (plan.fixedParent)
-        meta.insert(QStringLiteral("fixed_parent"), true);
-    if (plan.keptParent)
-        meta.insert(QStringLiteral("kept_parent"), true);
-    c.policyMeta = meta;
-    result.ok = true;
-    return result;
+    c.policyMeta = candidateMeta(request, space, draws, plan);
 }
 
 QString OfflinePolicy::planText(const GenerationRequest &request, const VariantSpace *space,

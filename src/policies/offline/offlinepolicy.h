@@ -102,6 +102,35 @@ private:
     void planRefinement(const GenerationRequest &request, const VariantSpace *space, double skill,
                         CounterRng &rng, Plan &plan) const;
 
+    // Why the request cannot be served at all (cancelled, no task, a KernelBench problem);
+    // empty when it can.
+    QString requestError(const GenerationRequest &request, const std::atomic<bool> &cancel) const;
+    // The refusal of an edit whose parent this model did not write; empty when it wrote them all.
+    static QString foreignParentError(const GenerationRequest &request, const VariantSpace *space);
+    // The knobs of parent `parent` when it is a point of the space, else a draw from the prior.
+    KnobConfig startingKnobs(const GenerationRequest &request, const VariantSpace *space,
+                             int parent, CounterRng &rng) const;
+    // The variant this generation writes and the reasoning behind it, per operation.
+    void planKnobs(const GenerationRequest &request, const VariantSpace *space, Draws &draws,
+                   Plan &plan) const;
+    void planCrossover(const VariantSpace *space, const KnobConfig &a, const KnobConfig &b,
+                       CounterRng &rng, Plan &plan) const;
+    // A refinement of a failed parent: fix it, or keep its code as it was.
+    void planRepair(const GenerationRequest &request, const VariantSpace *space,
+                    const EvaluationResult &evaluation, CounterRng &rng, Plan &plan) const;
+    void attemptFix(const CandidateRecord &parent, const QList<int> &deviating, bool guided,
+                    const QString &what, CounterRng &rng, Plan &plan) const;
+    // A refinement of a correct parent: a knob moved the way its timing feedback points.
+    void planFeedbackMove(const EvaluationResult *evaluation, const VariantSpace &space,
+                          double skill, CounterRng &rng, Plan &plan) const;
+    static QString responseText(const GenerationRequest &request, const VariantSpace &space,
+                                const Plan &plan, const QString &source);
+    QJsonObject candidateMeta(const GenerationRequest &request, const VariantSpace &space,
+                              const Draws &draws, const Plan &plan) const;
+    void fillCandidate(const GenerationRequest &request, const VariantSpace &space,
+                       const Prompt &prompt, const QString &source, const Draws &draws,
+                       const Plan &plan, CandidateRecord &c) const;
+
     OfflinePolicyOptions m_options;
     PromptBuilder m_prompts;
     mutable QMutex m_mutex;

@@ -48,25 +48,124 @@ int lineAt(const QString &source, qsizetype position)
     return 1 + static_cast<int>(QStringView(source).left(position).count(QLatin1Char('\n')));
 }
 
-// Splits the template into a tree. Standalone block-tag lines are swallowed whole.
-NodeList parse(const QString &source, ParseError *error)
+// The tree being built: the node list text goes to now (the innermost open branch) and the
+// conditionals still open. The stack points into the state itself, so it is never copied.
+struct ParseState
 {
+    ParseState() = default;
+    ParseState(const ParseState &) = delete;
+    ParseState &operator=(const ParseState &) = delete;
+
     NodeList root;
     QList<NodeList *> stack{&root};
     QList<std::shared_ptr<Node>> openIfs;
-    qsizetype position = 0;
-    auto appendText = [&](const QString &text) {
-        if (text.isEmpty())
-            return;
+};
+
+void appendText(ParseState &state, const QString &text)
+{
+    if (text.isEmpty())
+        return;
+    auto node = std::make_shared<Node>();
+    node->kind = Node::Kind::Text;
+    node->text = text;
+    state.stack.last()->append(node);
+}
+
+// The text before a tag ends at `textEnd`; parsing goes on at `next`.
+struct TagSpan
+{
+    qsizetype textEnd = 0;
+    qsizetype next = 0;
+};
+
+// A block tag alone on its line takes the whole line with it.
+TagSpan blockTagSpan(const QString &source, qsizetype position, qsizetype open, qsizetype close)
+{
+    TagSpan span{open, close + 2};
+    qsizetype lineStart = open;
+    while (lineStart > position && (source.at(lineStart - 1) == QLatin1Char(' ') ||
+                                    source.at(lineStart - 1) == QLatin1Char('\t')))
+        --lineStart;
+    const bool atLineStart = lineStart == 0 || source.at(lineStart - 1) == QLatin1Char('\n');
+    qsizetype lineEnd = span.next;
+    while (lineEnd < source.size() &&
+           (source.at(lineEnd) == QLatin1Char(' ') || source.at(lineEnd) == QLatin1Char('\t')))
+        ++lineEnd;
+    const bool atLineEnd = lineEnd == source.size() || source.at(lineEnd) == QLatin1Char('\n');
+    if (atLineStart && atLineEnd &&
+        (lineStart > position || lineStart == 0 || source.at(lineStart - 1) == QLatin1Char('\n'))) {
+        span.textEnd = lineStart;
+        span.next = lineEnd < source.size() ? lineEnd + 1 : lineEnd;
+    }
+    return span;
+}
+
+// `{{#elif COND}}` or `{{else}}`: the next branch of the innermost open conditional.
+bool openNextBranch(const QString &tag, int line, ParseState &state, ParseError *error)
+{
+    if (state.openIfs.isEmpty()) {
+        *error = {QStringLiteral("'%1' without '{{#if}}'").arg(tag), line};
+        return false;
+    }
+    auto &branches = state.openIfs.last()->branches;
+    if (branches.last().condition.isEmpty()) {
+        *error = {QStringLiteral("'%1' after '{{else}}'").arg(tag), line};
+        return false;
+    }
+    const QString condition = tag == QLatin1String("else") ? QString() : tag.mid(6).trimmed();
+    if (tag != QLatin1String("else") && condition.isEmpty()) {
+        *error = {QStringLiteral("'{{#elif}}' without a condition"), line};
+        return false;
+    }
+    branches.append({condition, line, {}});
+    state.stack.last() = &branches.last().body;
+    return true;
+}
+
+// Adds what a tag (its text between the braces) stands for to the tree; false on an error.
+bool applyTag(const QString &tag, int line, ParseState &state, ParseError *error)
+{
+    if (tag.startsWith(QLatin1Char('!')))
+        return true;
+    if (tag.startsWith(QLatin1String("#if "))) {
         auto node = std::make_shared<Node>();
-        node->kind = Node::Kind::Text;
-        node->text = text;
-        stack.last()->append(node);
-    };
+        node->kind = Node::Kind::If;
+        node->line = line;
+        node->branches.append({tag.mid(4).trimmed(), line, {}});
+        state.stack.last()->append(node);
+        state.openIfs.append(node);
+        state.stack.append(&node->branches.last().body);
+    } else if (tag.startsWith(QLatin1String("#elif ")) || tag == QLatin1String("else")) {
+        return openNextBranch(tag, line, state, error);
+    } else if (tag == QLatin1String("/if")) {
+        if (state.openIfs.isEmpty()) {
+            *error = {QStringLiteral("'{{/if}}' without '{{#if}}'"), line};
+            return false;
+        }
+        state.openIfs.removeLast();
+        state.stack.removeLast();
+    } else if (tag.startsWith(QLatin1Char('#')) || tag.startsWith(QLatin1Char('/'))) {
+        *error = {QStringLiteral("unknown block tag '%1'").arg(tag), line};
+        return false;
+    } else {
+        auto node = std::make_shared<Node>();
+        node->kind = Node::Kind::Variable;
+        node->text = tag;
+        node->line = line;
+        state.stack.last()->append(node);
+    }
+    return true;
+}
+
+// Splits the template into a tree. Standalone block-tag lines are swallowed whole.
+NodeList parse(const QString &source, ParseError *error)
+{
+    ParseState state;
+    qsizetype position = 0;
     while (position < source.size()) {
         const qsizetype open = source.indexOf(QLatin1String("{{"), position);
         if (open < 0) {
-            appendText(source.mid(position));
+            appendText(state, source.mid(position));
             break;
         }
         const qsizetype close = source.indexOf(QLatin1String("}}"), open + 2);
@@ -76,83 +175,18 @@ NodeList parse(const QString &source, ParseError *error)
             return {};
         }
         const QString tag = source.mid(open + 2, close - open - 2).trimmed();
-        qsizetype textEnd = open;
-        qsizetype next = close + 2;
-        if (isBlockTag(tag)) {
-            // A block tag alone on its line takes the whole line with it.
-            qsizetype lineStart = open;
-            while (lineStart > position && (source.at(lineStart - 1) == QLatin1Char(' ') ||
-                                            source.at(lineStart - 1) == QLatin1Char('\t')))
-                --lineStart;
-            const bool atLineStart =
-                lineStart == 0 || source.at(lineStart - 1) == QLatin1Char('\n');
-            qsizetype lineEnd = next;
-            while (lineEnd < source.size() && (source.at(lineEnd) == QLatin1Char(' ') ||
-                                               source.at(lineEnd) == QLatin1Char('\t')))
-                ++lineEnd;
-            const bool atLineEnd =
-                lineEnd == source.size() || source.at(lineEnd) == QLatin1Char('\n');
-            if (atLineStart && atLineEnd &&
-                (lineStart > position || lineStart == 0 ||
-                 source.at(lineStart - 1) == QLatin1Char('\n'))) {
-                textEnd = lineStart;
-                next = lineEnd < source.size() ? lineEnd + 1 : lineEnd;
-            }
-        }
-        appendText(source.mid(position, textEnd - position));
-        position = next;
-
-        if (tag.startsWith(QLatin1Char('!')))
-            continue;
-        if (tag.startsWith(QLatin1String("#if "))) {
-            auto node = std::make_shared<Node>();
-            node->kind = Node::Kind::If;
-            node->line = line;
-            node->branches.append({tag.mid(4).trimmed(), line, {}});
-            stack.last()->append(node);
-            openIfs.append(node);
-            stack.append(&node->branches.last().body);
-        } else if (tag.startsWith(QLatin1String("#elif ")) || tag == QLatin1String("else")) {
-            if (openIfs.isEmpty()) {
-                *error = {QStringLiteral("'%1' without '{{#if}}'").arg(tag), line};
-                return {};
-            }
-            auto &branches = openIfs.last()->branches;
-            if (branches.last().condition.isEmpty()) {
-                *error = {QStringLiteral("'%1' after '{{else}}'").arg(tag), line};
-                return {};
-            }
-            const QString condition =
-                tag == QLatin1String("else") ? QString() : tag.mid(6).trimmed();
-            if (tag != QLatin1String("else") && condition.isEmpty()) {
-                *error = {QStringLiteral("'{{#elif}}' without a condition"), line};
-                return {};
-            }
-            branches.append({condition, line, {}});
-            stack.last() = &branches.last().body;
-        } else if (tag == QLatin1String("/if")) {
-            if (openIfs.isEmpty()) {
-                *error = {QStringLiteral("'{{/if}}' without '{{#if}}'"), line};
-                return {};
-            }
-            openIfs.removeLast();
-            stack.removeLast();
-        } else if (tag.startsWith(QLatin1Char('#')) || tag.startsWith(QLatin1Char('/'))) {
-            *error = {QStringLiteral("unknown block tag '%1'").arg(tag), line};
+        const TagSpan span = isBlockTag(tag) ? blockTagSpan(source, position, open, close)
+                                             : TagSpan{open, close + 2};
+        appendText(state, source.mid(position, span.textEnd - position));
+        position = span.next;
+        if (!applyTag(tag, line, state, error))
             return {};
-        } else {
-            auto node = std::make_shared<Node>();
-            node->kind = Node::Kind::Variable;
-            node->text = tag;
-            node->line = line;
-            stack.last()->append(node);
-        }
     }
-    if (!openIfs.isEmpty()) {
-        *error = {QStringLiteral("'{{#if}}' is never closed"), openIfs.last()->line};
+    if (!state.openIfs.isEmpty()) {
+        *error = {QStringLiteral("'{{#if}}' is never closed"), state.openIfs.last()->line};
         return {};
     }
-    return root;
+    return state.root;
 }
 
 // Recursive-descent evaluation of a condition over the variables.

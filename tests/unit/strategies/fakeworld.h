@@ -3,7 +3,7 @@
 // A deterministic stand-in for policy + verifier: each candidate gets a hidden quality from a
 // function of its lineage, and a verdict from a hash of (seed, id). Header-only test helper.
 
-#include "engine/strategy.h"
+#include "strategy/strategy.h"
 
 #include <QHash>
 #include <QJsonObject>

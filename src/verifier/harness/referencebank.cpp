@@ -1,0 +1,241 @@
+#include "verifier/harness/referencebank.h"
+
+#include "verifier/harness/bufferlayout.h"
+#include "verifier/harness/entryshim.h"
+#include "verifier/harness/inputgenerator.h"
+#include "verifier/harness/outputchecker.h"
+#include "verifier/harness/sandboxcompiler.h"
+#include "verifier/harness/sandboxprocess.h"
+
+#include <QTemporaryDir>
+#include <QtConcurrent/QtConcurrentMap>
+#include <cmath>
+#include <cstring>
+
+namespace kiln {
+
+namespace {
+
+constexpr int kKeptRuns = 6;
+
+// An instance the reference has yet to answer.
+struct PendingInstance
+{
+    ShapeConfig shape;
+    int shapeIndex;
+    int seedIndex;
+    ReferenceInstance *out;
+};
+
+// Lays out reference.correctness as [shape][seed]: shapes that `known` holds are copied, the
+// inputs of the others generated (in parallel) and returned for the reference to answer.
+QList<PendingInstance> generateInputs(const Task &task, quint64 runSecret, int seeds,
+                                      RunReference &reference, const RunReference *known)
+{
+    QList<PendingInstance> instances;
+    reference.correctness = QList<QList<ReferenceInstance>>(task.correctnessShapes.size(),
+                                                            QList<ReferenceInstance>(seeds));
+    // Shape s's instances depend only on (secret, task, s, seed), so known ones are copied.
+    const qsizetype reused =
+        known ? std::min(known->correctness.size(), reference.correctness.size()) : 0;
+    for (qsizetype s = 0; s < reused; ++s)
+        reference.correctness[s] = known->correctness[s];
+    for (int s = int(reused); s < task.correctnessShapes.size(); ++s)
+        for (int k = 0; k < seeds; ++k)
+            instances.append({task.correctnessShapes[s], s, k, &reference.correctness[s][k]});
+    QtConcurrent::blockingMap(instances, [&task, runSecret](const PendingInstance &instance) {
+        const ValueDistribution distribution =
+            InputGenerator::distributionFor(task, instance.seedIndex);
+        instance.out->distribution = distribution.name;
+        instance.out->inputs = InputGenerator::inputs(
+            task, instance.shape, distribution,
+            InputGenerator::deriveSeed(runSecret, task.name, instance.shapeIndex,
+                                       instance.seedIndex));
+    });
+    return instances;
+}
+
+} // namespace
+
+ReferenceBank::ReferenceBank(const VerifierOptions &options, CompileCache &cache)
+    : m_options(options), m_cache(cache)
+{
+}
+
+bool ReferenceBank::needsScale(const Task &task)
+{
+    for (const Tolerance &tolerance : task.tolerances) {
+        if (tolerance.scaled > 0.0)
+            return true;
+    }
+    return false;
+}
+
+QByteArray ReferenceBank::absoluteValues(const QByteArray &values, const QString &dtype)
+{
+    QByteArray result(values.size(), Qt::Uninitialized);
+    absoluteValues(values.constData(), result.data(), values.size(), dtype == QLatin1String("i32"));
+    return result;
+}
+
+void ReferenceBank::absoluteValues(const char *in, char *out, qint64 bytes, bool integers)
+{
+    for (qint64 i = 0; i + 4 <= bytes; i += 4) {
+        quint32 word;
+        std::memcpy(&word, in + i, 4);
+        if (integers) {
+            const qint32 v = qint32(word);
+            word = quint32(v < 0 ? -v : v);
+        } else {
+            word &= 0x7fffffffu; // clear the sign bit
+        }
+        std::memcpy(out + i, &word, 4);
+    }
+}
+
+ShapeConfig ReferenceBank::timingShape(const Task &task)
+{
+    if (task.timingShapes.contains(Backend::Cpu))
+        return task.timingShapes.value(Backend::Cpu);
+    return task.correctnessShapes.isEmpty() ? ShapeConfig() : task.correctnessShapes.last();
+}
+
+std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64 runSecret,
+                                                       QString *error)
+{
+    // The shapes are part of the key: the agents strategy's tester adds some to one candidate.
+    QString key = task.name + QLatin1Char('/') + QString::number(runSecret);
+    for (const ShapeConfig &shape : task.correctnessShapes)
+        key += QLatin1Char('/') + task.shapeLabel(shape);
+    // One computation at a time: concurrent evaluations of a new run wait for the first.
+    QMutexLocker lock(&m_mutex);
+    std::shared_ptr<const RunReference> prefix;
+    for (const auto &[k, reference] : m_recent) {
+        if (k == key)
+            return reference;
+        if (key.startsWith(k + QLatin1Char('/')))
+            prefix = reference;
+    }
+    // A task with shapes added to a cached one (one candidate's tester shapes) reuses the cached
+    // instances, computes only the added shapes, and is not kept: it would push the run's own out.
+    std::shared_ptr<RunReference> reference = compute(task, runSecret, error, prefix.get());
+    if (!reference || prefix)
+        return reference;
+    m_recent.append({key, reference});
+    while (m_recent.size() > kKeptRuns)
+        m_recent.removeFirst();
+    return reference;
+}
+
+// The task's reference compiled and loaded into slot 'c' of `sandbox`.
+bool ReferenceBank::loadReference(SandboxProcess &sandbox, const Task &task,
+                                  RunReference &reference, QString *error)
+{
+    const QString source = task.referenceSource.value(Backend::Cpu);
+    if (source.isEmpty()) {
+        *error = QStringLiteral("task %1 has no CPU reference").arg(task.name);
+        return false;
+    }
+    const auto compiled = SandboxCompiler::compile(sandbox, m_cache, m_options, task.name, source,
+                                                   EntryShim::source(task), nullptr);
+    if (!compiled.artifact.ok) {
+        *error = QStringLiteral("the reference of %1 does not compile: %2")
+                     .arg(task.name, compiled.error.isEmpty() ? compiled.artifact.log.left(400)
+                                                              : compiled.error);
+        return false;
+    }
+    reference.referenceObject = compiled.artifact.sharedObject;
+    const SandboxProcess::Reply loaded = sandbox.request(
+        "load c " + QByteArray(EntryShim::kSymbol) + ' ' + reference.referenceObject.toLocal8Bit(),
+        m_options.startTimeoutMs);
+    if (loaded.status != SandboxProcess::Status::Ok) {
+        *error =
+            QStringLiteral("cannot load the reference: %1").arg(QString::fromUtf8(loaded.line));
+        return false;
+    }
+    return true;
+}
+
+// Runs the reference on inputs and returns its outputs (per parameter).
+bool ReferenceBank::runReference(SandboxProcess &sandbox, const Task &task,
+                                 const ShapeConfig &shape, const QList<QByteArray> &inputs,
+                                 QList<QByteArray> &outputs, QString *failure) const
+{
+    BufferLayout layout;
+    const PlacedBuffers placed = layout.place(task, shape);
+    if (!sandbox.resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
+        *failure = QStringLiteral("cannot grow the shared buffer");
+        return false;
+    }
+    for (const auto &buffer : placed.buffers) {
+        if (!buffer.output)
+            std::memcpy(sandbox.buffer() + buffer.offset, inputs[buffer.parameter].constData(),
+                        size_t(buffer.bytes));
+        else
+            OutputChecker::fillSentinel(sandbox.buffer() + buffer.offset, buffer.bytes);
+    }
+    for (const QByteArray &request :
+         {"args 0 " + placed.argumentWords(task, shape), QByteArray("batch call:c:0")}) {
+        const SandboxProcess::Reply reply = sandbox.request(request, m_options.batchTimeoutMs);
+        if (reply.status != SandboxProcess::Status::Ok) {
+            *failure = reply.status == SandboxProcess::Status::Error ? QString::fromUtf8(reply.line)
+                                                                     : sandbox.describeEnd();
+            return false;
+        }
+    }
+    outputs = QList<QByteArray>(task.parameters.size());
+    for (const auto &buffer : placed.buffers) {
+        if (buffer.output)
+            outputs[buffer.parameter] = QByteArray(sandbox.buffer() + buffer.offset, buffer.bytes);
+    }
+    return true;
+}
+
+// The expected outputs of one instance, and the reference on |inputs| when the tolerance has a
+// scaled term.
+bool ReferenceBank::computeInstance(SandboxProcess &sandbox, const Task &task,
+                                    const ShapeConfig &shape, bool scaled, ReferenceInstance &out,
+                                    QString *failure) const
+{
+    if (!runReference(sandbox, task, shape, out.inputs, out.expected, failure))
+        return false;
+    if (scaled) {
+        QList<QByteArray> magnitudes = out.inputs;
+        for (int p = 0; p < magnitudes.size(); ++p)
+            magnitudes[p] = absoluteValues(magnitudes[p], task.parameters[p].dtype);
+        if (!runReference(sandbox, task, shape, magnitudes, out.scale, failure))
+            return false;
+    }
+    return true;
+}
+
+std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 runSecret,
+                                                     QString *error, const RunReference *known)
+{
+    auto reference = std::make_shared<RunReference>();
+    QTemporaryDir work(m_options.workRoot + QStringLiteral("/kiln-reference-XXXXXX"));
+    SandboxProcess sandbox(m_options.sandbox);
+    if (!work.isValid() || !sandbox.start(work.path(), 1 << 20, m_options.startTimeoutMs, error))
+        return nullptr;
+    if (!loadReference(sandbox, task, *reference, error))
+        return nullptr;
+    const bool scaled = needsScale(task);
+
+    // Inputs first, generated in parallel (the costly part for large shapes), then the
+    // reference runs them one by one.
+    const int seeds = qMax(3, m_options.seedsPerShape);
+    reference->timingShape = timingShape(task);
+    const QList<PendingInstance> instances =
+        generateInputs(task, runSecret, seeds, *reference, known);
+    QString failure;
+    for (const PendingInstance &pending : instances) {
+        if (!computeInstance(sandbox, task, pending.shape, scaled, *pending.out, &failure)) {
+            *error = QStringLiteral("the reference failed: %1").arg(failure);
+            return nullptr;
+        }
+    }
+    sandbox.request("quit", 1000);
+    return reference;
+}
+
+} // namespace kiln

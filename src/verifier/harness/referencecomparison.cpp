@@ -1,0 +1,42 @@
+#include "verifier/harness/referencecomparison.h"
+
+namespace kiln {
+
+ReferenceComparison::Finding ReferenceComparison::judge(const char *got, const Task &task,
+                                                        int parameter,
+                                                        const ReferenceInstance &instance,
+                                                        const ReferenceInstance *previous,
+                                                        const QString &shapeLabel, int seed)
+{
+    Finding finding;
+    const TaskParameter &p = task.parameters[parameter];
+    const Tolerance tolerance = task.tolerances.value(p.dtype);
+    const QByteArray &expected = instance.expected[parameter];
+    const qint64 count = expected.size() / 4;
+    const QByteArray scale = instance.scale.value(parameter);
+    finding.check = OutputChecker::compare(got, expected.constData(),
+                                           scale.isEmpty() ? nullptr : scale.constData(), count,
+                                           p.dtype, tolerance);
+    const OutputChecker::Shape form =
+        OutputChecker::outputShape(got, expected.constData(), count, p.dtype);
+    if (form == OutputChecker::Shape::Constant ||
+        (finding.check.ok && form == OutputChecker::Shape::Uncorrelated))
+        finding.flags.append({QStringLiteral("near_constant_output"), shapeLabel});
+    if (finding.check.ok)
+        return finding;
+    // One element left unwritten may be an off-by-one; a whole buffer is a mechanism.
+    if (finding.check.unwritten == count && count > 1)
+        finding.flags.append({QStringLiteral("output_unwritten"), shapeLabel});
+    if (previous) {
+        const QByteArray previousScale = previous->scale.value(parameter);
+        if (OutputChecker::compare(got, previous->expected[parameter].constData(),
+                                   previousScale.isEmpty() ? nullptr : previousScale.constData(),
+                                   count, p.dtype, tolerance)
+                .ok)
+            finding.flags.append({QStringLiteral("cached_result"),
+                                  QStringLiteral("%1, seed %2").arg(shapeLabel).arg(seed)});
+    }
+    return finding;
+}
+
+} // namespace kiln

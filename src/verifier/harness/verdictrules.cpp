@@ -1,0 +1,19 @@
+#include "verifier/harness/verdictrules.h"
+
+namespace kiln {
+
+Verdict VerdictRules::decide(const VerdictInputs &inputs)
+{
+    bool blocking = false;
+    for (const CheatFlag &flag : inputs.flags)
+        blocking = blocking || flag.blocking;
+    if (!inputs.compiled)
+        return inputs.objectBuilt && blocking ? Verdict::Flagged : Verdict::CompileError;
+    if (inputs.runtimeFailure)
+        return *inputs.runtimeFailure;
+    if (blocking)
+        return Verdict::Flagged;
+    return inputs.correct ? Verdict::Pass : Verdict::Wrong;
+}
+
+} // namespace kiln

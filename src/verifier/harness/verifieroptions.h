@@ -1,0 +1,89 @@
+#pragma once
+
+#include "verifier/harness/adaptivetiming.h"
+#include "verifier/harness/sandboxprocess.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace kiln {
+
+// Every knob of the verifier. defaults() fills paths from the environment.
+struct VerifierOptions
+{
+    SandboxSettings sandbox; // sandbox.executable empty: found by defaults()
+    QString cacheDirectory;  // compile cache
+    QString workRoot;        // private work directories are created below this
+    QString compiler = QStringLiteral("g++");
+    QStringList compileFlags = {QStringLiteral("-std=c++17"),    QStringLiteral("-O3"),
+                                QStringLiteral("-march=native"), QStringLiteral("-fopenmp"),
+                                QStringLiteral("-fPIC"),         QStringLiteral("-shared")};
+    int seedsPerShape = 4; // at least 3; each seed also rotates the distribution
+    int startTimeoutMs = 10000;
+    int compileTimeoutMs = 60000;
+    int callTimeoutMs = 10000;  // one correctness call
+    int batchTimeoutMs = 30000; // one batch of timed calls
+    bool runTiming = true;
+    // --verifier lenient: the naive harness (NaiveHarness), CPU backend only. Never the default.
+    bool lenient = false;
+    double timingBudgetMs = 300.0; // wall time of the adaptive timing loop
+    double targetRelativeSem = 0.01;
+    int minTrials = 5;
+    int maxTrials = 1000;
+    int warmupTrials = 2;
+    // Every backend's timing loop runs this many times the trials and time budget, with a
+    // target standard error smaller by its square root: 1 for a judgement, kConfirmationScale
+    // for the re-measurement of a run's best (Verifier::confirm).
+    int trialScale = 1;
+    static constexpr int kConfirmationScale = 4;
+    double largeSpeedup = 25.0;   // above this: non-blocking review flag
+    double bandwidthSlack = 16.0; // floor = bytes / (slack x measured memcpy bandwidth)
+
+    // CUDA backend (kiln-cuda-sandbox, one persistent process per GPU).
+    QString cudaSandbox; // empty: found by defaults()
+    QString nvcc;        // empty: found by defaults()
+    QStringList nvccFlags = {QStringLiteral("-std=c++17"), QStringLiteral("-O3")};
+    int cudaCallTimeoutMs = 10000; // one correctness call, or a batch of timed calls
+    double cudaTimingBudgetMs = 400.0;
+    double cudaTargetRelativeSem = 0.005;
+    qint64 cudaTimingMemoryBytes = 8ll << 30; // device bytes for the timing sets
+    double cudaBandwidthSlack = 1.15;         // floor = bytes / (slack x measured copy bandwidth)
+    int cudaEvaluationsPerSandbox = 400;      // the GPU checker's CPU allowance, in evaluations
+    int cudaSpareSandboxes = 2;               // single-use candidates' processes started ahead
+    bool cudaUserNamespace = true;            // retried without when the driver refuses it
+    // The GPU sandbox without isolation and with our environment, so Nsight Compute can attach
+    // (KILN_PROFILE_SANDBOX=1; trusted kernels only). CPU sandboxes never inherit it: a
+    // profiler injected into a confined process cannot reach its host and hangs.
+    bool cudaProfiling = false;
+
+    // PyTorch backend (KernelBench problems): kiln-torch-sandbox isolates itself and runs the
+    // user's python3 on kiln_torch_worker.py. Extensions are built once per source, in
+    // torchExtensionCache, by a process of their own that runs while another candidate is timed.
+    QString torchSandbox;             // empty: beside kiln-sandbox (or $KILN_TORCH_SANDBOX)
+    QString python;                   // empty: python3 on PATH (or $KILN_PYTHON)
+    QString torchExtensionCache;      // empty: torchExtensionFolder() decides
+    int torchBuildTimeoutMs = 900000; // load_inline of one candidate (about 70 s on a big GPU)
+    int torchStartTimeoutMs = 120000; // python3, import torch, CUDA context
+    int torchCallTimeoutMs = 120000;  // a load, one correctness call or a batch of timed calls
+    int torchSeeds = 3;               // correctness input sets (get_inputs under secret seeds)
+    double torchTimingBudgetMs = 2000.0;
+    double torchTargetRelativeSem = 0.01;
+    int torchMaxTrials = 400;
+    bool torchUserNamespace = true;
+    // "cuda", or "cpu": the same pipeline on torch's CPU device, for tests and machines without
+    // a GPU (candidates without CUDA code only). Set by $KILN_TORCH_DEVICE.
+    QString torchDevice = QStringLiteral("cuda");
+
+    // Sandbox beside the running executable, else in the installed libexec folder (or
+    // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache in ~/.cache/kiln
+    // (or $KILN_CACHE_DIR), work directories under the temporary directory.
+    static VerifierOptions defaults();
+    // torchExtensionCache, else torch-extensions beside the compile cache (so a test that
+    // moves the compile cache moves this one too).
+    QString torchExtensionFolder() const;
+    // The adaptive loop's rules for a backend's figures, scaled by trialScale.
+    AdaptiveTiming::Rules timingRules(int warmup, int minTrials, int maxTrials,
+                                      double targetRelativeSem, double budgetMs) const;
+};
+
+} // namespace kiln

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QString>
+
+namespace kiln {
+
+// One token of a C, C++ or CUDA source, as SourceTokenizer reads it.
+struct SourceToken
+{
+    enum class Kind
+    {
+        Identifier,
+        Number,
+        String,
+        Punctuation
+    };
+    Kind kind = Kind::Punctuation;
+    QString text;
+    int line = 0; // line in the candidate's file
+};
+
+} // namespace kiln

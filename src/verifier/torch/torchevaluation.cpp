@@ -1,0 +1,748 @@
+#include "verifier/torch/torchevaluation.h"
+
+#include "sandbox/elementcheck.h"
+#include "sandbox/protocol.h"
+#include "tasks/kernelbenchsource.h"
+#include "verifier/harness/cudadevices.h"
+#include "verifier/harness/gpuactivity.h"
+#include "verifier/screen/flagcatalog.h"
+#include "verifier/screen/python/torchscreen.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <algorithm>
+#include <cstring>
+#include <unistd.h>
+
+namespace kiln {
+
+namespace {
+
+constexpr qint64 kAlign = 256;
+constexpr double kSideStreamGapMs = 0.1;
+constexpr int kSampleWaitMs = 500; // NVML samples every ~200 ms
+
+qint64 aligned(qint64 offset)
+{
+    return (offset + kAlign - 1) / kAlign * kAlign;
+}
+
+QByteArray compact(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+AdaptiveTiming::Rules timingRules(const VerifierOptions &options)
+{
+    return options.timingRules(2, 10, options.torchMaxTrials, options.torchTargetRelativeSem,
+                               options.torchTimingBudgetMs);
+}
+
+QString shapeText(const QJsonObject &entry)
+{
+    return QStringLiteral("%1 %2").arg(
+        entry.value(QStringLiteral("dtype")).toString(),
+        QString::fromUtf8(QJsonDocument(entry.value(QStringLiteral("shape")).toArray())
+                              .toJson(QJsonDocument::Compact)));
+}
+
+// Why a candidate's output entry cannot be compared with the reference's: another shape or
+// dtype, or a place outside its buffer (the reply is the candidate's, so it is checked before
+// the engine reads a byte of it).
+QString outputProblem(int index, const QJsonObject &expected, const QJsonObject &got,
+                      qint64 bufferSize)
+{
+    const auto field = [](const QJsonObject &o, const char *key) {
+        return o.value(QLatin1String(key));
+    };
+    if (field(expected, "shape") != field(got, "shape") ||
+        field(expected, "kind") != field(got, "kind") ||
+        field(expected, "dtype") != field(got, "dtype"))
+        return QStringLiteral("output %1 is %2, the reference's %3")
+            .arg(index)
+            .arg(shapeText(got), shapeText(expected));
+    const qint64 offset = field(got, "offset").toInteger(-1);
+    const qint64 bytes = field(got, "bytes").toInteger(-1);
+    if (bytes != field(expected, "bytes").toInteger() || offset < 0 || bytes < 0 ||
+        offset > bufferSize - bytes)
+        return QStringLiteral("output %1 was not where its process said it was").arg(index);
+    return {};
+}
+
+} // namespace
+
+TorchEvaluation::TorchEvaluation(const VerifierOptions &options, TorchBackend &backend,
+                                 const Task &task, const QString &source, quint64 runSecret,
+                                 const std::atomic<bool> &cancel)
+    : BackendEvaluation(Backend::Torch), m_options(options), m_backend(backend), m_task(task),
+      m_source(source), m_secret(runSecret), m_cancel(cancel),
+      m_candidateTiming(timingRules(options)), m_eagerTiming(timingRules(options)),
+      m_compiledTiming(timingRules(options))
+{
+}
+
+quint64 TorchEvaluation::seed(int index) const
+{
+    // splitmix64 of the run's secret: seeds the candidate cannot predict.
+    quint64 z = m_secret + 0x9e3779b97f4a7c15ull * quint64(index + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) & 0x7fffffffffffull;
+}
+
+void TorchEvaluation::chooseDevice()
+{
+    m_lockName = QStringLiteral("cpu");
+    if (m_options.torchDevice == QLatin1String("cpu"))
+        return;
+    m_lockName = QStringLiteral("gpu-0");
+    const CudaAvailability gpus = CudaDevices::probe(m_options);
+    for (const CudaDevice &device : gpus.devices)
+        if (device.index == 0) {
+            m_lockName = device.lockName();
+            m_gpuUuid = device.uuid;
+        }
+}
+
+bool TorchEvaluation::lockDevice(DeviceLock::Mode mode)
+{
+    m_deviceLock.reset();
+    m_deviceLock = std::make_unique<DeviceLock>(m_lockName, mode, &m_cancel);
+    if (!m_deviceLock->cancelled())
+        return true;
+    const bool cpu = m_lockName == QLatin1String("cpu");
+    m_failure =
+        Failure{Verdict::Timeout, QStringLiteral("cancelled while waiting for the %1")
+                                      .arg(cpu ? QStringLiteral("CPU") : QStringLiteral("GPU"))};
+    return false;
+}
+
+bool TorchEvaluation::beginTimedWindow(TorchReference &reference)
+{
+    if (!lockDevice(DeviceLock::Mode::Exclusive))
+        return false;
+    m_lockWaitMs = m_deviceLock->waitedMs();
+    m_ownPids = {qint64(::getpid()), qint64(m_candidate->process().pid()),
+                 qint64(reference.process().process().pid())};
+    m_timingSince = GpuActivity::nowMicroseconds();
+    return true;
+}
+
+bool TorchEvaluation::request(TorchProcess &process, const QByteArray &line, int timeoutMs,
+                              const QString &during, SandboxProcess::Reply *reply)
+{
+    *reply = process.request(line, timeoutMs, &m_cancel);
+    using Status = SandboxProcess::Status;
+    const QString tail = QString::fromUtf8(process.process().stderrTail().right(400)).trimmed();
+    switch (reply->status) {
+    case Status::Ok:
+        return true;
+    case Status::Error:
+        m_failure = Failure{Verdict::Crash,
+                            QStringLiteral("%1 failed: %2%3")
+                                .arg(during, QString::fromUtf8(reply->line),
+                                     tail.isEmpty() ? QString() : QStringLiteral(" | ") + tail)};
+        break;
+    case Status::TimedOut:
+        m_failure = Failure{
+            Verdict::Timeout,
+            QStringLiteral("no answer during %1 within %2 s").arg(during).arg(timeoutMs / 1000)};
+        break;
+    case Status::Cancelled:
+        m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during %1").arg(during)};
+        break;
+    case Status::Flooded:
+        m_failure =
+            Failure{Verdict::Resource, QStringLiteral("wrote more than %1 MiB of output during %2")
+                                           .arg(process.process().settings().outputCapBytes >> 20)
+                                           .arg(during)};
+        break;
+    case Status::Died:
+        m_failure = Failure{Verdict::Crash, QStringLiteral("the process ended during %1 (%2)")
+                                                .arg(during, process.process().describeEnd())};
+        break;
+    }
+    return false;
+}
+
+bool TorchEvaluation::screen()
+{
+    QElapsedTimer timer;
+    timer.start();
+    const QStringList defects = KernelBenchSource::candidateDefects(m_source);
+    const QList<CheatFlag> flags = TorchScreen::screen(m_task, m_source);
+    m_result.flags.append(flags);
+    QJsonArray ids;
+    int blocking = 0;
+    for (const CheatFlag &flag : flags) {
+        ids.append(flag.id);
+        blocking += flag.blocking ? 1 : 0;
+    }
+    addStage(QStringLiteral("screen"), blocking == 0 && defects.isEmpty(),
+             timer.nsecsElapsed() / 1e6,
+             !defects.isEmpty() ? defects.join(QStringLiteral("; "))
+             : flags.isEmpty()
+                 ? QStringLiteral("no findings")
+                 : QStringLiteral("%1 finding(s), %2 blocking").arg(flags.size()).arg(blocking),
+             {{QStringLiteral("flags"), ids}});
+    if (!defects.isEmpty()) {
+        m_wrongDetail = defects.join(QStringLiteral("; "));
+        m_failure = Failure{Verdict::CompileError, m_wrongDetail};
+        return false;
+    }
+    return true;
+}
+
+// The extension is built by a process of its own in a folder named by the source's hash, so
+// the same source is built once (the import alone costs about a minute on a GPU machine) and a
+// build never holds the GPU lock.
+bool TorchEvaluation::build()
+{
+    const TorchEnvironment &environment = m_backend.environment();
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(m_source.toUtf8());
+    hash.addData(QStringLiteral("|%1|%2|%3")
+                     .arg(environment.torchVersion, environment.architecture, environment.python)
+                     .toUtf8());
+    const QString key = QString::fromLatin1(hash.result().toHex().left(20));
+    m_extensionDir = m_options.torchExtensionFolder() + QLatin1Char('/') + key;
+    const QString marker = m_extensionDir + QStringLiteral("/kiln-built");
+    QElapsedTimer timer;
+    timer.start();
+    QMutexLocker sameSource(&m_backend.buildLock(key));
+    if (QFile::exists(marker)) {
+        m_compiled = true;
+        addStage(QStringLiteral("compile"), true, timer.nsecsElapsed() / 1e6,
+                 QStringLiteral("extension cached (%1)").arg(key),
+                 {{QStringLiteral("cached"), true}, {QStringLiteral("key"), key}});
+        return true;
+    }
+    while (!m_backend.builds().tryAcquire(1, 100)) {
+        if (m_cancel) {
+            m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled before the build")};
+            return false;
+        }
+    }
+    const QSemaphoreReleaser release(m_backend.builds());
+    const double queuedMs = timer.nsecsElapsed() / 1e6; // waiting for a build slot
+    timer.restart();
+    QDir().mkpath(m_extensionDir);
+    TorchProcess builder(m_options, environment, TorchProcess::Role::Build, m_extensionDir,
+                         m_backend.buildSlots());
+    QString error;
+    SandboxProcess::Reply reply;
+    if (!builder.start(m_extensionDir, 1 << 20, &error)) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the build: ") + error};
+        return false;
+    }
+    const QString path = builder.writeModule(QStringLiteral("candidate.py"), m_source);
+    if (path.isEmpty()) {
+        m_failure = Failure{Verdict::Crash,
+                            QStringLiteral("cannot write candidate.py in ") + m_extensionDir};
+        return false;
+    }
+    const bool ok = request(builder, "build " + path.toUtf8(), m_options.torchBuildTimeoutMs,
+                            QStringLiteral("the build"), &reply);
+    const QString log = QString::fromUtf8(builder.process().stderrTail()).trimmed();
+    builder.process().request("quit", 2000);
+    const double ms = timer.nsecsElapsed() / 1e6;
+    if (!ok) {
+        // A killed build leaves torch's lock file and half its objects behind; the next
+        // evaluation of this source starts afresh.
+        builder.process().kill();
+        QDir(m_extensionDir).removeRecursively();
+        // An import that raises (a compiler error from load_inline, a NameError) is the
+        // candidate's compile error; a timeout or a crash keeps its own verdict.
+        if (reply.status == SandboxProcess::Status::Error) {
+            m_failure = Failure{Verdict::CompileError, QString::fromUtf8(reply.line.mid(4))};
+            m_wrongDetail = m_failure->message;
+        }
+        addStage(QStringLiteral("compile"), false, ms, m_failure->message,
+                 {{QStringLiteral("log"), log.right(8000)}, {QStringLiteral("key"), key}});
+        return false;
+    }
+    builder.writeModule(QFileInfo(marker).fileName(), QString::number(ms)); // the build folder
+    m_compiled = true;
+    addStage(QStringLiteral("compile"), true, ms,
+             QStringLiteral("extension built in %1 s").arg(ms / 1000.0, 0, 'f', 1),
+             {{QStringLiteral("cached"), false},
+              {QStringLiteral("queued_ms"), queuedMs},
+              {QStringLiteral("key"), key},
+              {QStringLiteral("log"), log.right(4000)}});
+    return true;
+}
+
+bool TorchEvaluation::startCandidate(TorchReference &reference)
+{
+    m_candidate = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
+                                                 TorchProcess::Role::Candidate, m_extensionDir);
+    QString error;
+    if (!m_candidate->start(QString(), 64 << 20, &error)) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the candidate's "
+                                                           "sandbox: ") +
+                                                error};
+        return false;
+    }
+    m_isolation = m_candidate->process().isolation();
+    const QString path = m_candidate->writeModule(QStringLiteral("candidate.py"), m_source);
+    if (path.isEmpty()) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot write candidate.py in ") +
+                                                m_candidate->process().workDir()};
+        return false;
+    }
+    SandboxProcess::Reply reply;
+    if (!request(*m_candidate,
+                 "load " + path.toUtf8() + ' ' + QByteArray::number(reference.initSeed()) + ' ' +
+                     reference.initInputs(),
+                 m_options.torchBuildTimeoutMs, QStringLiteral("building ModelNew"), &reply))
+        return false;
+    // The filter goes in once the module is imported: "seccomp=1" when it did.
+    m_isolation.replace(QStringLiteral("seccomp=after-import"),
+                        QString::fromUtf8(reply.words.value(2)));
+    return true;
+}
+
+// Outputs travel as 32-bit words (floats as f32, integers and booleans as i32): floats meet the
+// task's tolerance by the element rule of elementcheck.h, integers must be equal.
+TorchEvaluation::Comparison TorchEvaluation::compare(const QJsonArray &expected,
+                                                     const char *expectedBase,
+                                                     const QJsonArray &got) const
+{
+    Comparison c;
+    if (expected.size() != got.size()) {
+        c.problem = QStringLiteral("forward returned %1 tensor(s), the reference %2")
+                        .arg(got.size())
+                        .arg(expected.size());
+        return c;
+    }
+    const Tolerance tolerance = m_task.tolerance(QStringLiteral("f32"));
+    const char *gotBase = m_candidate->buffer();
+    qint64 index = 0;
+    for (qsizetype o = 0; o < expected.size(); ++o) {
+        const QJsonObject e = expected[o].toObject();
+        const QJsonObject g = got[o].toObject();
+        c.problem = outputProblem(int(o), e, g, m_candidate->bufferSize());
+        if (!c.problem.isEmpty())
+            return c;
+        const bool integer = e.value(QStringLiteral("kind")).toString() == QLatin1String("i");
+        const qint64 words = e.value(QStringLiteral("bytes")).toInteger() / 4;
+        const auto *want = reinterpret_cast<const quint32 *>(
+            expectedBase + e.value(QStringLiteral("offset")).toInteger());
+        const auto *have = reinterpret_cast<const quint32 *>(
+            gotBase + g.value(QStringLiteral("offset")).toInteger());
+        for (qint64 i = 0; i < words; ++i, ++index) {
+            const check::KilnElementVerdict v = check::kilnCheckElement(
+                have[i], want[i], 0, 0, integer ? 1 : 0, sandbox::kSentinelWord,
+                integer ? 0.0 : tolerance.abs, integer ? 0.0 : tolerance.rel, 0.0);
+            c.maxAbs = std::max(c.maxAbs, v.absError);
+            c.maxRel = std::max(c.maxRel, v.relError);
+            if (!v.bad)
+                continue;
+            c.unwritten += v.unwritten;
+            if (c.first < 0)
+                c.first = index;
+            ++c.mismatches;
+        }
+    }
+    return c;
+}
+
+// The reference draws inputs under the seed and computes its outputs in its own process; the
+// engine copies only the inputs into the candidate's buffer, the candidate computes, and both
+// its outputs and its inputs as the call left them come back here.
+std::optional<TorchEvaluation::Comparison>
+TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAddresses,
+                            QJsonObject *layout, bool spread)
+{
+    SandboxProcess::Reply reply;
+    if (!request(reference.process(),
+                 "inputs " + QByteArray::number(seed) + (spread ? " 0 1" : " 0 0"),
+                 m_options.torchCallTimeoutMs, QStringLiteral("the reference's forward"), &reply))
+        return std::nullopt;
+    *layout = TorchProcess::json(reply).object();
+    const QJsonArray inputs = layout->value(QStringLiteral("inputs")).toArray();
+    const QJsonArray outputs = layout->value(QStringLiteral("outputs")).toArray();
+    const qint64 end = layout->value(QStringLiteral("end")).toInteger();
+    m_outputAt = aligned(end);
+    if (!m_candidate->ensureBuffer(2 * m_outputAt + (1 << 20))) {
+        m_failure = Failure{Verdict::Resource, QStringLiteral("cannot grow the shared buffer")};
+        return std::nullopt;
+    }
+    for (const QJsonValue &value : inputs) {
+        const QJsonObject in = value.toObject();
+        if (in.contains(QStringLiteral("offset")))
+            std::memcpy(m_candidate->buffer() + in.value(QStringLiteral("offset")).toInteger(),
+                        reference.process().buffer() +
+                            in.value(QStringLiteral("offset")).toInteger(),
+                        size_t(in.value(QStringLiteral("bytes")).toInteger()));
+    }
+    const QJsonObject spec{{QStringLiteral("inputs"), inputs},
+                           {QStringLiteral("outputs"), outputs},
+                           {QStringLiteral("at"), m_outputAt},
+                           {QStringLiteral("same"), sameAddresses}};
+    if (!request(*m_candidate, "call " + compact(spec), m_options.torchCallTimeoutMs,
+                 QStringLiteral("the candidate's forward"), &reply))
+        return std::nullopt;
+    const QJsonObject answer = TorchProcess::json(reply).object();
+    m_lastAnswer = answer;
+    Comparison c = compare(outputs, reference.process().buffer(),
+                           answer.value(QStringLiteral("outputs")).toArray());
+    const QJsonArray after = answer.value(QStringLiteral("after")).toArray();
+    for (qsizetype i = 0; i < inputs.size() && i < after.size(); ++i) {
+        const QJsonObject in = inputs[i].toObject();
+        if (!in.contains(QStringLiteral("offset")))
+            continue;
+        const qint64 bytes = in.value(QStringLiteral("bytes")).toInteger();
+        const QJsonObject out = after[i].toObject();
+        const qint64 at = out.value(QStringLiteral("offset")).toInteger(-1);
+        const bool inside = at >= 0 && at <= m_candidate->bufferSize() - bytes;
+        if (out.value(QStringLiteral("bytes")).toInteger() != bytes || !inside ||
+            std::memcmp(m_candidate->buffer() + at,
+                        reference.process().buffer() +
+                            in.value(QStringLiteral("offset")).toInteger(),
+                        size_t(bytes)) != 0)
+            c.inputsChanged = true;
+    }
+    return c;
+}
+
+// Several secret seeds; the second call writes its new values into the first call's tensors,
+// so a result cached on addresses answers with the first seed's outputs, which are kept here.
+bool TorchEvaluation::checkCorrectness(TorchReference &reference)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QByteArray previous;
+    QJsonArray previousOutputs;
+    QJsonArray seeds;
+    // The seeds' sets, then one whose spread values catch constant and subsampled answers.
+    const int count = std::max(2, m_options.torchSeeds) + 1;
+    for (int i = 0; i < count; ++i) {
+        QJsonObject layout;
+        const std::optional<Comparison> c =
+            callOnSeed(reference, seed(i), i == 1, &layout, i == count - 1);
+        if (!c) {
+            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
+                     m_failure ? m_failure->message : QString());
+            return false;
+        }
+        seeds.append(QJsonObject{{QStringLiteral("mismatches"), c->mismatches},
+                                 {QStringLiteral("unwritten"), c->unwritten},
+                                 {QStringLiteral("max_abs_error"), c->maxAbs},
+                                 {QStringLiteral("max_rel_error"), c->maxRel},
+                                 {QStringLiteral("first_mismatch"), c->first},
+                                 {QStringLiteral("same_addresses"), i == 1},
+                                 {QStringLiteral("spread"), i == count - 1}});
+        if (c->inputsChanged)
+            addFlag(QStringLiteral("input_modified"));
+        if (c->unwritten > 0)
+            addFlag(QStringLiteral("output_unwritten"),
+                    QStringLiteral("%1 element(s)").arg(c->unwritten));
+        if (!c->ok() && i == 1 && !previous.isEmpty() &&
+            compare(previousOutputs, previous.constData(),
+                    m_lastAnswer.value(QStringLiteral("outputs")).toArray())
+                .ok())
+            addFlag(QStringLiteral("cached_result"));
+        if (!c->ok() || c->inputsChanged) {
+            m_wrongDetail =
+                !c->problem.isEmpty() ? c->problem
+                : c->mismatches > 0
+                    ? QStringLiteral("input set %1: %2 element(s) outside the tolerance (first at "
+                                     "flat index %3; max abs error %4)")
+                          .arg(i + 1)
+                          .arg(c->mismatches)
+                          .arg(c->first)
+                          .arg(c->maxAbs, 0, 'g', 3)
+                    : QStringLiteral("input set %1: the forward changed its inputs").arg(i + 1);
+            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
+                     m_wrongDetail, {{QStringLiteral("seeds"), seeds}});
+            return false;
+        }
+        if (i == 0) {
+            previous = QByteArray(reference.process().buffer(),
+                                  layout.value(QStringLiteral("end")).toInteger());
+            previousOutputs = layout.value(QStringLiteral("outputs")).toArray();
+        }
+    }
+    m_correct = true;
+    addStage(QStringLiteral("correctness"), true, timer.nsecsElapsed() / 1e6,
+             QStringLiteral("%1 input sets match the reference").arg(count),
+             {{QStringLiteral("seeds"), seeds}});
+    return true;
+}
+
+namespace {
+
+// "<event-ns>/<wall-ns> ... prep=<ns> [outputs]" -> milliseconds.
+struct TimedBatch
+{
+    QList<double> events;
+    QList<double> walls;
+    double prepMs = 0.0;
+    double totalMs = 0.0; // the whole request, by the worker's own clock
+    QJsonArray outputs;
+    // What the worker's clock saw beyond the calls and their preparation.
+    double unexplainedMs() const { return std::max(0.0, totalMs - wallSum() - prepMs); }
+    double wallSum() const
+    {
+        double sum = 0.0;
+        for (double w : walls)
+            sum += w;
+        return sum;
+    }
+};
+
+TimedBatch parseBatch(const SandboxProcess::Reply &reply)
+{
+    TimedBatch batch;
+    for (const QByteArray &word : reply.words) {
+        if (word.startsWith("prep="))
+            batch.prepMs = word.mid(5).toDouble() / 1e6;
+        else if (word.startsWith("total="))
+            batch.totalMs = word.mid(6).toDouble() / 1e6;
+        else if (word.startsWith('['))
+            batch.outputs = QJsonDocument::fromJson(word).array();
+        else if (const qsizetype slash = word.indexOf('/'); slash > 0) {
+            batch.events.append(word.left(slash).toDouble() / 1e6);
+            batch.walls.append(word.mid(slash + 1).toDouble() / 1e6);
+        }
+    }
+    return batch;
+}
+
+} // namespace
+
+// One round: the candidate, eager PyTorch and torch.compile each time `count` calls on the same
+// fresh inputs (derived from the round's seed in both processes); the candidate's last outputs
+// must equal the reference's on those inputs.
+bool TorchEvaluation::timeRound(TorchReference &reference, int count, quint64 roundSeed)
+{
+    const QByteArray tail = ' ' + QByteArray::number(count) + ' ' + QByteArray::number(roundSeed);
+    SandboxProcess::Reply reply;
+    QElapsedTimer observed;
+    observed.start();
+    if (!request(*m_candidate, "time candidate" + tail + ' ' + QByteArray::number(m_outputAt),
+                 m_options.torchCallTimeoutMs, QStringLiteral("the candidate's timed calls"),
+                 &reply))
+        return false;
+    m_observedMs += observed.nsecsElapsed() / 1e6;
+    const TimedBatch candidate = parseBatch(reply);
+    m_reportedMs += std::max(candidate.totalMs, candidate.wallSum() + candidate.prepMs);
+    if (!request(reference.process(), "time eager" + tail + " 0", m_options.torchCallTimeoutMs,
+                 QStringLiteral("eager PyTorch's timed calls"), &reply))
+        return false;
+    const TimedBatch eager = parseBatch(reply);
+    if (!compare(eager.outputs, reference.process().buffer(), candidate.outputs).ok()) {
+        m_correct = false;
+        m_wrongDetail = QStringLiteral("a timed call's outputs differ from the reference's on the "
+                                       "same fresh inputs");
+        return false;
+    }
+    // A call's time is its events, or its synchronised wall clock less eager's own overhead
+    // when that is more: work the events do not see (another stream) still counts.
+    const double eagerGap =
+        std::max(0.0, TimingStats::medianOf(eager.walls) - TimingStats::medianOf(eager.events));
+    for (qsizetype i = 0; i < candidate.events.size(); ++i)
+        m_candidateTiming.add(std::max(candidate.events[i], candidate.walls.value(i) - eagerGap));
+    for (double ms : eager.events)
+        m_eagerTiming.add(ms);
+    m_candidateUnexplainedMs += candidate.unexplainedMs();
+    m_eagerUnexplainedMs += eager.unexplainedMs();
+    m_candidateWalls.append(candidate.walls);
+    m_eagerWalls.append(eager.walls);
+    if (m_compiledBaseline) {
+        if (!request(reference.process(), "time compiled" + tail + " 0",
+                     m_options.torchCallTimeoutMs, QStringLiteral("torch.compile's timed calls"),
+                     &reply))
+            return false;
+        for (double ms : parseBatch(reply).events)
+            m_compiledTiming.add(ms);
+    }
+    return true;
+}
+
+void TorchEvaluation::measureTiming(TorchReference &reference)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QJsonObject layout;
+    // The timing inputs: one more secret seed, checked like the others, then derived afresh in
+    // every timed call.
+    const std::optional<Comparison> base = callOnSeed(reference, seed(100), false, &layout);
+    if (!base || !base->ok()) {
+        if (base) {
+            m_correct = false;
+            m_wrongDetail = QStringLiteral("the timing input set: outputs differ from the "
+                                           "reference's");
+        }
+        addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6,
+                 m_failure ? m_failure->message : m_wrongDetail);
+        return;
+    }
+    // A batch stays well inside one request's time limit, however slow one call is.
+    const double callMs = std::max(0.01, m_lastAnswer.value(QStringLiteral("ms")).toDouble());
+    const int batchLimit =
+        std::clamp(int(0.3 * m_options.torchCallTimeoutMs / (3.0 * callMs + 1.0)), 1, 25);
+    QString compileNote;
+    m_compiledBaseline = reference.ensureCompiled(&compileNote);
+    const double setupMs = timer.nsecsElapsed() / 1e6;
+    if (!beginTimedWindow(reference)) {
+        addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6, m_failure->message);
+        return;
+    }
+    QElapsedTimer loop;
+    loop.start();
+    int rounds = 0;
+    AdaptiveTiming::Stop stop = AdaptiveTiming::Stop::Continue;
+    while (stop == AdaptiveTiming::Stop::Continue && !m_cancel) {
+        const double elapsed = loop.nsecsElapsed() / 1e6;
+        const int count = std::max(1, m_candidateTiming.nextBatch(elapsed, batchLimit));
+        if (!timeRound(reference, count, seed(200 + rounds++))) {
+            addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6,
+                     m_failure ? m_failure->message : m_wrongDetail);
+            return;
+        }
+        const double now = loop.nsecsElapsed() / 1e6;
+        stop = m_candidateTiming.decide(now);
+        if (stop != AdaptiveTiming::Stop::Continue &&
+            m_eagerTiming.decide(now) == AdaptiveTiming::Stop::Continue &&
+            now < 2 * m_options.torchTimingBudgetMs)
+            stop = AdaptiveTiming::Stop::Continue; // the baseline needs more trials too
+    }
+    QJsonObject data{{QStringLiteral("setup_ms"), setupMs},
+                     {QStringLiteral("rounds"), rounds},
+                     {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
+                     {QStringLiteral("compile_note"), compileNote},
+                     {QStringLiteral("lock_wait_ms"), m_lockWaitMs}};
+    judgeTiming(data);
+    addStage(QStringLiteral("timing"), true, timer.nsecsElapsed() / 1e6,
+             QStringLiteral("%1 ms against eager %2 ms%3 (n=%4)")
+                 .arg(m_result.candidateTiming.median, 0, 'g', 4)
+                 .arg(m_result.baselineTiming.median, 0, 'g', 4)
+                 .arg(m_result.compiledBaselineMs
+                          ? QStringLiteral(", torch.compile %1 ms")
+                                .arg(*m_result.compiledBaselineMs, 0, 'g', 4)
+                          : QString())
+                 .arg(m_result.candidateTiming.n),
+             data);
+}
+
+// Speedups, and the cross-checks no in-process timer can fake: the wall clock around each call
+// (device-synchronised, so work on another stream counts) against its events, and the engine's
+// own clock around each batch against what the batch said it took.
+void TorchEvaluation::judgeTiming(QJsonObject &data)
+{
+    const TimingStats candidate = m_candidateTiming.stats();
+    const TimingStats eager = m_eagerTiming.stats();
+    EvaluationRecorder::recordTimes(m_result, candidate, eager, m_candidateTiming.samples(),
+                                    m_eagerTiming.samples());
+    data.insert(QStringLiteral("eager_ms"), eager.median);
+    if (m_compiledBaseline && m_compiledTiming.stats().n > 0) {
+        const TimingStats compiled = m_compiledTiming.stats();
+        m_result.compiledBaselineMs = compiled.median;
+        if (candidate.median > 0.0)
+            m_result.compiledSpeedup = compiled.median / candidate.median;
+        data.insert(QStringLiteral("compiled_ms"), compiled.median);
+        data.insert(QStringLiteral("compiled_timing"), compiled.toJson());
+    }
+    const double wall = TimingStats::medianOf(m_candidateWalls);
+    const double eagerGap = TimingStats::medianOf(m_eagerWalls) - eager.median;
+    const double gap = wall - candidate.median;
+    data.insert(QStringLiteral("wall_ms"), wall);
+    data.insert(QStringLiteral("observed_ms"), m_observedMs);
+    data.insert(QStringLiteral("reported_ms"), m_reportedMs);
+    if (gap > kSideStreamGapMs + 3 * std::max(0.0, eagerGap) && gap > 0.5 * wall)
+        judgeGap(QStringLiteral("wall %1 ms against events %2 ms").arg(wall).arg(candidate.median),
+                 data);
+    data.insert(QStringLiteral("unexplained_ms"), m_candidateUnexplainedMs);
+    data.insert(QStringLiteral("eager_unexplained_ms"), m_eagerUnexplainedMs);
+    // The engine's clock against the worker's, and the worker's against its per-call times
+    // (eager's batches, of the same sizes, say how much else a batch honestly costs).
+    if (m_observedMs > 3 * m_reportedMs + 500.0 ||
+        m_candidateUnexplainedMs > 3 * m_eagerUnexplainedMs + 500.0)
+        addFlag(QStringLiteral("timer_inconsistent"),
+                QStringLiteral("the engine saw %1 ms, the process reported %2")
+                    .arg(m_observedMs, 0, 'f', 0)
+                    .arg(m_reportedMs, 0, 'f', 0));
+    if (m_result.speedup && *m_result.speedup > m_options.largeSpeedup)
+        addFlag(QStringLiteral("large_speedup"));
+}
+
+// Time-slicing with another process's context widens the wall clock beyond the events as
+// work on another stream does: where NVML saw another process busy on the GPU during the window,
+// the time is less certain (advisory), not the candidate's doing. Without NVML, or on the CPU
+// device, the gap flags as ever.
+void TorchEvaluation::judgeGap(const QString &evidence, QJsonObject &data)
+{
+    QList<GpuActivity::Busy> others;
+    GpuActivity activity;
+    const bool gpu = m_options.torchDevice != QLatin1String("cpu");
+    if (gpu) {
+        activity.waitForSamples(m_gpuUuid, GpuActivity::nowMicroseconds(), kSampleWaitMs);
+        others = activity.othersSince(m_gpuUuid, m_timingSince, m_ownPids);
+        if (!others.isEmpty())
+            data.insert(QStringLiteral("other_processes"), GpuActivity::toJson(others));
+        if (!activity.error().isEmpty())
+            data.insert(QStringLiteral("gpu_activity"), activity.error());
+    }
+    if (!gpu || !activity.error().isEmpty() || others.isEmpty()) {
+        addFlag(QStringLiteral("side_stream_work"), evidence);
+        return;
+    }
+    m_result.disturbance =
+        QStringLiteral("disturbed by %1 during timing").arg(GpuActivity::describe(others));
+    addFlag(QStringLiteral("timing_disturbed"), GpuActivity::describe(others));
+}
+
+EvaluationResult TorchEvaluation::finish()
+{
+    m_deviceLock.reset();
+    if (m_candidate) {
+        m_candidate->process().request("quit", 2000);
+        m_candidate->process().kill();
+    }
+    EvaluationRecorder::conclude(
+        m_result, {m_compiled, m_compiled, m_correct, m_failure, m_wrongDetail, m_isolation});
+    return m_result;
+}
+
+EvaluationResult TorchEvaluation::run()
+{
+    const TorchEnvironment &environment = m_backend.environment();
+    if (!environment.usable) {
+        m_failure =
+            Failure{Verdict::Crash,
+                    QStringLiteral("the PyTorch backend cannot run here: ") + environment.reason};
+        addStage(QStringLiteral("compile"), false, 0.0, m_failure->message);
+        return finish();
+    }
+    if (!screen() || !build())
+        return finish();
+    QMutexLocker gpu(&m_backend.gpu());
+    // Correctness calls of several candidates (of any Kiln process) may share the device; a
+    // timing never shares it with anything of theirs.
+    chooseDevice();
+    if (!lockDevice(DeviceLock::Mode::Shared)) {
+        addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
+        return finish();
+    }
+    TorchReference &reference = m_backend.reference(m_task);
+    QString error;
+    if (!reference.ensureReady(&error)) {
+        m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
+        return finish();
+    }
+    if (!startCandidate(reference)) {
+        addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
+        return finish();
+    }
+    if (checkCorrectness(reference) && m_options.runTiming)
+        measureTiming(reference);
+    return finish();
+}
+
+} // namespace kiln

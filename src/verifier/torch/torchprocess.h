@@ -1,0 +1,54 @@
+#pragma once
+
+#include "verifier/harness/sandboxprocess.h"
+#include "verifier/harness/verifieroptions.h"
+#include "verifier/torch/torchenvironment.h"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <atomic>
+#include <memory>
+
+namespace kiln {
+
+// One kiln-torch-sandbox process (python3 on kiln_torch_worker.py) in one role: the problem's
+// reference, a candidate, or the build of a candidate's extension. A thin layer over
+// SandboxProcess: the worker's command line, and requests whose reply asks for a larger shared
+// buffer ("err need <bytes>") are retried after growing it.
+class TorchProcess
+{
+public:
+    enum class Role
+    {
+        Reference,
+        Candidate,
+        Build
+    };
+
+    // extensionDir: TORCH_EXTENSIONS_DIR of the candidate (writable in the sandbox); empty for
+    // the reference. workDir empty: a private temporary folder.
+    // buildSlots: builds that may run at once, which share the cores among their compilers.
+    TorchProcess(const VerifierOptions &options, const TorchEnvironment &environment, Role role,
+                 QString extensionDir, int buildSlots = 1);
+
+    bool start(const QString &workDir, qint64 bufferBytes, QString *error);
+    SandboxProcess::Reply request(const QByteArray &line, int timeoutMs,
+                                  const std::atomic<bool> *cancel = nullptr);
+    // The JSON document that ends a reply's words (empty when there is none).
+    static QJsonDocument json(const SandboxProcess::Reply &reply);
+    bool ensureBuffer(qint64 bytes);
+    // Writes a module into the process's work folder; its path, or empty when it cannot.
+    QString writeModule(const QString &name, const QString &source) const;
+
+    SandboxProcess &process() { return *m_process; }
+    char *buffer() const { return m_process->buffer(); }
+    qint64 bufferSize() const { return m_process->bufferSize(); }
+
+private:
+    const VerifierOptions &m_options;
+    Role m_role;
+    std::unique_ptr<QTemporaryDir> m_work;
+    std::unique_ptr<SandboxProcess> m_process;
+};
+
+} // namespace kiln
