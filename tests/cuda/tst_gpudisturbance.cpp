@@ -7,8 +7,8 @@
 
 #include "candidateexpectation.h"
 #include "tasks/tasklibrary.h"
-#include "verifier/cudadevices.h"
-#include "verifier/gpuactivity.h"
+#include "verifier/harness/cudadevices.h"
+#include "verifier/harness/gpuactivity.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
 
