@@ -111,15 +111,35 @@ private slots:
     // NVML names the helper as another process that used the GPU, and never this one.
     void theLoadIsSeen()
     {
-        QTest::qWait(500); // a sample period of NVML's
+        // A process of "ours" on the GPU beside the helper, as an evaluation's sandboxes are:
+        // NVML counts others only where one of ours shows in the same samples under its id.
+        QProcess ours;
+        ours.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        ours.start(QStringLiteral(KILN_GPU_BUSY), {QStringLiteral("30")});
+        QVERIFY2(ours.waitForStarted(10000), qPrintable(ours.errorString()));
+        while (!ours.canReadLine() && ours.state() == QProcess::Running)
+            ours.waitForReadyRead(60000);
+        QCOMPARE(ours.readLine().trimmed(), QByteArray("busy"));
+        const qint64 oursPid = ours.processId();
+        // A window of half a second, then NVML's samples read as an evaluation reads them.
+        const quint64 since = GpuActivity::nowMicroseconds();
+        QTest::qWait(500);
         GpuActivity activity;
-        const quint64 since = GpuActivity::nowMicroseconds() - 1000000;
+        QVERIFY(activity.waitForSamples(m_uuid, GpuActivity::nowMicroseconds(), 1500));
         const QList<GpuActivity::Busy> others =
-            activity.othersSince(m_uuid, since, {qint64(::getpid())});
-        QVERIFY2(activity.error().isEmpty(), qPrintable(activity.error()));
+            activity.othersSince(m_uuid, since, {qint64(::getpid()), oursPid});
+        const QString error = activity.error();
+        // None of ours on the GPU: the others cannot be told from ours (a pid namespace would
+        // look the same), so nothing is excused.
+        GpuActivity alone;
+        alone.othersSince(m_uuid, since, {qint64(::getpid())});
+        ours.closeWriteChannel();
+        ours.waitForFinished(10000);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(!alone.error().isEmpty());
         bool helperSeen = false;
         for (const GpuActivity::Busy &busy : others) {
-            QVERIFY(busy.pid != ::getpid());
+            QVERIFY(busy.pid != ::getpid() && busy.pid != oursPid);
             helperSeen = helperSeen || busy.pid == m_busy.processId();
         }
         QVERIFY2(helperSeen, qPrintable(GpuActivity::describe(others)));

@@ -28,7 +28,8 @@ namespace {
 // The tail's threshold is the correctness calls' too.
 constexpr double kSideStreamTailMs = CudaCorrectnessSession::kSideStreamTailMs;
 constexpr double kSideStreamGapMs = 0.05;
-constexpr int kSampleWaitMs = 500; // NVML samples every ~200 ms
+// NVML renews each process's one sample up to about a second apart (GpuActivity::waitForSamples).
+constexpr int kSampleWaitMs = 1500;
 
 QString stageName(const char *name)
 {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <dlfcn.h>
+#include <signal.h>
 #include <vector>
 
 namespace kiln {
@@ -137,6 +138,23 @@ NvmlReturn readSamples(NvmlDevice device, unsigned long long lastSeen,
     return kInsufficientSize;
 }
 
+// Whether each process of `samples` that still runs has one stamped at or after `until`. A
+// process that ended keeps its last sample, which is never renewed: it is not waited for.
+bool allRenewedSince(const std::vector<UtilizationSample> &samples, quint64 until)
+{
+    for (const UtilizationSample &sample : samples) {
+        if (sample.timeStamp >= until)
+            continue;
+        const bool renewedLater =
+            std::any_of(samples.begin(), samples.end(), [&](const UtilizationSample &other) {
+                return other.pid == sample.pid && other.timeStamp >= until;
+            });
+        if (!renewedLater && ::kill(pid_t(sample.pid), 0) == 0)
+            return false;
+    }
+    return true;
+}
+
 QString processName(qint64 pid)
 {
     QFile comm(QStringLiteral("/proc/%1/comm").arg(pid));
@@ -205,9 +223,9 @@ QList<GpuActivity::Busy> GpuActivity::othersSince(const QString &uuid, quint64 s
     NvmlDevice device = nullptr;
     if (!available() || !findDevice(uuid, &device, &m_error))
         return {};
+    // Every process's newest sample, of any age: whether ours show at all is read from them.
     std::vector<UtilizationSample> samples;
-    const NvmlReturn status =
-        readSamples(device, sinceMicroseconds > 0 ? sinceMicroseconds - 1 : 0, samples);
+    const NvmlReturn status = readSamples(device, 0, samples);
     if (status == kNotSupported) {
         m_error = QStringLiteral("this GPU does not sample utilisation per process");
         return holdingContexts(device, ownPids);
@@ -219,7 +237,7 @@ QList<GpuActivity::Busy> GpuActivity::othersSince(const QString &uuid, quint64 s
     QList<Busy> others;
     bool sawOwn = false;
     for (const UtilizationSample &sample : samples) {
-        if (sample.timeStamp >= sinceMicroseconds && ownPids.contains(sample.pid))
+        if (ownPids.contains(sample.pid))
             sawOwn = true;
         if (sample.timeStamp < sinceMicroseconds || ownPids.contains(sample.pid) ||
             (sample.smUtil == 0 && sample.memUtil == 0))
@@ -236,7 +254,9 @@ QList<GpuActivity::Busy> GpuActivity::othersSince(const QString &uuid, quint64 s
     m_error.clear();
     // NVML names processes by the host's ids: in a container with a pid namespace of its own,
     // our own sandboxes would look like others and excuse a candidate's side streams. Others
-    // count only where one of our own processes shows in the same samples under its id.
+    // count only where one of our own processes shows in NVML's samples under its id. Not
+    // necessarily in the window: a process busy for half a second may get no sample stamped
+    // inside it, as NVML renews each process's one sample up to a second apart.
     if (!others.isEmpty() && !sawOwn) {
         m_error = QStringLiteral("none of this evaluation's processes shows in NVML's samples "
                                  "under its id (a pid namespace?): others cannot be told apart");
@@ -255,11 +275,12 @@ bool GpuActivity::waitForSamples(const QString &uuid, quint64 untilMicroseconds,
     waited.start();
     std::vector<UtilizationSample> samples;
     while (true) {
-        const NvmlReturn status =
-            readSamples(device, untilMicroseconds > 0 ? untilMicroseconds - 1 : 0, samples);
-        if (status == kSuccess && !samples.empty())
+        const NvmlReturn status = readSamples(device, 0, samples);
+        if (status != kSuccess && status != kNotFound)
+            return false;
+        if (status == kSuccess && allRenewedSince(samples, untilMicroseconds))
             return true;
-        if ((status != kSuccess && status != kNotFound) || waited.elapsed() >= timeoutMs)
+        if (waited.elapsed() >= timeoutMs)
             return false;
         QThread::msleep(25);
     }

@@ -37,9 +37,11 @@ public:
     QList<Busy> othersSince(const QString &uuid, quint64 sinceMicroseconds,
                             const QSet<qint64> &ownPids);
     QString error() const { return m_error; }
-    // NVML samples every ~200 ms and stamps a sample at the end of its period, so right after a
-    // window the sample that covers its end may not exist yet: waits (at most timeoutMs) until
-    // one stamped at or after `untilMicroseconds` does. False when none came.
+    // NVML keeps one sample per process, stamped at the end of its period, and renews each at
+    // its own pace (up to about a second apart on an H100, driver 580: docs/performance.md), so
+    // right after a window a process busy during it may still show an older sample only. Waits
+    // (at most timeoutMs) until every running process NVML samples on the device has one
+    // stamped at or after `untilMicroseconds`. False when some did not come.
     bool waitForSamples(const QString &uuid, quint64 untilMicroseconds, int timeoutMs);
 
     static quint64 nowMicroseconds();

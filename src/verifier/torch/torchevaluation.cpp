@@ -24,7 +24,8 @@ namespace {
 
 constexpr qint64 kAlign = 256;
 constexpr double kSideStreamGapMs = 0.1;
-constexpr int kSampleWaitMs = 500; // NVML samples every ~200 ms
+// NVML renews each process's one sample up to about a second apart (GpuActivity::waitForSamples).
+constexpr int kSampleWaitMs = 1500;
 
 qint64 aligned(qint64 offset)
 {
