@@ -171,7 +171,8 @@ void RunDocument::loadRunAsync(qint64 runId)
     // The worker reads through its own connection: the document's stays on this thread.
     watcher->setFuture(QtConcurrent::run([path, runId] {
         QString why;
-        auto store = RunStore::open(path, RunStore::Mode::ReadOnly, &why);
+        // The document checked the file when it opened it; a load reads it again at once.
+        auto store = RunStore::open(path, RunStore::Mode::ReadOnly, &why, RunStore::Check::Header);
         if (!store)
             return LoadedRun();
         return readRun(*store, runId);

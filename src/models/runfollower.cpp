@@ -15,7 +15,8 @@ public:
     void read(const QString &path, qint64 runId, qint64 afterEvent)
     {
         if (!m_store || m_store->path() != path) {
-            m_store = RunStore::open(path, RunStore::Mode::ReadOnly);
+            m_store = RunStore::open(path, RunStore::Mode::ReadOnly, nullptr,
+                                     RunStore::Check::Header); // checked when it was opened
         }
         RunDelta delta;
         delta.runId = runId;

@@ -31,7 +31,22 @@ struct Inspection
     int version = 0;
 };
 
-Inspection inspectFile(const QString &path)
+// The first of quick_check's findings, or empty when it says "ok". quick_check reads every page
+// and checks its structure (not the indexes' contents): a file with a valid header and damaged
+// pages is caught here rather than by the first query that reaches them.
+QString damage(sqlite3 *db)
+{
+    SqliteStatement check(db, "PRAGMA quick_check(1)");
+    if (!check.next())
+        return check.error().isEmpty() ? QStringLiteral("quick_check gave no answer")
+                                       : check.error();
+    // One line: SQLite heads its findings with "*** in database main ***" and a line break.
+    QString verdict = check.text(0).simplified();
+    verdict.remove(QStringLiteral("*** in database main *** "));
+    return verdict == QLatin1String("ok") ? QString() : verdict;
+}
+
+Inspection inspectFile(const QString &path, RunStore::Check check)
 {
     Inspection result;
     QFile file(path);
@@ -85,6 +100,12 @@ Inspection inspectFile(const QString &path)
                 result.error = QStringLiteral("%1: cannot read (%2)").arg(path, statement.error());
         }
     }
+    if (result.error.isEmpty() && check == RunStore::Check::Integrity) {
+        const QString found = damage(db);
+        if (!found.isEmpty())
+            result.error =
+                QStringLiteral("%1: a damaged database (%2); left untouched").arg(path, found);
+    }
     sqlite3_close_v2(db);
     if (!result.error.isEmpty())
         return result;
@@ -125,7 +146,8 @@ int RunStore::schemaVersion()
     return storeschema::currentVersion();
 }
 
-std::unique_ptr<RunStore> RunStore::open(const QString &path, Mode mode, QString *error)
+std::unique_ptr<RunStore> RunStore::open(const QString &path, Mode mode, QString *error,
+                                         Check check)
 {
     auto fail = [error](const QString &message) {
         if (error)
@@ -141,7 +163,7 @@ std::unique_ptr<RunStore> RunStore::open(const QString &path, Mode mode, QString
         return fail(QStringLiteral("%1: no such database").arg(path));
     // Look before writing anything: a file that is not ours must stay byte-identical.
     if (info.exists() && info.size() > 0) {
-        const Inspection inspection = inspectFile(path);
+        const Inspection inspection = inspectFile(path, check);
         if (!inspection.error.isEmpty())
             return fail(inspection.error);
     }
@@ -204,7 +226,7 @@ bool RunStore::upgrade(const QString &path, QString *error)
     const QFileInfo info(path);
     if (!info.isFile() || info.size() == 0)
         return true; // nothing to upgrade; open() says what is wrong
-    const Inspection inspection = inspectFile(path);
+    const Inspection inspection = inspectFile(path, Check::Header);
     if (!inspection.error.isEmpty() || inspection.version == 0 ||
         inspection.version >= schemaVersion())
         return true;

@@ -54,10 +54,19 @@ public:
         ReadOnly
     };
 
+    // How closely open() looks at an existing file before using it.
+    enum class Check
+    {
+        Integrity, // the header, then every page's structure (PRAGMA quick_check)
+        Header     // the header only: for reopening a database this process checked already
+    };
+
     // Opens (ReadWrite: creates when absent, then migrates) the database at path. A file that is
-    // not a SQLite database, a SQLite database of another application, or a Kiln database of a
-    // newer schema is refused with a clear *error before anything is written to it.
-    static std::unique_ptr<RunStore> open(const QString &path, Mode mode, QString *error = nullptr);
+    // not a SQLite database, a damaged one, a SQLite database of another application, or a Kiln
+    // database of a newer schema is refused with a clear *error before anything is written to
+    // it (no -wal or -shm file is made beside it).
+    static std::unique_ptr<RunStore> open(const QString &path, Mode mode, QString *error = nullptr,
+                                          Check check = Check::Integrity);
     static int schemaVersion(); // the schema version this build writes
     // Brings a Kiln database of an older schema up to this build's (a read-write open runs the
     // migrations); leaves any other file untouched. False with *error when the upgrade failed.

@@ -9,6 +9,7 @@
 #include "app/memorydialog.h"
 #include "app/reportpanel.h"
 #include "app/transcriptpanel.h"
+#include "damageddatabase.h"
 #include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
@@ -53,6 +54,7 @@ private:
     QTemporaryDir m_dir;
     QString m_engineDb;    // made by kiln-cli run (the real engine)
     QString m_syntheticDb; // flags, compile errors, crossovers and evictions on demand
+    QString m_damagedDb;   // a copy of it with damaged pages
     QString m_fixture;     // the engine's
     std::unique_ptr<MainWindow> m_window;
 
@@ -92,6 +94,9 @@ private slots:
             options.crossover = true;
             QVERIFY(createSyntheticRun(*store, options) > 0);
         }
+        m_damagedDb = m_dir.filePath(QStringLiteral("damaged.db"));
+        QVERIFY(QFile::copy(m_syntheticDb, m_damagedDb));
+        QVERIFY(kiln::test::damageDatabase(m_damagedDb));
         m_engineDb = m_dir.filePath(QStringLiteral("engine.db"));
         // KILN_CLI points at another build's kiln-cli (kiln-sandbox must sit beside it).
         const QString cliPath = qEnvironmentVariableIsSet("KILN_CLI")
@@ -574,6 +579,23 @@ private slots:
         QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
     }
 
+    // Opening a damaged database (valid header, damaged pages) keeps the open one, says why,
+    // and writes nothing beside the damaged file.
+    void aDamagedDatabaseKeepsTheOpenOne()
+    {
+        const QString before = m_window->document()->databasePath();
+        const qint64 run = m_window->document()->run().id;
+        CommandLineOptions options;
+        options.database = m_damagedDb;
+        QString error;
+        QVERIFY(!m_window->applyOptions(options, &error));
+        QVERIFY2(error.contains(QStringLiteral("a damaged database")), qPrintable(error));
+        QCOMPARE(m_window->document()->databasePath(), before);
+        QCOMPARE(m_window->document()->run().id, run);
+        QVERIFY(!QFileInfo::exists(m_damagedDb + QStringLiteral("-wal")));
+        QVERIFY(!QFileInfo::exists(m_damagedDb + QStringLiteral("-shm")));
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -597,6 +619,9 @@ private slots:
         QTest::newRow("not a database")
             << QStringList{QStringLiteral("--db"), QStringLiteral("TEXTFILE")}
             << QStringLiteral("cannot open database");
+        QTest::newRow("damaged database")
+            << QStringList{QStringLiteral("--db"), QStringLiteral("DAMAGED")}
+            << QStringLiteral("a damaged database");
     }
 
     void badArguments()
@@ -613,6 +638,8 @@ private slots:
                 a = m_syntheticDb;
             if (a == QStringLiteral("TEXTFILE"))
                 a = text;
+            if (a == QStringLiteral("DAMAGED"))
+                a = m_damagedDb;
         }
         QString err;
         QCOMPARE(runKiln(args + QStringList{QStringLiteral("--screenshot"),

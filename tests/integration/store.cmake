@@ -10,3 +10,11 @@ target_compile_definitions(tst_storecrash PRIVATE
 
 kiln_add_test(NAME tst_storeconcurrency SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_storeconcurrency.cpp
               LIBS kiln_store LABEL integration TIMEOUT 120)
+
+# A database with a valid header and damaged pages, refused by the store and by every kiln-cli
+# command that opens one (exit 2, the file untouched).
+kiln_add_test(NAME tst_damageddatabase
+              SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_damageddatabase.cpp
+                      ${PROJECT_SOURCE_DIR}/tests/golden/goldenworkspace.cpp
+              LIBS kiln_store LABEL integration TIMEOUT 300)
+add_dependencies(tst_damageddatabase kiln-cli kiln-sandbox)
