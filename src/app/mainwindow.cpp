@@ -8,6 +8,7 @@
 #include "lineageview.h"
 #include "manualeditorpanel.h"
 #include "memorydialog.h"
+#include "noticelabel.h"
 #include "plotspanel.h"
 #include "replaybar.h"
 #include "reportpanel.h"
@@ -137,11 +138,11 @@ void MainWindow::connectDocument()
             showCurrent();
     });
     connect(m_document, &RunDocument::loadStarted, this,
-            [this](qint64 runId) { statusBar()->showMessage(tr("Reading run #%1…").arg(runId)); });
+            [this](qint64 runId) { tell(tr("Reading run #%1…").arg(runId)); });
     connect(m_document, &RunDocument::loadFinished, this, [this](bool ok, const QString &error) {
-        statusBar()->clearMessage();
+        m_notices->clearShown();
         if (!ok) {
-            statusBar()->showMessage(error, 8000);
+            warnOf(error);
             return;
         }
         m_runCombo->setCurrentIndex(m_runCombo->findData(m_document->run().id));
@@ -226,8 +227,13 @@ void MainWindow::setupActions()
     connectViewActions();
     QActionGroup *layouts = setupLayoutActions();
     setupToolBar(layouts);
+    // Notices first, with a width of their own: the run summary cannot crowd them out (a
+    // temporary QStatusBar message had no room beside a stretched permanent widget).
+    m_notices = new Notices(this);
+    m_noticeLabel = new NoticeLabel(*m_notices, this);
+    statusBar()->addPermanentWidget(m_noticeLabel, 2);
     m_statusLabel = new SteadyLabel(this);
-    statusBar()->addPermanentWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_statusLabel, 3);
 }
 
 void MainWindow::setActionIcons()
@@ -447,14 +453,14 @@ bool MainWindow::loadRun(qint64 runId, QString *error)
     m_selection->clear();
     QString why;
     if (isVisible()) {
-        statusBar()->showMessage(tr("Reading run #%1…").arg(runId));
+        tell(tr("Reading run #%1…").arg(runId));
         QApplication::setOverrideCursor(Qt::WaitCursor);
         QApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
     }
     const bool loaded = m_document->loadRun(runId, &why);
     if (isVisible()) {
         QApplication::restoreOverrideCursor();
-        statusBar()->clearMessage();
+        m_notices->clearShown();
     }
     if (!loaded) {
         if (error)
@@ -611,7 +617,7 @@ void MainWindow::findFromEdit()
     bool ok = false;
     const qint64 id = text.toLongLong(&ok);
     if (!ok || !m_lineage->findCandidate(id))
-        statusBar()->showMessage(tr("No candidate %1 in this run").arg(m_findEdit->text()), 5000);
+        tell(tr("No candidate %1 in this run").arg(m_findEdit->text()));
 }
 
 QString MainWindow::statusText() const
@@ -627,6 +633,22 @@ void MainWindow::updateStatus()
 void MainWindow::updateTitle()
 {
     setWindowTitle(RunSummaryText::windowTitle(*m_document));
+}
+
+void MainWindow::tell(const QString &text)
+{
+    m_notices->inform(text);
+}
+
+void MainWindow::warnOf(const QString &text)
+{
+    m_notices->fail(text);
+    if (!isVisible())
+        return; // a screenshot or a test without a window on screen: the notice is enough
+    auto *box = new QMessageBox(QMessageBox::Warning, windowTitle(), text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("failureDialog"));
+    box->open();
 }
 
 } // namespace kiln

@@ -32,6 +32,8 @@ class FileEvaluationPlan;
 class LineageView;
 class ManualEditorPanel;
 class ManualEditTab;
+class NoticeLabel;
+class Notices;
 class PlotsPanel;
 class ReplayBar;
 class ReportPanel;
@@ -125,6 +127,9 @@ public:
     QDockWidget *dockFor(const QString &view) const;
     QComboBox *runCombo() const { return m_runCombo; }
     QString statusText() const;
+    // What the window has said (progress, results, failures), newest last, and where it shows.
+    Notices *notices() const { return m_notices; }
+    NoticeLabel *noticeLabel() const { return m_noticeLabel; }
 
 signals:
     // A dropped or chosen file's verdict (ok false: it could not be judged, error says why).
@@ -138,6 +143,10 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // A notice in the status area (kept in notices()); a failure also opens a dialog that does
+    // not block the window.
+    void tell(const QString &text);
+    void warnOf(const QString &text);
     void createPanels();
     void connectSelection();
     void setupTimers();
@@ -214,6 +223,8 @@ private:
     QComboBox *m_runCombo = nullptr;
     QLineEdit *m_findEdit = nullptr;
     SteadyLabel *m_statusLabel = nullptr;
+    Notices *m_notices = nullptr;
+    NoticeLabel *m_noticeLabel = nullptr;
     QTimer m_statusTimer; // coalesces a live run's changes into one status line
     // Runs another process adds or ends on the open database reach the run picker this way.
     QTimer m_runListTimer;

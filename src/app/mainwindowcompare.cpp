@@ -59,7 +59,7 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
         }
     m_plotsDock->show();
     m_plotsDock->raise();
-    statusBar()->showMessage(comparison.queuedMessage(controllers.size()), 8000);
+    tell(comparison.queuedMessage(controllers.size()));
     return controllers;
 }
 

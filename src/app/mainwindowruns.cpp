@@ -76,7 +76,7 @@ void MainWindow::setupRunActions()
     connect(ui.actionContinueRun, &QAction::triggered, this, [this] {
         QString error;
         if (!resumeShownRun(&error) && !error.isEmpty())
-            statusBar()->showMessage(error, 8000);
+            warnOf(error);
     });
     connect(ui.actionEvaluateFile, &QAction::triggered, this, [this] {
         const QString path =
@@ -135,15 +135,13 @@ void MainWindow::watchController(RunController *controller)
         updateRunActions();
     });
     connect(controller, &RunController::failed, this, [this](qint64, const QString &error) {
-        statusBar()->showMessage(tr("The run could not start: %1").arg(error), 15000);
+        warnOf(tr("The run could not start: %1").arg(error));
     });
     connect(controller, &RunController::finished, this,
             [this, controller](qint64 runId, const QString &reason) {
-                statusBar()->showMessage(
-                    tr("Run #%1 %2: %3")
-                        .arg(runId)
-                        .arg(ControllerStatus::name(controller->state()), reason),
-                    10000);
+                tell(tr("Run #%1 %2: %3")
+                         .arg(runId)
+                         .arg(ControllerStatus::name(controller->state()), reason));
             });
 }
 
@@ -259,7 +257,7 @@ void MainWindow::showRunWhenStarted(RunController *controller)
                 m_selection->clear();
                 QString error;
                 if (!loadRun(runId, &error))
-                    statusBar()->showMessage(error, 8000);
+                    warnOf(error);
             }
             updateLiveSource();
             Q_UNUSED(controller);
@@ -371,7 +369,7 @@ ManualEditTab *MainWindow::editCopyOfCurrent()
     const qint64 id = m_selection->current();
     const int row = m_document->rowOf(id);
     if (!RunActionState::canEditCopy(shownRun(), row >= 0 ? &m_document->at(row) : nullptr)) {
-        statusBar()->showMessage(RunActionState::editCopyRefusal(), 5000);
+        tell(RunActionState::editCopyRefusal());
         return nullptr;
     }
     const std::optional<CandidateRecord> record = m_document->candidate(id);
@@ -438,7 +436,7 @@ bool MainWindow::evaluateFileInRun(const CandidateFile &file, FileEvaluationPlan
     if (!ensureWorkspace(m_document->databasePath(), error))
         return false;
     m_fileTickets.insert(m_workspace->submit(plan.submission()), file.path());
-    statusBar()->showMessage(plan.startedMessage());
+    tell(plan.startedMessage());
     return true;
 }
 
@@ -461,7 +459,7 @@ bool MainWindow::evaluateFileAlone(const CandidateFile &file, FileEvaluationPlan
     m_fileTickets.insert(m_workspace->evaluateAlone(plan.task(), plan.backend(m_workspace->tasks()),
                                                     file.source(), file.absoluteFilePath()),
                          file.path());
-    statusBar()->showMessage(plan.startedMessage());
+    tell(plan.startedMessage());
     return true;
 }
 
@@ -497,11 +495,9 @@ void MainWindow::onManualFinished(int ticket, bool ok, const CandidateRecord &ca
     if (ok) {
         m_selection->setCurrent(candidate.id);
         showView(QStringLiteral("report"));
-        statusBar()->showMessage(
-            tr("%1: %2").arg(QFileInfo(path).fileName(), verdictName(result.verdict)), 10000);
+        tell(tr("%1: %2").arg(QFileInfo(path).fileName(), verdictName(result.verdict)));
     } else {
-        statusBar()->showMessage(tr("%1 was not judged: %2").arg(QFileInfo(path).fileName(), error),
-                                 15000);
+        warnOf(tr("%1 was not judged: %2").arg(QFileInfo(path).fileName(), error));
     }
     emit fileEvaluated(ok, candidate.id, result, error);
 }
@@ -523,7 +519,7 @@ void MainWindow::dropEvent(QDropEvent *event)
             continue;
         QString error;
         if (!evaluateFile(url.toLocalFile(), QString(), &error) && !error.isEmpty())
-            statusBar()->showMessage(error, 15000);
+            warnOf(error);
     }
     event->acceptProposedAction();
 }
