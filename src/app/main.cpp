@@ -98,6 +98,26 @@ bool validate(const CommandLineOptions &options, QString *error)
     return true;
 }
 
+// Waits while the engine sets the run up (the task, the policy, the strategy are checked there,
+// on the run's thread): a run that cannot start ends `kiln --new-run` with status 2 and one
+// line instead of leaving an empty window open. True when it failed.
+bool setUpOrFailed(RunController &controller)
+{
+    if (controller.state() == RunController::State::Starting) {
+        QEventLoop loop;
+        QObject::connect(&controller, &RunController::stateChanged, &loop,
+                         [&loop](RunController::State state) {
+                             if (state != RunController::State::Starting)
+                                 loop.quit();
+                         });
+        loop.exec();
+    }
+    if (controller.state() != RunController::State::Failed)
+        return false;
+    std::fprintf(stderr, "kiln: --new-run: %s\n", qPrintable(controller.error()));
+    return true;
+}
+
 // --new-run: starts the run in the window. With --screenshot it waits until the run has ended.
 // Returns an exit status to end with, or -1 to go on.
 int startNewRun(MainWindow &window, const CommandLineOptions &options)
@@ -112,7 +132,7 @@ int startNewRun(MainWindow &window, const CommandLineOptions &options)
     if (!options.view.isEmpty())
         window.showView(options.view);
     if (options.screenshot.isEmpty())
-        return -1;
+        return setUpOrFailed(*controller) ? 2 : -1;
     if (controller->isLive() || controller->state() == RunController::State::Queued) {
         QEventLoop loop;
         QObject::connect(controller, &RunController::finished, &loop, &QEventLoop::quit);

@@ -234,7 +234,7 @@ private slots:
         saveScreenshot(m_window.get(), "kiln-live-run.png");
         QVERIFY(waitFor([&] { return c->state() == RunController::State::Finished; }, 120000));
         QTest::qWait(100);
-        QCOMPARE(loaded.size(), 0); // grew row by row, never reloaded
+        QCOMPARE(loaded.size(), 0);    // grew row by row, never reloaded
         QVERIFY(appended.size() >= 1); // inserted as they came (in batches), no reload
         QCOMPARE(doc->count(), 8);
         QCOMPARE(m_window->candidatesPanel()->filterModel()->rowCount(), 8);
@@ -459,6 +459,16 @@ private slots:
                  2);
         QVERIFY2(err.contains("--budget must be a positive number"), err.constData());
         QCOMPARE(err.count('\n'), 1);
+
+        // A run the engine cannot set up (an unknown task) ends kiln with 2 and one line, also
+        // without --screenshot, where it used to leave an empty window open.
+        QCOMPARE(runProcess(binary("kiln"),
+                            {QStringLiteral("--db"), db, QStringLiteral("--new-run"),
+                             QStringLiteral("--task"), QStringLiteral("nosuch"),
+                             QStringLiteral("--budget"), QStringLiteral("2")},
+                            &out, &err),
+                 2);
+        QVERIFY2(err.contains("kiln: --new-run: unknown task 'nosuch'"), err.constData());
     }
 };
 
