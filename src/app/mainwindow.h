@@ -143,8 +143,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    // A notice in the status area (kept in notices()); a failure also opens a dialog that does
-    // not block the window.
+    // A notice in the status area (kept in notices()); a failure also opens a window-modal
+    // dialog, shown without a nested event loop, so runs go on behind it.
     void tell(const QString &text);
     void warnOf(const QString &text);
     void createPanels();

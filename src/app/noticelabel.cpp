@@ -11,7 +11,7 @@ NoticeLabel::NoticeLabel(const Notices &notices, QWidget *parent)
     setObjectName(QStringLiteral("noticeLabel"));
     setTextFormat(Qt::PlainText);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    connect(&notices, &Notices::posted, this, &NoticeLabel::show);
+    connect(&notices, &Notices::posted, this, &NoticeLabel::display);
     connect(&notices, &Notices::cleared, this, &NoticeLabel::blank);
 }
 
@@ -21,7 +21,7 @@ QSize NoticeLabel::minimumSizeHint() const
     return {fontMetrics().averageCharWidth() * 36, QLabel::minimumSizeHint().height()};
 }
 
-void NoticeLabel::show(const Notices::Notice &notice)
+void NoticeLabel::display(const Notices::Notice &notice)
 {
     m_text = notice.text;
     setStyleSheet(notice.kind == Notices::Kind::Failure ? QStringLiteral("color: #b3261e;")

@@ -23,7 +23,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    void show(const Notices::Notice &notice);
+    void display(const Notices::Notice &notice);
     void blank();
     void elide();
 

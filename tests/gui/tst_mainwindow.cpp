@@ -595,8 +595,8 @@ private slots:
     }
 
     // Every message reaches the person: the notice area keeps a width of its own beside the run
-    // summary (at a narrow window too), a failure opens a dialog that does not block, and the
-    // notices that were replaced stay in the list.
+    // summary (at a narrow window too), a failure opens a dialog without a nested event loop, and
+    // the notices that were replaced stay in the list.
     void messagesReachThePerson()
     {
         const QSize before = m_window->size();

@@ -76,8 +76,7 @@ def may_include(room, header):
 
 
 def widget_headers(qt_widgets_dir):
-    names = set(os.listdir(qt_widgets_dir))
-    return {n for n in names if not n.startswith('qtwidgets') and not n.endswith('.h')} | names
+    return set(os.listdir(qt_widgets_dir))
 
 
 def violations(root, widgets):
