@@ -33,35 +33,7 @@ CodeEditor::CodeEditor(QWidget *parent) : QsciScintilla(parent), m_lexer(new Cud
     setMarginSensitivity(1, true);
     setFolding(QsciScintilla::NoFoldStyle);
 
-    m_flagMarker = markerDefine(QsciScintilla::Circle, 0);
-    setMarkerBackgroundColor(VerdictStyle::color(Verdict::Flagged), m_flagMarker);
-    setMarkerForegroundColor(VerdictStyle::color(Verdict::Flagged).darker(140), m_flagMarker);
-    m_errorMarker = markerDefine(QsciScintilla::RightArrow, 1);
-    setMarkerBackgroundColor(VerdictStyle::color(Verdict::CompileError), m_errorMarker);
-    setMarkerForegroundColor(VerdictStyle::color(Verdict::CompileError).darker(140), m_errorMarker);
-    m_warningMarker = markerDefine(QsciScintilla::RightTriangle, 2);
-    setMarkerBackgroundColor(QColor(0xe6, 0x9b, 0x00), m_warningMarker);
-    setMarginMarkerMask(1, (1 << m_flagMarker) | (1 << m_errorMarker) | (1 << m_warningMarker));
-
-    m_flagIndicator = indicatorDefine(QsciScintilla::SquiggleIndicator, 8);
-    setIndicatorForegroundColor(VerdictStyle::color(Verdict::Flagged), m_flagIndicator);
-    m_errorIndicator = indicatorDefine(QsciScintilla::SquiggleIndicator, 9);
-    setIndicatorForegroundColor(VerdictStyle::color(Verdict::CompileError), m_errorIndicator);
-
-    // Annotation styles live after the lexer's styles.
-    m_flagAnnotationStyle = 100;
-    m_errorAnnotationStyle = 101;
-    QFont noteFont(QStringLiteral("DejaVu Sans"));
-    noteFont.setPointSize(9);
-    auto defineStyle = [&](int style, const QColor &fore, const QColor &back) {
-        SendScintilla(SCI_STYLESETFORE, style, fore);
-        SendScintilla(SCI_STYLESETBACK, style, back);
-        SendScintilla(SCI_STYLESETFONT, style, noteFont.family().toUtf8().constData());
-        SendScintilla(SCI_STYLESETSIZE, style, noteFont.pointSize());
-    };
-    defineStyle(m_flagAnnotationStyle, QColor(0x4a, 0x1b, 0x60), QColor(0xf3, 0xe9, 0xf8));
-    defineStyle(m_errorAnnotationStyle, QColor(0x7a, 0x1a, 0x17), QColor(0xfc, 0xeb, 0xea));
-    setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+    defineNoteStyles();
 
     SendScintilla(SCI_SETMOUSEDWELLTIME, 350);
     connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &CodeEditor::showNote);
@@ -79,6 +51,88 @@ CodeEditor::CodeEditor(QWidget *parent) : QsciScintilla(parent), m_lexer(new Cud
             });
 }
 
+// Markers, squiggles and annotation boxes of the notes: a hard flag in the flagged purple, a
+// suspicious one amber, telemetry grey; compiler errors red and warnings amber.
+void CodeEditor::defineNoteStyles()
+{
+    const QColor hard = VerdictStyle::flagTierColor(QStringLiteral("hard"));
+    const QColor suspicious = VerdictStyle::flagTierColor(QStringLiteral("suspicious"));
+    const QColor telemetry = VerdictStyle::flagTierColor(QStringLiteral("telemetry"));
+    auto defineMarker = [this](MarkerSymbol symbol, int number, const QColor &color) {
+        const int marker = markerDefine(symbol, number);
+        setMarkerBackgroundColor(color, marker);
+        setMarkerForegroundColor(color.darker(140), marker);
+        return marker;
+    };
+    m_flagMarker = defineMarker(QsciScintilla::Circle, 0, hard);
+    m_errorMarker =
+        defineMarker(QsciScintilla::RightArrow, 1, VerdictStyle::color(Verdict::CompileError));
+    m_warningMarker = markerDefine(QsciScintilla::RightTriangle, 2);
+    setMarkerBackgroundColor(QColor(0xe6, 0x9b, 0x00), m_warningMarker);
+    m_suspiciousMarker = defineMarker(QsciScintilla::Circle, 3, suspicious);
+    m_telemetryMarker = defineMarker(QsciScintilla::Circle, 4, telemetry);
+    setMarginMarkerMask(1, (1 << m_flagMarker) | (1 << m_errorMarker) | (1 << m_warningMarker) |
+                               (1 << m_suspiciousMarker) | (1 << m_telemetryMarker));
+
+    auto defineSquiggle = [this](int number, const QColor &color) {
+        const int indicator = indicatorDefine(QsciScintilla::SquiggleIndicator, number);
+        setIndicatorForegroundColor(color, indicator);
+        return indicator;
+    };
+    m_flagIndicator = defineSquiggle(8, hard);
+    m_errorIndicator = defineSquiggle(9, VerdictStyle::color(Verdict::CompileError));
+    m_suspiciousIndicator = defineSquiggle(10, suspicious);
+    m_telemetryIndicator = defineSquiggle(11, telemetry);
+
+    // Annotation styles live after the lexer's styles.
+    m_flagAnnotationStyle = 100;
+    m_errorAnnotationStyle = 101;
+    m_suspiciousAnnotationStyle = 102;
+    m_telemetryAnnotationStyle = 103;
+    QFont noteFont(QStringLiteral("DejaVu Sans"));
+    noteFont.setPointSize(9);
+    auto defineStyle = [&](int style, const QColor &fore, const QColor &back) {
+        SendScintilla(SCI_STYLESETFORE, style, fore);
+        SendScintilla(SCI_STYLESETBACK, style, back);
+        SendScintilla(SCI_STYLESETFONT, style, noteFont.family().toUtf8().constData());
+        SendScintilla(SCI_STYLESETSIZE, style, noteFont.pointSize());
+    };
+    defineStyle(m_flagAnnotationStyle, QColor(0x4a, 0x1b, 0x60), QColor(0xf3, 0xe9, 0xf8));
+    defineStyle(m_errorAnnotationStyle, QColor(0x7a, 0x1a, 0x17), QColor(0xfc, 0xeb, 0xea));
+    defineStyle(m_suspiciousAnnotationStyle, QColor(0x5c, 0x3d, 0x00), QColor(0xfd, 0xf3, 0xdc));
+    defineStyle(m_telemetryAnnotationStyle, QColor(0x3c, 0x44, 0x4f), QColor(0xf1, 0xf3, 0xf5));
+    setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+}
+
+CodeEditor::LineNote CodeEditor::flagNote(const CheatFlag &flag, int line)
+{
+    NoteKind kind = NoteKind::TelemetryFlag;
+    if (flag.isHard())
+        kind = NoteKind::Flag;
+    else if (flag.isSuspicious())
+        kind = NoteKind::SuspiciousFlag;
+    return {line, kind, flag.label() + QStringLiteral(": ") + flag.message};
+}
+
+CodeEditor::NoteLook CodeEditor::look(NoteKind kind) const
+{
+    switch (kind) {
+    case NoteKind::Flag:
+        return {m_flagMarker, m_flagIndicator, m_flagAnnotationStyle, 0, QStringLiteral("⚑ ")};
+    case NoteKind::SuspiciousFlag:
+        return {m_suspiciousMarker, m_suspiciousIndicator, m_suspiciousAnnotationStyle, 1,
+                QStringLiteral("⚑ ")};
+    case NoteKind::TelemetryFlag:
+        return {m_telemetryMarker, m_telemetryIndicator, m_telemetryAnnotationStyle, 2,
+                QStringLiteral("⚑ ")};
+    case NoteKind::Error:
+        return {m_errorMarker, m_errorIndicator, m_errorAnnotationStyle, 3, QStringLiteral("✘ ")};
+    case NoteKind::Warning:
+        break;
+    }
+    return {m_warningMarker, m_errorIndicator, m_errorAnnotationStyle, 3, QStringLiteral("⚠ ")};
+}
+
 void CodeEditor::clearLineNotes()
 {
     m_notes.clear();
@@ -87,8 +141,9 @@ void CodeEditor::clearLineNotes()
     clearAnnotations();
     const int last = lines() - 1;
     if (last >= 0) {
-        clearIndicatorRange(0, 0, last, lineLength(last), m_flagIndicator);
-        clearIndicatorRange(0, 0, last, lineLength(last), m_errorIndicator);
+        for (int indicator :
+             {m_flagIndicator, m_errorIndicator, m_suspiciousIndicator, m_telemetryIndicator})
+            clearIndicatorRange(0, 0, last, lineLength(last), indicator);
     }
 }
 
@@ -97,24 +152,13 @@ void CodeEditor::setLineNotes(const QList<LineNote> &notes)
     clearLineNotes();
     m_notes = notes;
     QHash<int, QStringList> annotations;
-    QHash<int, bool> isFlag;
+    QHash<int, NoteLook> boxLook; // per line, the look of its most severe note
     for (const LineNote &note : notes) {
         const int line = note.line - 1;
         if (line < 0 || line >= lines())
             continue;
-        int marker = m_flagMarker;
-        int indicator = m_flagIndicator;
-        QString prefix = QStringLiteral("⚑ ");
-        if (note.kind == NoteKind::Error) {
-            marker = m_errorMarker;
-            indicator = m_errorIndicator;
-            prefix = QStringLiteral("✘ ");
-        } else if (note.kind == NoteKind::Warning) {
-            marker = m_warningMarker;
-            indicator = m_errorIndicator;
-            prefix = QStringLiteral("⚠ ");
-        }
-        markerAdd(line, marker);
+        const NoteLook noteLook = look(note.kind);
+        markerAdd(line, noteLook.marker);
         // Underline the text of the line, not its indentation.
         const QString lineText = text(line);
         int start = 0;
@@ -124,17 +168,17 @@ void CodeEditor::setLineNotes(const QList<LineNote> &notes)
         while (end > start && lineText.at(end - 1).isSpace())
             --end;
         if (end > start)
-            fillIndicatorRange(line, start, line, end, indicator);
-        annotations[line] << prefix + note.text;
-        isFlag[line] = isFlag.value(line, false) || note.kind == NoteKind::Flag;
+            fillIndicatorRange(line, start, line, end, noteLook.indicator);
+        annotations[line] << noteLook.prefix + note.text;
+        if (!boxLook.contains(line) || noteLook.rank < boxLook.value(line).rank)
+            boxLook.insert(line, noteLook);
         QString &joined = m_noteText[note.line];
         if (!joined.isEmpty())
             joined += QLatin1Char('\n');
-        joined += prefix + note.text;
+        joined += noteLook.prefix + note.text;
     }
     for (auto it = annotations.cbegin(); it != annotations.cend(); ++it)
-        annotate(it.key(), it.value().join(QLatin1Char('\n')),
-                 isFlag.value(it.key()) ? m_flagAnnotationStyle : m_errorAnnotationStyle);
+        annotate(it.key(), it.value().join(QLatin1Char('\n')), boxLook.value(it.key()).style);
 }
 
 unsigned CodeEditor::markersAt(int line) const

@@ -101,11 +101,7 @@ void CodePanel::showCandidate(const CandidateRecord &record,
     if (result) {
         for (const CheatFlag &flag : result->flags) {
             for (int line : flag.lines)
-                notes.append(
-                    {line, CodeEditor::NoteKind::Flag,
-                     QStringLiteral("%1%2: %3")
-                         .arg(flag.id, flag.blocking ? QStringLiteral(" (blocking)") : QString(),
-                              flag.message)});
+                notes.append(CodeEditor::flagNote(flag, line));
         }
         for (const ReportFormatter::Diagnostic &d : ReportFormatter::compileDiagnostics(*result)) {
             if (d.line <= 0)

@@ -102,8 +102,7 @@ void ManualEditTab::setResult(bool ok, qint64 candidateId, const EvaluationResul
     QList<CodeEditor::LineNote> notes;
     for (const CheatFlag &flag : result.flags)
         for (int line : flag.lines)
-            notes.append(
-                {line, CodeEditor::NoteKind::Flag, flag.id + QStringLiteral(": ") + flag.message});
+            notes.append(CodeEditor::flagNote(flag, line));
     m_editor->setLineNotes(notes);
 }
 

@@ -1,10 +1,12 @@
 #include "runlauncherdialog.h"
 
 #include "models/rules/launchcheck.h"
+#include "models/rules/lintnotes.h"
 #include "policies/offline/offlinepolicy.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
 #include "ui_runlauncher.h"
+#include "verifier/lint/lintcache.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -183,7 +185,9 @@ RunLauncherDialog::~RunLauncherDialog() = default;
 
 void RunLauncherDialog::fillChoices(const QList<RunRecord> &recordedRuns)
 {
+    const LintCache lints = LintCache::forOptions(VerifierOptions::defaults());
     for (const Task &task : m_tasks.tasks()) {
+        m_lints.insert(task.name, lints.stored(task));
         m_ui->taskCombo->addItem(QStringLiteral("%1 — %2").arg(task.name, task.title), task.name);
         auto *item = new QListWidgetItem(task.name, m_ui->suiteList);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -358,6 +362,11 @@ QString RunLauncherDialog::problemsText() const
     return m_ui->problemsLabel->text();
 }
 
+QString RunLauncherDialog::lintText() const
+{
+    return m_ui->lintLabel->text();
+}
+
 void RunLauncherDialog::refresh()
 {
     if (m_filling)
@@ -375,6 +384,11 @@ void RunLauncherDialog::refresh()
         lines << QStringLiteral("• ") + p.message.toHtmlEscaped();
     m_ui->problemsLabel->setText(lines.join(QStringLiteral("<br>")));
     m_ui->problemsLabel->setVisible(!found.isEmpty());
+    QStringList notes;
+    for (const QString &line : LintNotes::lines(settings().tasks, m_lints))
+        notes << QStringLiteral("• ") + line.toHtmlEscaped();
+    m_ui->lintLabel->setText(notes.join(QStringLiteral("<br>")));
+    m_ui->lintLabel->setVisible(!notes.isEmpty());
     m_ui->commandEdit->setPlainText(commandLine());
     m_ui->buttonBox->button(QDialogButtonBox::Ok)
         ->setToolTip(found.isEmpty() ? tr("Start the run")

@@ -3,6 +3,7 @@
 #include "core/runrecord.h"
 #include "models/launchsettings.h"
 #include "verifier/harness/cudadevices.h"
+#include "verifier/lint/problemlint.h"
 
 #include <QDialog>
 #include <QHash>
@@ -34,6 +35,8 @@ public:
     QList<LaunchSettings::Problem> problems() const;
     QString commandLine() const;
     QString problemsText() const;
+    // What problem lint found in the chosen tasks (advice; never refuses the start).
+    QString lintText() const;
 
     // Start: refused (the dialog stays) while a problem remains.
     void accept() override;
@@ -50,6 +53,7 @@ private:
     CudaAvailability m_gpus;
     QHash<QString, QWidget *> m_parameterEditors;
     QHash<QString, QVariant> m_parameterDefaults;
+    QHash<QString, ProblemLint> m_lints; // kept lint of every task, read once
     bool m_filling = false;
 };
 

@@ -16,6 +16,7 @@ int runSubmitCommand(const QStringList &arguments);
 int runRejudgeCommand(const QStringList &arguments);
 int runDoctorCommand(const QStringList &arguments);
 int runImportKernelBenchCommand(const QStringList &arguments);
+int runLintTasksCommand(const QStringList &arguments);
 int runWorkerCommand(const QStringList &arguments);
 int runMemoryCommand(const QStringList &arguments);
 

@@ -39,9 +39,9 @@ void printHuman(const EvaluationResult &result)
         QStringList lines;
         for (int line : flag.lines)
             lines << QString::number(line);
+        // "[hard] id": the tier says whether it blocks (hard) or is a suspicion or advice.
         std::printf(
-            "  flag %s%s: %s%s\n", qPrintable(flag.id), flag.blocking ? " [blocking]" : "",
-            qPrintable(flag.message),
+            "  flag %s: %s%s\n", qPrintable(flag.label()), qPrintable(flag.message),
             lines.isEmpty()
                 ? ""
                 : qPrintable(QStringLiteral(" (lines %1)").arg(lines.join(QLatin1Char(',')))));

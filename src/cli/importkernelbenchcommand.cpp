@@ -1,9 +1,12 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "cli/lintreport.h"
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
+#include "tasks/taskloader.h"
 #include "verifier/harness/verifieroptions.h"
+#include "verifier/lint/problemlinter.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -57,8 +60,35 @@ QList<int> parseLevels(const QString &text, bool *ok)
     return levels;
 }
 
+// Lints every imported problem (kept in its folder's lint.json, so a second import or
+// `kiln-cli lint-tasks` does not lint it again); text mode prints each finding as it comes.
+LintReport lintImported(const KernelBenchImporter::Report &report, const QString &out, bool json)
+{
+    LintReport lints;
+    ProblemLinter linter(VerifierOptions::defaults());
+    const QString noTorch = linter.torchUnavailable();
+    for (qsizetype i = 0; i < report.imported.size(); ++i) {
+        const QString name = report.imported[i].task;
+        const TaskLoader::Result loaded = TaskLoader::load(out + QLatin1Char('/') + name);
+        if (!loaded.ok())
+            continue;
+        if (noTorch.isEmpty())
+            std::fprintf(stderr, "kiln-cli import-kernelbench: linting %s (%lld of %lld)\n",
+                         qPrintable(name), static_cast<long long>(i + 1),
+                         static_cast<long long>(report.imported.size()));
+        const ProblemLint lint =
+            noTorch.isEmpty() ? linter.lint(*loaded.task) : ProblemLint::notLinted(noTorch);
+        lints.add(name, lint);
+        if (!json)
+            for (const QString &line : LintReport::taskLines(name, lint))
+                std::printf("lint %s\n", qPrintable(line));
+        std::fflush(stdout);
+    }
+    return lints;
+}
+
 void printReport(const KernelBenchImporter::Report &report, const QString &out, const QString &note,
-                 bool json)
+                 const std::optional<LintReport> &lints, bool json)
 {
     if (json) {
         QJsonArray imported, skipped;
@@ -69,10 +99,13 @@ void printReport(const KernelBenchImporter::Report &report, const QString &out, 
         for (const auto &s : report.skipped)
             skipped.append(QJsonObject{{QStringLiteral("file"), s.file},
                                        {QStringLiteral("reason"), s.reason}});
-        CommandLine::printJson(QJsonDocument(QJsonObject{{QStringLiteral("out"), out},
-                                                         {QStringLiteral("imported"), imported},
-                                                         {QStringLiteral("skipped"), skipped},
-                                                         {QStringLiteral("note"), note}}));
+        QJsonObject document{{QStringLiteral("out"), out},
+                             {QStringLiteral("imported"), imported},
+                             {QStringLiteral("skipped"), skipped},
+                             {QStringLiteral("note"), note}};
+        if (lints)
+            document.insert(QStringLiteral("lint"), lints->toJson());
+        CommandLine::printJson(QJsonDocument(document));
         return;
     }
     for (const auto &i : report.imported)
@@ -85,6 +118,11 @@ void printReport(const KernelBenchImporter::Report &report, const QString &out, 
     std::printf("%lld problem(s) imported into %s, %lld skipped\n",
                 static_cast<long long>(report.imported.size()), qPrintable(out),
                 static_cast<long long>(report.skipped.size()));
+    if (!lints)
+        return;
+    for (const QString &line : lints->notLintedLines())
+        std::printf("lint %s\n", qPrintable(line));
+    std::printf("lint: %s\n", qPrintable(lints->summary()));
 }
 
 } // namespace
@@ -95,7 +133,8 @@ int runImportKernelBenchCommand(const QStringList &arguments)
         QStringLiteral("import-kernelbench"),
         QStringLiteral("Import the problems of a KernelBench checkout (KernelBench/level1 ...) "
                        "as tasks of the pytorch backend. Each problem keeps its Python source "
-                       "as the reference; a malformed file is reported and skipped."));
+                       "as the reference; a malformed file is reported and skipped. Each "
+                       "imported problem is then linted (needs torch; docs/kernelbench.md)."));
     cli.parser().addPositionalArgument(QStringLiteral("PATH"),
                                        QStringLiteral("The KernelBench checkout."));
     cli.parser().addOption({QStringLiteral("out"),
@@ -114,6 +153,8 @@ int runImportKernelBenchCommand(const QStringList &arguments)
                             QStringLiteral("Relative output tolerance (default %1, KernelBench's).")
                                 .arg(defaultTolerance),
                             QStringLiteral("X"), defaultTolerance});
+    cli.parser().addOption({QStringLiteral("no-lint"),
+                            QStringLiteral("Import only; `kiln-cli lint-tasks` lints later.")});
     cli.addJsonOption();
     if (const auto done = cli.parse(arguments))
         return *done;
@@ -140,7 +181,10 @@ int runImportKernelBenchCommand(const QStringList &arguments)
         KernelBenchImporter::run(checkout, out, levels, tolerance, errors);
     if (!report.error.isEmpty())
         return cli.usageError(report.error);
-    printReport(report, out, note, cli.json());
+    std::optional<LintReport> lints;
+    if (!cli.parser().isSet(QStringLiteral("no-lint")))
+        lints = lintImported(report, out, cli.json());
+    printReport(report, out, note, lints, cli.json());
     return report.imported.isEmpty() ? ExitUsage : ExitOk;
 }
 

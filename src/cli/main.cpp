@@ -31,6 +31,8 @@ const QList<Subcommand> &subcommands()
         {"doctor", "Say what Kiln finds on this machine, with fixes.", kiln::runDoctorCommand},
         {"import-kernelbench", "Import a KernelBench checkout's problems as tasks.",
          kiln::runImportKernelBenchCommand},
+        {"lint-tasks", "Lint tasks themselves: constant outputs, unused inputs, weak tolerances.",
+         kiln::runLintTasksCommand},
         {"worker", "Evaluate a cluster spool's work items (started by sbatch).",
          kiln::runWorkerCommand},
         {"memory", "Inspect, edit or clear the workspace's optimisation memory.",

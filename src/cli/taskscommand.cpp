@@ -1,6 +1,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "tasks/tasklibrary.h"
+#include "verifier/lint/lintcache.h"
 
 #include <QJsonArray>
 #include <cstdio>
@@ -13,7 +14,8 @@ int runTasksCommand(const QStringList &arguments)
         QStringLiteral("tasks"),
         QStringLiteral(
             "List the tasks: embedded core tasks, the installed folders, the per-user folder (%1) "
-            "and any --tasks-dir folders.")
+            "and any --tasks-dir folders, each with what problem lint found (kiln-cli "
+            "lint-tasks runs it).")
             .arg(TaskLibrary::userTasksDirectory()));
     cli.addTasksDirOption();
     cli.addJsonOption();
@@ -25,10 +27,15 @@ int runTasksCommand(const QStringList &arguments)
     for (const QString &error : library.errorStrings())
         std::fprintf(stderr, "kiln-cli tasks: %s\n", qPrintable(error));
 
+    // Problem lint as kept: listing never runs a reference.
+    const LintCache lints = LintCache::forOptions(VerifierOptions::defaults());
     if (cli.json()) {
         QJsonArray tasks;
-        for (const Task &task : library.tasks())
-            tasks.append(task.summaryJson());
+        for (const Task &task : library.tasks()) {
+            QJsonObject entry = task.summaryJson();
+            entry.insert(QStringLiteral("lint"), lints.stored(task).toJson());
+            tasks.append(entry);
+        }
         CommandLine::printJson(QJsonDocument(QJsonObject{{QStringLiteral("tasks"), tasks}}));
         return ExitOk;
     }
@@ -39,6 +46,8 @@ int runTasksCommand(const QStringList &arguments)
         std::printf("%-12s %-40s [%s]\n    %s\n", qPrintable(task.name), qPrintable(task.title),
                     qPrintable(backends.join(QLatin1Char(','))),
                     qPrintable(task.signature(Backend::Cpu)));
+        for (const QString &line : lints.stored(task).lines())
+            std::printf("    %s\n", qPrintable(line));
     }
     return ExitOk;
 }

@@ -4,6 +4,21 @@
 
 namespace kiln {
 
+QString CheatFlag::defaultTier(bool blocking)
+{
+    return blocking ? QStringLiteral("hard") : QStringLiteral("telemetry");
+}
+
+QString CheatFlag::effectiveTier() const
+{
+    return tier.isEmpty() ? defaultTier(blocking) : tier;
+}
+
+QString CheatFlag::label() const
+{
+    return QLatin1Char('[') + effectiveTier() + QStringLiteral("] ") + id;
+}
+
 QJsonObject CheatFlag::toJson() const
 {
     QJsonArray lineArray;
@@ -12,7 +27,8 @@ QJsonObject CheatFlag::toJson() const
     return {{QStringLiteral("id"), id},
             {QStringLiteral("message"), message},
             {QStringLiteral("lines"), lineArray},
-            {QStringLiteral("blocking"), blocking}};
+            {QStringLiteral("blocking"), blocking},
+            {QStringLiteral("tier"), effectiveTier()}};
 }
 
 CheatFlag CheatFlag::fromJson(const QJsonObject &object)
@@ -23,7 +39,16 @@ CheatFlag CheatFlag::fromJson(const QJsonObject &object)
     for (const QJsonValue &line : object.value(QStringLiteral("lines")).toArray())
         flag.lines.append(line.toInt());
     flag.blocking = object.value(QStringLiteral("blocking")).toBool();
+    // Results stored before flags had tiers carry none: their blocking says which it was.
+    flag.tier = object.value(QStringLiteral("tier")).toString();
+    flag.tier = flag.effectiveTier();
     return flag;
+}
+
+bool CheatFlag::operator==(const CheatFlag &other) const
+{
+    return id == other.id && message == other.message && lines == other.lines &&
+           blocking == other.blocking && effectiveTier() == other.effectiveTier();
 }
 
 } // namespace kiln

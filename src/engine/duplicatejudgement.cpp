@@ -1,5 +1,7 @@
 #include "duplicatejudgement.h"
 
+#include "policies/feedbacksummary.h"
+
 namespace kiln {
 
 EvaluationResult DuplicateJudgement::of(const EvaluationResult &original, qint64 originalId)
@@ -16,6 +18,9 @@ EvaluationResult DuplicateJudgement::of(const EvaluationResult &original, qint64
                        .arg(originalId);
     stage.data = {{QStringLiteral("of"), double(originalId)},
                   {QStringLiteral("verdict"), verdictName(original.verdict)}};
+    // The original's stages are dropped: which of them a policy may not be shown goes along.
+    if (const QString hidden = FeedbackSummary::hiddenFailureStage(original); !hidden.isEmpty())
+        stage.data.insert(QStringLiteral("hidden_failure"), hidden);
     reused.stages.append(stage);
     reused.summary = QStringLiteral("duplicate of #%1: %2").arg(originalId).arg(original.summary);
     return reused;

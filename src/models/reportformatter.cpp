@@ -310,7 +310,8 @@ QString headline(const EvaluationResult &result)
     return h;
 }
 
-// Every cheat flag, blocking or advisory, with links to its lines; empty without flags.
+// Every cheat flag with its tier (hard, suspicious, telemetry), its evidence and links to its
+// lines; empty without flags.
 QString flagsSection(const QList<CheatFlag> &flags)
 {
     if (flags.isEmpty())
@@ -318,18 +319,23 @@ QString flagsSection(const QList<CheatFlag> &flags)
     QString h = section(QStringLiteral("Flags (%1)").arg(flags.size()));
     h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">");
     for (const CheatFlag &flag : flags) {
+        QStringList notes;
+        if (flag.isSuspicious())
+            notes << QStringLiteral("a game or an honest bug can explain this: it does not block, "
+                                    "the verdict follows correctness");
         QStringList lines;
         for (int line : flag.lines)
             lines << lineLink(line);
+        if (!lines.isEmpty())
+            notes << lines.join(QStringLiteral(", "));
+        const QString tier = flag.effectiveTier();
         h += QStringLiteral("<tr><td valign=\"top\" bgcolor=\"%1\" style=\"color:white;\">"
                             "&nbsp;%2&nbsp;</td><td><b>%3</b> — %4%5</td></tr>")
-                 .arg(flag.blocking ? VerdictStyle::color(Verdict::Flagged).name()
-                                    : QStringLiteral("#8a94a3"),
-                      flag.blocking ? QStringLiteral("blocking") : QStringLiteral("advisory"),
-                      esc(flag.id), esc(flag.message),
-                      lines.isEmpty() ? QString()
+                 .arg(VerdictStyle::flagTierColor(tier).name(), esc(tier), esc(flag.id),
+                      esc(flag.message),
+                      notes.isEmpty() ? QString()
                                       : QStringLiteral("<br/><small>%1</small>")
-                                            .arg(lines.join(QStringLiteral(", "))));
+                                            .arg(notes.join(QStringLiteral("<br/>"))));
     }
     h += QStringLiteral("</table>");
     return h;

@@ -61,6 +61,15 @@ QString VerdictStyle::label(const CandidateSummary &candidate)
     return candidate.evaluated ? label(candidate.verdict) : QStringLiteral("pending");
 }
 
+QColor VerdictStyle::flagTierColor(const QString &tier)
+{
+    if (tier == QLatin1String("hard"))
+        return color(Verdict::Flagged);
+    if (tier == QLatin1String("suspicious"))
+        return QColor(0xe6, 0x9b, 0x00);
+    return QColor(0x8a, 0x94, 0xa3); // telemetry: advice
+}
+
 QColor VerdictStyle::islandColor(int island)
 {
     // Tableau-like categorical colours, distinct from the verdict greens and reds.

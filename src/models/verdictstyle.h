@@ -17,6 +17,8 @@ public:
     static QColor color(const CandidateSummary &candidate);
     static QString label(Verdict verdict); // "compile error", for people
     static QString label(const CandidateSummary &candidate);
+    // A cheat flag's tier: hard in the flagged purple, suspicious amber, telemetry grey.
+    static QColor flagTierColor(const QString &tier);
     static QColor islandColor(int island);
     static QColor bestPathColor();
     static QColor selectionColor();

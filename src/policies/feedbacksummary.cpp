@@ -63,14 +63,118 @@ QString diagnostics(const QJsonObject &data)
     return QString();
 }
 
+// What went wrong, in words that carry nothing of the inputs.
+QString verdictPhrase(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Wrong:
+        return QStringLiteral("wrong");
+    case Verdict::Crash:
+        return QStringLiteral("crashed");
+    case Verdict::Timeout:
+        return QStringLiteral("timed out");
+    case Verdict::Resource:
+        return QStringLiteral("ran out of resources");
+    default:
+        return QStringLiteral("failed");
+    }
+}
+
+QString withheld(const EvaluationResult &result, const QString &stage)
+{
+    if (stage == QLatin1String("timing") && result.verdict == Verdict::Wrong)
+        return QStringLiteral("wrong in a timed call on hidden inputs (values not shown)");
+    if (stage == QLatin1String("timing"))
+        return QStringLiteral("%1 during timing (details not shown: timed calls run on hidden "
+                              "inputs)")
+            .arg(verdictPhrase(result.verdict));
+    return QStringLiteral("%1 on hidden inputs (shape and values not shown)")
+        .arg(verdictPhrase(result.verdict));
+}
+
+// "Timing: candidate .. ms, baseline .. ms, speedup ..x, ..."
+QString timingLine(const EvaluationResult &result)
+{
+    QStringList timing;
+    if (result.candidateMs)
+        timing << QStringLiteral("candidate %1 ms").arg(number(*result.candidateMs));
+    if (result.baselineMs)
+        timing << QStringLiteral("baseline %1 ms").arg(number(*result.baselineMs));
+    if (result.speedup)
+        timing << QStringLiteral("speedup %1x").arg(number(*result.speedup));
+    // KernelBench: the baseline above is eager PyTorch; torch.compile is the harder one.
+    if (result.compiledBaselineMs)
+        timing << QStringLiteral("torch.compile baseline %1 ms")
+                      .arg(number(*result.compiledBaselineMs));
+    if (result.compiledSpeedup)
+        timing
+            << QStringLiteral("speedup vs torch.compile %1x").arg(number(*result.compiledSpeedup));
+    if (result.candidateTiming.n > 0)
+        timing << QStringLiteral("n=%1, relative SEM %2%")
+                      .arg(result.candidateTiming.n)
+                      .arg(number(100.0 * result.candidateTiming.relativeSem()));
+    return QStringLiteral("Timing: ") + timing.join(QStringLiteral(", "));
+}
+
+// A hard flag blocks; a suspicious one asks for a look; telemetry is advice (no mark).
+QString flagLine(const CheatFlag &flag)
+{
+    QString mark;
+    if (flag.blocking)
+        mark = QStringLiteral(" (blocking)");
+    else if (flag.isSuspicious())
+        mark = QStringLiteral(" (suspicious)");
+    QString line = QStringLiteral("Flag %1%2: %3").arg(flag.id, mark, flag.message);
+    if (!flag.lines.isEmpty()) {
+        QStringList lines;
+        for (int l : flag.lines)
+            lines << QString::number(l);
+        line += QStringLiteral(" [lines ") + lines.join(QStringLiteral(", ")) + QLatin1Char(']');
+    }
+    return line;
+}
+
 } // namespace
+
+QString FeedbackSummary::hiddenFailureStage(const EvaluationResult &result)
+{
+    // A duplicate's judgement is its original's, whose stages it does not keep.
+    if (const StageResult *duplicate = result.stage(QStringLiteral("duplicate")))
+        return duplicate->data.value(QStringLiteral("hidden_failure")).toString();
+    const StageResult *correctness = result.stage(QStringLiteral("correctness"));
+    if (correctness && !correctness->ok)
+        return correctness->data.value(QStringLiteral("failed_on")).toString() ==
+                       QLatin1String("hidden")
+                   ? QStringLiteral("correctness")
+                   : QString();
+    // Timed calls run after the hidden set, on inputs drawn from the secret: a failure there
+    // may carry (in values, an address, the candidate's stderr) what the candidate saw of them.
+    const StageResult *timing = result.stage(QStringLiteral("timing"));
+    if (correctness && timing && !timing->ok)
+        return QStringLiteral("timing");
+    return {};
+}
+
+QString FeedbackSummary::policySummary(const EvaluationResult &result)
+{
+    const QString hidden = hiddenFailureStage(result);
+    if (hidden.isEmpty() || result.verdict == Verdict::Flagged)
+        return result.summary;
+    if (result.duplicateOf)
+        return QStringLiteral("duplicate of #%1: %2")
+            .arg(*result.duplicateOf)
+            .arg(withheld(result, hidden));
+    return withheld(result, hidden);
+}
 
 QString FeedbackSummary::describe(const EvaluationResult &result, int maxChars)
 {
     QStringList out;
+    const QString hidden = hiddenFailureStage(result);
+    const QString summary = policySummary(result);
     QString verdictLine = QStringLiteral("Verdict: %1").arg(verdictName(result.verdict));
-    if (!result.summary.isEmpty())
-        verdictLine += QStringLiteral(" - ") + result.summary;
+    if (!summary.isEmpty())
+        verdictLine += QStringLiteral(" - ") + summary;
     out << verdictLine;
 
     for (const StageResult &stage : result.stages) {
@@ -79,8 +183,13 @@ QString FeedbackSummary::describe(const EvaluationResult &result, int maxChars)
         QString line =
             QStringLiteral("Stage %1: %2")
                 .arg(stage.name, stage.ok ? QStringLiteral("ok") : QStringLiteral("FAILED"));
-        if (!stage.detail.isEmpty())
-            line += QStringLiteral(" - ") + stage.detail;
+        QString detail = stage.detail;
+        if (!hidden.isEmpty() && stage.name == hidden)
+            detail = withheld(result, hidden);
+        else if (!hidden.isEmpty() && stage.name == QLatin1String("verdict"))
+            detail = summary;
+        if (!detail.isEmpty())
+            line += QStringLiteral(" - ") + detail;
         out << line;
         if (!stage.ok) {
             const QStringList entries = scalarEntries(stage.data, 12);
@@ -95,44 +204,13 @@ QString FeedbackSummary::describe(const EvaluationResult &result, int maxChars)
         }
     }
 
-    if (result.candidateMs || result.baselineMs || result.speedup) {
-        QStringList timing;
-        if (result.candidateMs)
-            timing << QStringLiteral("candidate %1 ms").arg(number(*result.candidateMs));
-        if (result.baselineMs)
-            timing << QStringLiteral("baseline %1 ms").arg(number(*result.baselineMs));
-        if (result.speedup)
-            timing << QStringLiteral("speedup %1x").arg(number(*result.speedup));
-        // KernelBench: the baseline above is eager PyTorch; torch.compile is the harder one.
-        if (result.compiledBaselineMs)
-            timing << QStringLiteral("torch.compile baseline %1 ms")
-                          .arg(number(*result.compiledBaselineMs));
-        if (result.compiledSpeedup)
-            timing << QStringLiteral("speedup vs torch.compile %1x")
-                          .arg(number(*result.compiledSpeedup));
-        if (result.candidateTiming.n > 0)
-            timing << QStringLiteral("n=%1, relative SEM %2%")
-                          .arg(result.candidateTiming.n)
-                          .arg(number(100.0 * result.candidateTiming.relativeSem()));
-        out << QStringLiteral("Timing: ") + timing.join(QStringLiteral(", "));
-    }
+    if (result.candidateMs || result.baselineMs || result.speedup)
+        out << timingLine(result);
     if (result.rooflineFraction)
         out << QStringLiteral("Roofline: %1% of the hardware limit for this task")
                    .arg(number(100.0 * *result.rooflineFraction));
-
-    for (const CheatFlag &flag : result.flags) {
-        QString line = QStringLiteral("Flag %1%2: %3")
-                           .arg(flag.id, flag.blocking ? QStringLiteral(" (blocking)") : QString(),
-                                flag.message);
-        if (!flag.lines.isEmpty()) {
-            QStringList lines;
-            for (int l : flag.lines)
-                lines << QString::number(l);
-            line +=
-                QStringLiteral(" [lines ") + lines.join(QStringLiteral(", ")) + QLatin1Char(']');
-        }
-        out << line;
-    }
+    for (const CheatFlag &flag : result.flags)
+        out << flagLine(flag);
 
     QString text = out.join(QLatin1Char('\n'));
     if (maxChars > 0 && text.size() > maxChars)

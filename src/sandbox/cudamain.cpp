@@ -6,6 +6,7 @@
 
 #include "channel.h"
 #include "devicechecker.h"
+#include "harnessclock.h"
 #include "isolation.h"
 #include "protocol.h"
 
@@ -91,6 +92,25 @@ class CudaSandbox
 public:
     CudaSandbox(int device, int bufferFd) : m_device(device), m_bufferFd(bufferFd) {}
 
+    // Device memory that cudaMalloc is likely to hand out next, filled with the poison and freed.
+    cudaError_t poisonHeap()
+    {
+        constexpr std::size_t kBytes = 256u << 20;
+        void *heap = nullptr;
+        cudaError_t error = cudaMalloc(&heap, kBytes);
+        if (error == cudaErrorMemoryAllocation) {
+            cudaGetLastError(); // a full device: nothing to poison, and no sticky error
+            return cudaSuccess;
+        }
+        if (error == cudaSuccess)
+            error = cudaMemsetAsync(heap, kPoisonFills[0], kBytes, m_stream);
+        if (error == cudaSuccess)
+            error = cudaStreamSynchronize(m_stream);
+        if (heap)
+            cudaFree(heap);
+        return error;
+    }
+
     // Context, stream, events and flush buffer; before Landlock confines the device files.
     std::string initialise()
     {
@@ -115,11 +135,17 @@ public:
         // The stream-ordered allocator (cudaMallocAsync, which candidates may use for scratch)
         // sets itself up on first use; do it now, before Landlock and seccomp confine the
         // process.
+        // Both allocators' first memory holds the poison, not the zeros of fresh pages: a
+        // candidate whose result depends on scratch it never wrote shows (protocol.h).
         void *scratch = nullptr;
         if (error == cudaSuccess)
             error = cudaMallocAsync(&scratch, 64u << 20, m_stream);
         if (error == cudaSuccess)
+            error = cudaMemsetAsync(scratch, kPoisonFills[0], 64u << 20, m_stream);
+        if (error == cudaSuccess)
             error = cudaFreeAsync(scratch, m_stream);
+        if (error == cudaSuccess)
+            error = poisonHeap();
         if (error == cudaSuccess)
             error = cudaStreamSynchronize(m_stream);
         if (error != cudaSuccess)
@@ -510,7 +536,7 @@ private:
     // other streams).
     std::string timedCall(Slot *target, LaunchArguments *set, cudaError_t &error)
     {
-        const auto t0 = Clock::now();
+        const std::int64_t t0 = harnessNowNs();
         error = cudaEventRecord(m_start, m_stream);
         if (error == cudaSuccess && target)
             error = launch(*target, set);
@@ -518,16 +544,16 @@ private:
             error = cudaEventRecord(m_stop, m_stream);
         if (error == cudaSuccess)
             error = cudaEventSynchronize(m_stop);
-        const auto t1 = Clock::now();
+        const std::int64_t t1 = harnessNowNs();
         if (error == cudaSuccess)
             error = cudaDeviceSynchronize();
-        const auto t2 = Clock::now();
+        const std::int64_t t2 = harnessNowNs();
         if (error != cudaSuccess)
             return {};
         float ms = 0.0f;
         error = cudaEventElapsedTime(&ms, m_start, m_stop);
         return std::to_string(static_cast<long long>(double(ms) * 1e6)) + "/" +
-               std::to_string(nanoseconds(t2 - t0)) + "/" + std::to_string(nanoseconds(t2 - t1));
+               std::to_string(t2 - t0) + "/" + std::to_string(t2 - t1);
     }
 
     using Op = std::vector<std::string>;
@@ -884,7 +910,8 @@ int main(int argc, char **argv)
     limits.addressSpaceBytes = 0;
     limits.openFiles = 1024;
     if (!profiling) {
-        confineAndLimit(workDir, limits, report, !checker);
+        confineAndLimit(workDir, limits, report, !checker, {},
+                        checker ? std::vector<std::string>{} : systemReadablePaths(true));
         report.seccomp = !checker && forbidProcessesAndNetwork();
     }
     sandbox.map(false);

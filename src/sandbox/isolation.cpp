@@ -10,6 +10,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -23,7 +24,10 @@ namespace {
 
 // Landlock constants, spelled out because the distribution's kernel headers may predate the
 // running kernel's ABI (the values are a stable kernel ABI).
+constexpr std::uint64_t kLandlockExecute = 1ull << 0;
 constexpr std::uint64_t kLandlockWriteFile = 1ull << 1;
+constexpr std::uint64_t kLandlockReadFile = 1ull << 2;
+constexpr std::uint64_t kLandlockReadDir = 1ull << 3;
 constexpr std::uint64_t kLandlockRemoveDir = 1ull << 4;
 constexpr std::uint64_t kLandlockRemoveFile = 1ull << 5;
 constexpr std::uint64_t kLandlockMakeAll = 0x7full << 6; // char, dir, reg, sock, fifo, block, sym
@@ -77,20 +81,48 @@ void enterNamespaces(IsolationReport &report)
         report.networkNamespace = true;
 }
 
-void confineFilesystem(const std::string &workDir, const std::vector<std::string> &alsoWritable,
-                       IsolationReport &report)
+struct Ruleset
 {
-    const long abi =
-        ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
-    if (abi <= 0)
-        return;
-    std::uint64_t writes =
-        kLandlockWriteFile | kLandlockRemoveDir | kLandlockRemoveFile | kLandlockMakeAll;
-    if (abi >= 2)
-        writes |= kLandlockRefer;
-    if (abi >= 3)
-        writes |= kLandlockTruncate;
-    RulesetAttr attr{writes, 0, 0};
+    int fd = -1;
+    long abi = 0;
+    std::uint64_t writes = 0;
+    std::uint64_t reads = 0; // 0: reads are not confined
+
+    // Rights that only directories have make the kernel refuse a rule for a file (a device).
+    std::uint64_t forFile(std::uint64_t access) const
+    {
+        return access & (kLandlockExecute | kLandlockWriteFile | kLandlockReadFile |
+                         (abi >= 3 ? kLandlockTruncate : 0));
+    }
+    void allow(const std::string &path, std::uint64_t access) const
+    {
+        struct stat info
+        {
+        };
+        if (::stat(path.c_str(), &info) != 0)
+            return;
+        const int target = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+        if (target < 0)
+            return;
+        PathBeneathAttr rule{S_ISDIR(info.st_mode) ? access : forFile(access), target};
+        ::syscall(SYS_landlock_add_rule, fd, kLandlockRulePathBeneath, &rule, 0);
+        ::close(target);
+    }
+};
+
+Ruleset createRuleset(bool confineReads)
+{
+    Ruleset ruleset;
+    ruleset.abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
+    if (ruleset.abi <= 0)
+        return ruleset;
+    const long abi = ruleset.abi;
+    ruleset.writes = kLandlockWriteFile | kLandlockRemoveDir | kLandlockRemoveFile |
+                     kLandlockMakeAll | (abi >= 2 ? kLandlockRefer : 0) |
+                     (abi >= 3 ? kLandlockTruncate : 0);
+    if (confineReads)
+        ruleset.reads = kLandlockExecute | kLandlockReadFile | kLandlockReadDir;
+    RulesetAttr attr{ruleset.writes | ruleset.reads, 0, 0};
     std::size_t attrSize = sizeof(std::uint64_t);
     if (abi >= 4) {
         // No TCP bind/connect at all: the fallback when no network namespace is available.
@@ -101,33 +133,31 @@ void confineFilesystem(const std::string &workDir, const std::vector<std::string
         attr.scoped = kLandlockScopeAbstractUnix | kLandlockScopeSignal;
         attrSize = sizeof(RulesetAttr);
     }
-    const int ruleset =
-        static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0));
-    if (ruleset < 0)
+    ruleset.fd = static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0));
+    return ruleset;
+}
+
+// Writes confined to workDir and alsoWritable; with readable given, reads (and exec) to those
+// paths as well: another process's /proc folder, the user's files and the workspace database
+// then answer EACCES.
+void confineFilesystem(const std::string &workDir, const std::vector<std::string> &alsoWritable,
+                       const std::vector<std::string> &readable, IsolationReport &report)
+{
+    const Ruleset ruleset = createRuleset(!readable.empty());
+    if (ruleset.fd < 0)
         return;
-    auto allow = [&](const char *path, std::uint64_t access) {
-        const int fd = ::open(path, O_PATH | O_CLOEXEC);
-        if (fd < 0)
-            return;
-        PathBeneathAttr rule{access, fd};
-        ::syscall(SYS_landlock_add_rule, ruleset, kLandlockRulePathBeneath, &rule, 0);
-        ::close(fd);
-    };
-    allow(workDir.c_str(), writes);
-    // Rights that only directories have make the kernel refuse a rule for a file (a device).
-    const std::uint64_t fileWrites = kLandlockWriteFile | (abi >= 3 ? kLandlockTruncate : 0);
-    for (const std::string &path : alsoWritable) {
-        struct stat info
-        {
-        };
-        if (::stat(path.c_str(), &info) == 0)
-            allow(path.c_str(), S_ISDIR(info.st_mode) ? writes : fileWrites);
-    }
-    allow("/dev/null", kLandlockWriteFile | (abi >= 3 ? kLandlockTruncate : 0));
+    ruleset.allow(workDir, ruleset.writes | ruleset.reads);
+    for (const std::string &path : alsoWritable)
+        ruleset.allow(path, ruleset.writes | ruleset.reads);
+    for (const std::string &path : readable)
+        ruleset.allow(path, ruleset.reads);
+    ruleset.allow("/dev/null", ruleset.forFile(ruleset.writes | ruleset.reads));
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (::syscall(SYS_landlock_restrict_self, ruleset, 0) == 0)
-        report.landlockAbi = static_cast<int>(abi);
-    ::close(ruleset);
+    if (::syscall(SYS_landlock_restrict_self, ruleset.fd, 0) == 0) {
+        report.landlockAbi = static_cast<int>(ruleset.abi);
+        report.readsConfined = ruleset.reads != 0;
+    }
+    ::close(ruleset.fd);
 }
 
 void setLimit(int resource, rlim_t value)
@@ -136,19 +166,118 @@ void setLimit(int resource, rlim_t value)
     ::setrlimit(resource, &limit);
 }
 
+// No new executable memory: no mprotect or pkey_mprotect that adds PROT_EXEC (patching the
+// harness's code means making it writable, then executable again) and no anonymous executable
+// mapping. dlopen maps a library from its file, which stays allowed. The accumulator holds the
+// system call number on entry and is reloaded before leaving.
+void appendNoNewCode(std::vector<sock_filter> &program)
+{
+    const auto nrOffset = static_cast<std::uint32_t>(offsetof(seccomp_data, nr));
+    const auto prot = static_cast<std::uint32_t>(offsetof(seccomp_data, args[2]));
+    const auto fd = static_cast<std::uint32_t>(offsetof(seccomp_data, args[4]));
+    constexpr std::uint32_t denied = SECCOMP_RET_ERRNO | EPERM;
+    for (long nr : {long(SYS_mprotect), long(SYS_pkey_mprotect)}) {
+        program.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, std::uint32_t(nr), 0, 4));
+        program.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, prot));
+        program.push_back(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1));
+        program.push_back(BPF_STMT(BPF_RET | BPF_K, denied));
+        program.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, nrOffset));
+    }
+    // mmap(PROT_EXEC) with fd -1 (its low word all ones).
+    program.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, std::uint32_t(SYS_mmap), 0, 6));
+    program.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, prot));
+    program.push_back(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 3));
+    program.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, fd));
+    program.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 0, 1));
+    program.push_back(BPF_STMT(BPF_RET | BPF_K, denied));
+    program.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, nrOffset));
+    // Code written to a file the candidate made and mapped from there: no anonymous files.
+    program.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, std::uint32_t(SYS_memfd_create), 0, 1));
+    program.push_back(BPF_STMT(BPF_RET | BPF_K, denied));
+}
+
+// System calls a candidate never needs: new processes and programs, other processes' memory,
+// sockets, namespaces, mounts, kernel programs, keys, signals to threads by id, seccomp filters.
+void appendForbidden(std::vector<sock_filter> &program)
+{
+    constexpr std::uint32_t denied = SECCOMP_RET_ERRNO | EPERM;
+    const long forbidden[] = {
+#if defined(__x86_64__)
+        SYS_fork,
+        SYS_vfork,
+#endif
+        SYS_execve,
+        SYS_execveat,
+        SYS_ptrace,
+        SYS_process_vm_readv,
+        SYS_process_vm_writev,
+        SYS_socket,
+        SYS_socketpair,
+        SYS_unshare,
+        SYS_setns,
+        SYS_mount,
+        SYS_umount2,
+        SYS_pivot_root,
+        SYS_chroot,
+        SYS_bpf,
+        SYS_perf_event_open,
+        SYS_keyctl,
+        SYS_add_key,
+        SYS_request_key,
+        SYS_tkill,
+        SYS_rt_sigqueueinfo,
+        SYS_rt_tgsigqueueinfo,
+        SYS_pidfd_open,
+        SYS_pidfd_send_signal,
+        SYS_pidfd_getfd,
+        SYS_process_madvise,
+        SYS_kcmp,
+        SYS_seccomp
+    };
+    for (long nr : forbidden) {
+        program.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, std::uint32_t(nr), 0, 1));
+        program.push_back(BPF_STMT(BPF_RET | BPF_K, denied));
+    }
+}
+
 } // namespace
 
 std::string IsolationReport::describe() const
 {
     return "userns=" + std::to_string(userNamespace ? 1 : 0) +
            " netns=" + std::to_string(networkNamespace ? 1 : 0) +
-           " landlock=" + std::to_string(landlockAbi);
+           " landlock=" + std::to_string(landlockAbi) + " reads=" + (readsConfined ? "1" : "0");
+}
+
+std::vector<std::string> systemReadablePaths(bool gpu)
+{
+    std::vector<std::string> paths{
+        // The toolchain and the system's libraries.
+        "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt",
+        // What the loader, the C library and the compilers read of /etc.
+        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+        "/etc/localtime", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/dev/zero",
+        "/dev/urandom", "/dev/random",
+        // Of /proc, this process's own folder and the machine's description: never another
+        // process's folder (its command line, its descriptors).
+        "/proc/" + std::to_string(::getpid()), "/proc/cpuinfo", "/proc/meminfo", "/proc/stat",
+        "/proc/filesystems", "/proc/sys", "/proc/version", "/sys/devices/system/cpu"};
+    if (gpu) {
+        for (const char *path :
+             {"/sys", "/proc/driver/nvidia", "/proc/devices", "/proc/modules", "/dev/shm",
+              "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
+              "/dev/nvidia-caps"})
+            paths.emplace_back(path);
+        for (int i = 0; i < 64; ++i)
+            paths.push_back("/dev/nvidia" + std::to_string(i));
+    }
+    return paths;
 }
 
 void isolateProcess(const std::string &workDir, const Limits &limits, IsolationReport &report)
 {
     enterNamespaces(report);
-    confineAndLimit(workDir, limits, report);
+    confineAndLimit(workDir, limits, report, true, {}, systemReadablePaths(false));
 }
 
 void isolateNamespaces(IsolationReport &report)
@@ -157,10 +286,11 @@ void isolateNamespaces(IsolationReport &report)
 }
 
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
-                     bool confineWrites, const std::vector<std::string> &alsoWritable)
+                     bool confineWrites, const std::vector<std::string> &alsoWritable,
+                     const std::vector<std::string> &readable)
 {
     if (confineWrites)
-        confineFilesystem(workDir, alsoWritable, report);
+        confineFilesystem(workDir, alsoWritable, readable, report);
     setLimit(RLIMIT_CORE, 0);
     setLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpuSeconds));
     if (limits.addressSpaceBytes > 0)
@@ -174,7 +304,7 @@ void confineAndLimit(const std::string &workDir, const Limits &limits, Isolation
     ::signal(SIGXFSZ, SIG_IGN);
 }
 
-bool forbidProcessesAndNetwork()
+bool forbidProcessesAndNetwork(bool forbidNewCode)
 {
 #if defined(__x86_64__)
     constexpr std::uint32_t arch = AUDIT_ARCH_X86_64;
@@ -219,43 +349,15 @@ bool forbidProcessesAndNetwork()
         stmt(BPF_RET | BPF_K, allowed);
         stmt(BPF_RET | BPF_K, denied);
     }
-    const long forbidden[] = {
-#if defined(__x86_64__)
-        SYS_fork,
-        SYS_vfork,
-#endif
-        SYS_execve,
-        SYS_execveat,
-        SYS_ptrace,
-        SYS_process_vm_readv,
-        SYS_process_vm_writev,
-        SYS_socket,
-        SYS_socketpair,
-        SYS_unshare,
-        SYS_setns,
-        SYS_mount,
-        SYS_umount2,
-        SYS_pivot_root,
-        SYS_chroot,
-        SYS_bpf,
-        SYS_perf_event_open,
-        SYS_keyctl,
-        SYS_add_key,
-        SYS_request_key,
-        SYS_tkill,
-        SYS_rt_sigqueueinfo,
-        SYS_rt_tgsigqueueinfo,
-        SYS_pidfd_open,
-        SYS_pidfd_send_signal,
-        SYS_pidfd_getfd,
-        SYS_process_madvise,
-        SYS_kcmp,
-        SYS_seccomp
-    };
-    for (long nr : forbidden) {
-        jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 1);
-        stmt(BPF_RET | BPF_K, denied);
-    }
+    // prctl(PR_SET_SECCOMP): a filter of the candidate's own could trap the harness's clock.
+    jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 4);
+    stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(arg0));
+    jump(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 0, 1);
+    stmt(BPF_RET | BPF_K, denied);
+    stmt(BPF_RET | BPF_K, allowed);
+    if (forbidNewCode)
+        appendNoNewCode(program);
+    appendForbidden(program);
     stmt(BPF_RET | BPF_K, allowed);
 
     sock_fprog fprog{static_cast<unsigned short>(program.size()), program.data()};

@@ -20,14 +20,15 @@ struct IsolationReport
 {
     bool userNamespace = false;
     bool networkNamespace = false;
-    int landlockAbi = 0; // 0: not available; writes outside the work directory then allowed
+    int landlockAbi = 0;        // 0: not available; writes outside the work directory then allowed
+    bool readsConfined = false; // reads limited to the work directory and systemReadablePaths
     bool seccomp = false;
     std::string describe() const;
 };
 
-// Everything before the compiler runs: private namespaces, filesystem write confinement to
-// workDir (Landlock), resource limits. Failures that leave the sandbox usable are reported, not
-// fatal: the engine records what was missing.
+// Everything before the compiler runs: private namespaces, filesystem confinement (Landlock:
+// writes to workDir, reads to workDir and systemReadablePaths), resource limits. Failures that
+// leave the sandbox usable are reported, not fatal: the engine records what was missing.
 void isolateProcess(const std::string &workDir, const Limits &limits, IsolationReport &report);
 // The same in two steps, for the CUDA sandbox: namespaces must be entered while the process
 // has one thread, the driver must open its device files before Landlock confines writes.
@@ -35,11 +36,19 @@ void isolateNamespaces(IsolationReport &report);
 // confineWrites false: the limits only (the GPU checker, which runs no candidate code and needs
 // the driver's device files for CUDA IPC after start-up). alsoWritable: further folders or
 // files writes may reach (the PyTorch sandbox's extension cache and the GPU's device files).
+// readable: where reads (and exec) may reach besides workDir and alsoWritable; empty leaves
+// reads unconfined.
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
-                     bool confineWrites = true, const std::vector<std::string> &alsoWritable = {});
+                     bool confineWrites = true, const std::vector<std::string> &alsoWritable = {},
+                     const std::vector<std::string> &readable = {});
+// What a sandbox must read besides its work directory: the toolchain, the system's libraries,
+// a few files of /etc, this process's own /proc folder; gpu: also the driver's files.
+std::vector<std::string> systemReadablePaths(bool gpu);
 
 // After compilation, before any candidate code is loaded: forbids new processes, exec, sockets,
-// ptrace and signals to other processes (seccomp). Threads stay allowed (OpenMP, std::thread).
-bool forbidProcessesAndNetwork();
+// ptrace, signals to other processes and seccomp filters of the candidate's own (seccomp).
+// Threads stay allowed (OpenMP, std::thread). forbidNewCode: no executable memory made at run
+// time either (the CPU sandbox; the CUDA driver's and Python's needs are not known to allow it).
+bool forbidProcessesAndNetwork(bool forbidNewCode = false);
 
 } // namespace kiln::sandbox

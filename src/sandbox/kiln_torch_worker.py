@@ -162,6 +162,20 @@ def flat_roll(torch, tensor, generator):
     return tensor.reshape(-1).roll(shift).reshape(tensor.shape).contiguous()
 
 
+def interpreter_folders():
+    """What this interpreter reads after start-up: its prefixes, its import path, torch's folder
+    and the CUDA toolkit that load_inline builds with. Never a parent of them (the home folder)."""
+    import sys
+
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    folders.update(p for p in sys.path if p and os.path.isabs(p))
+    cuda_home = os.environ.get("CUDA_HOME")
+    if cuda_home:
+        folders.add(cuda_home)
+    folders.add(os.path.dirname(os.path.abspath(__file__)))
+    return sorted(f for f in folders if os.path.exists(f) and ":" not in f)
+
+
 class Confinement:
     """Landlock and seccomp through libkiln-torch-confine.so (beside this file): Landlock only
     once CUDA has opened its device files, seccomp only once a candidate's module is imported
@@ -179,10 +193,17 @@ class Confinement:
         self.seccomp = 0
 
     def confine_writes(self):
+        """Writes to the work folder and the extension cache; reads to those, the system's
+        folders and this interpreter's own (its prefixes and import path): the user's other
+        files, the workspace database and other processes' /proc folders stay out of reach."""
+        self.reads = 0
         if self.lib is not None:
-            self.landlock = self.lib.kiln_confine_writes(
+            abi = self.lib.kiln_confine(
                 os.environ.get("KILN_WORKDIR", ".").encode(),
-                os.environ.get("KILN_WRITABLE", "").encode())
+                os.environ.get("KILN_WRITABLE", "").encode(),
+                ":".join(interpreter_folders()).encode())
+            self.landlock = abs(abi)
+            self.reads = 1 if abi > 0 else 0
         return self.landlock
 
     def forbid_processes(self):
@@ -192,7 +213,9 @@ class Confinement:
 
     def describe(self, role):
         words = [w for w in os.environ.get("KILN_ISOLATION", "").split() if not w.startswith("landlock=")]
+        words = [w for w in words if not w.startswith("reads=")]
         words.append("landlock=%d" % self.landlock)
+        words.append("reads=%d" % getattr(self, "reads", 0))
         words.append("seccomp=" + ("after-import" if role == "candidate" else "0"))
         return " ".join(words)
 
@@ -273,6 +296,627 @@ class GpuTimer:
         return out, int(start.elapsed_time(stop) * 1e6), wall
 
 
+# -- problem lint (the reference role's "lint" request; docs/kernelbench.md, "Problem lint") --
+
+# Ops that only copy, move, view or re-type their input: never counted as redundant work.
+COPY_OPS = frozenset((
+    "clone", "contiguous", "to", "type", "type_as", "detach", "detach_", "float", "double",
+    "half", "bfloat16", "cpu", "cuda", "view", "view_as", "reshape", "reshape_as", "flatten",
+    "expand", "expand_as", "squeeze", "unsqueeze", "permute", "transpose", "t", "narrow",
+    "select", "requires_grad_", "copy_", "__getitem__", "__setitem__", "__get__", "unflatten",
+    "movedim", "swapaxes", "as_strided", "contiguous_", "zero_", "fill_"))
+
+
+def op_label(func):
+    name = getattr(func, "__name__", None) or str(func)
+    return name.strip("_") if name.startswith("__") and name.endswith("__") else name
+
+
+def make_op_trace(torch):
+    """A TorchFunctionMode that records the forward's top-level torch calls and, given `skip`,
+    removes that call: its first tensor argument passes through in place of its result. Only
+    calls on the data flow from the forward's inputs can be redundant: bookkeeping such as
+    BatchNorm's num_batches_tracked.add_(1) never reaches an output."""
+    import weakref
+    from torch.overrides import TorchFunctionMode
+
+    class OpTrace(TorchFunctionMode):
+        def __init__(self, skip=-1):
+            super().__init__()
+            self.skip = skip
+            self.calls = []
+            self.busy = False
+            self.flow = {}  # id -> (weak reference, the call that made it): the data flow
+
+        def mark(self, tensor, name):
+            try:
+                self.flow[id(tensor)] = (weakref.ref(tensor), name)
+            except TypeError:
+                pass
+
+        def origin(self, tensor):
+            """The call that made a tensor of the data flow ("input" for the forward's own
+            inputs); None for a parameter, a buffer or a constant."""
+            entry = self.flow.get(id(tensor))
+            return entry[1] if entry is not None and entry[0]() is tensor else None
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if self.busy:  # calls made by the call itself, or by this handler
+                return func(*args, **kwargs)
+            self.busy = True
+            try:
+                return self.record(func, args, kwargs)
+            finally:
+                self.busy = False
+
+        def record(self, func, args, kwargs):
+            tensors = []
+            for value in list(args) + list(kwargs.values()):
+                if isinstance(value, (list, tuple)):
+                    tensors += [v for v in value if isinstance(v, torch.Tensor)]
+                elif isinstance(value, torch.Tensor):
+                    tensors.append(value)
+            first = tensors[0] if tensors else None
+            origin = self.origin(first) if first is not None else None
+            name = op_label(func)
+            index = len(self.calls)
+            call = {"index": index, "name": name,
+                    "after": origin if origin not in (None, "input") else ""}
+            self.calls.append(call)
+            if index == self.skip and first is not None:
+                return first
+            inplace = (name.endswith("_") and not name.endswith("__")) or kwargs.get("inplace") is True
+            before = first.clone() if inplace and origin is not None else None
+            out = func(*args, **kwargs)
+            if origin is not None:
+                self.judge(call, name, first, before, out)
+            if any(self.origin(t) is not None for t in tensors):
+                for result in (out if isinstance(out, (list, tuple)) else (out,)):
+                    if isinstance(result, torch.Tensor):
+                        self.mark(result, name)
+            return out
+
+        def judge(self, call, name, first, before, out):
+            """Whether a call may be redundant (it computes, and keeps its input's shape and
+            dtype), and whether it changed nothing."""
+            try:
+                if (isinstance(out, torch.Tensor) and name not in COPY_OPS
+                        and out.shape == first.shape and out.dtype == first.dtype
+                        and (before is not None or out.data_ptr() != first.data_ptr())):
+                    call["eligible"] = True
+                    call["unchanged"] = bool(torch.equal(out, first if before is None else before))
+            except RuntimeError:  # sparse or other layouts without data pointers
+                pass
+
+    return OpTrace
+
+
+class ProblemLint:
+    """Facts about the loaded problem, for the engine to turn into findings: whether outputs
+    vary across input sets, whether each input changes them, whether an all-zero, constant or
+    passed-through answer meets the tolerance (at the declared atol and at the magnitude-aware
+    one), and which ops change nothing or can be removed within the tolerance. Outputs are
+    compared by the element rule of elementcheck.h, in float64 chunks."""
+
+    SEEDS = 4
+    CHUNK = 1 << 24
+    SAMPLE = 1 << 20
+    MAX_TRIALS = 48
+
+    def __init__(self, worker, seed, atol, rtol, fraction, budget_s):
+        self.torch = worker.torch
+        self.model = worker.model
+        self.problem = worker.reference
+        self.device = worker.device
+        self.seed = seed
+        self.atol = atol
+        self.judged_atol = atol  # the atol the verifier applies (run() may lower it)
+        self.rtol = rtol
+        self.fraction = fraction
+        self.deadline = time.perf_counter() + budget_s
+
+    # -- helpers ----------------------------------------------------------------------------
+    def draw(self, seed):
+        """An input set of get_inputs() under a seed. On a GPU its factory functions make the
+        tensors there (torch 2's default device): lint needs the problem's distribution, not
+        the verifier's very values, and a level-1 problem's billions of values are then drawn
+        in milliseconds instead of seconds."""
+        torch = self.torch
+        values = None
+        if self.device != "cpu" and hasattr(torch, "set_default_device"):
+            torch.manual_seed(seed)
+            torch.set_default_device(self.device)
+            try:
+                values = list(self.problem.get_inputs())
+            except Exception:  # a get_inputs() that mixes devices: drawn on the CPU below
+                values = None
+            finally:
+                torch.set_default_device("cpu")
+        if values is None:
+            torch.manual_seed(seed)
+            values = list(self.problem.get_inputs())
+        return [v.to(self.device) if isinstance(v, torch.Tensor) else v for v in values]
+
+    def forward(self, inputs, mode=None):
+        """One call on copies of the inputs (a Model may change them in place), with torch's
+        generator reset first, so random ops such as dropout repeat between calls."""
+        torch = self.torch
+        copies = [v.clone() if isinstance(v, torch.Tensor) else v for v in inputs]
+        torch.manual_seed(self.seed ^ 0x5A5A)
+        with torch.no_grad():
+            if mode is None:
+                outputs = as_tuple(self.model(*copies))
+            else:
+                for value in copies:
+                    if isinstance(value, torch.Tensor):
+                        mode.mark(value, "input")
+                with mode:
+                    outputs = as_tuple(self.model(*copies))
+        for o in outputs:
+            if not isinstance(o, torch.Tensor):
+                raise TypeError("the forward returned %s, not tensors" % type(o).__name__)
+        return [o.detach() for o in outputs]
+
+    def words(self, tensor):
+        """The values as the engine compares them: floats (complex as pairs) or integers."""
+        torch = self.torch
+        if tensor.dtype.is_complex:
+            return torch.view_as_real(tensor).reshape(-1), False
+        if tensor.dtype.is_floating_point:
+            return tensor.reshape(-1), False
+        return tensor.reshape(-1).to(torch.int64), True
+
+    def meets(self, got, expected, atol):
+        """Whether `got` (a tensor, or a number for every element) meets `expected` by the
+        element rule; False when their sizes differ."""
+        torch = self.torch
+        exp, integer = self.words(expected)
+        scalar = not isinstance(got, torch.Tensor)
+        if not scalar:
+            got, got_integer = self.words(got)
+            if got.numel() != exp.numel() or (integer and not got_integer):
+                return False
+        for start in range(0, exp.numel(), self.CHUNK):
+            e = exp[start:start + self.CHUNK]
+            if integer:
+                g = got if scalar else got[start:start + self.CHUNK]
+                ok = e == g
+            else:
+                e = e.float().double()
+                g = (torch.full_like(e, float(torch.tensor(got, dtype=torch.float32)))
+                     if scalar else got[start:start + self.CHUNK].float().double())
+                close = (g - e).abs() <= atol + self.rtol * e.abs()
+                special = (torch.isnan(e) & torch.isnan(g)) | (torch.isinf(e) & (g == e))
+                ok = torch.where(torch.isfinite(e), close, special)
+            if not bool(ok.all()):
+                return False
+        return True
+
+    def all_meet(self, got, expected, atol):
+        return len(got) == len(expected) and all(
+            g.shape == e.shape and self.meets(g, e, atol) for g, e in zip(got, expected))
+
+    def same(self, got, expected):
+        return len(got) == len(expected) and all(
+            g.shape == e.shape and bool(self.torch.equal(g, e)) for g, e in zip(got, expected))
+
+    def magnitude(self, tensor):
+        """The median |value| over the finite non-zero elements of a sample, and the mean."""
+        torch = self.torch
+        values, integer = self.words(tensor)
+        step = max(1, values.numel() // self.SAMPLE)
+        sample = values[::step].double()
+        sample = sample[torch.isfinite(sample)]
+        mean = float(sample.mean()) if sample.numel() else 0.0
+        nonzero = sample.abs()[sample != 0]
+        return (float(nonzero.median()) if nonzero.numel() else 0.0), mean
+
+    def names(self, count):
+        import inspect
+
+        try:
+            names = [p.name for p in inspect.signature(self.model.forward).parameters.values()
+                     if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            names = []
+        return [names[i] if i < len(names) else "input %d" % i for i in range(count)]
+
+    # -- the lint ---------------------------------------------------------------------------
+    def run(self):
+        began = time.perf_counter()
+        seeds = [self.seed + 7919 * k for k in range(self.SEEDS)]
+        base_inputs = self.draw(seeds[0])
+        base = self.forward(base_inputs)
+        facts = {"seeds": len(seeds)}
+        outputs = self.describe_outputs(base, base_inputs)
+        # Integer outputs are compared exactly: their magnitude says nothing of an atol.
+        typicals = [o["typical"] for o in outputs if o["typical"] > 0 and not o["integer"]]
+        effective = min([self.atol] + [self.fraction * t for t in typicals])
+        facts["effective_atol"] = effective
+        other_inputs, other = None, None
+        for k, seed in enumerate(seeds):
+            inputs = base_inputs if k == 0 else self.draw(seed)
+            outs = base if k == 0 else self.forward(inputs)
+            if k == 1:
+                other_inputs, other = inputs, outs
+            self.trivial_answers(outputs, inputs, outs, base, effective)
+        facts["outputs"] = outputs
+        # What follows is judged at the atol the verifier will apply: the magnitude-aware one
+        # where a trivial answer meets the declared tolerance.
+        if any(o["zeros"][0] or o["constant"][0] for o in outputs):
+            self.judged_atol = effective
+        facts["judged_atol"] = self.judged_atol
+        facts["nondeterminism"] = self.nondeterminism(base_inputs, base)
+        facts["inputs"] = self.perturb(base_inputs, base, other_inputs)
+        facts["ops"] = self.redundant_ops(base_inputs, base, other_inputs, other)
+        facts["ms"] = (time.perf_counter() - began) * 1000
+        return facts
+
+    def nondeterminism(self, inputs, base):
+        again = self.forward(inputs)
+        if self.same(again, base):
+            return "none"
+        return ("within_tolerance" if self.all_meet(again, base, self.judged_atol)
+                else "beyond_tolerance")
+
+    def describe_outputs(self, base, inputs):
+        outputs = []
+        for index, out in enumerate(base):
+            typical, mean = self.magnitude(out)
+            passthrough = [{"input": j, "pass": [True, True]} for j, v in enumerate(inputs)
+                           if isinstance(v, self.torch.Tensor) and v.numel() == out.numel()]
+            outputs.append({"index": index, "name": "output %d" % index, "shape": list(out.shape),
+                            "dtype": str(out.dtype).replace("torch.", ""),
+                            "integer": self.words(out)[1], "typical": typical,
+                            "mean": mean, "constant_across_seeds": True,
+                            "zeros": [True, True], "constant": [True, True],
+                            "inputs": passthrough})
+        return outputs
+
+    def trivial_answers(self, outputs, inputs, outs, base, effective):
+        """One input set's outputs against every trivial answer, at both tolerances."""
+        for entry, out, first in zip(outputs, outs, base):
+            if out.shape != first.shape or not bool(self.torch.equal(out, first)):
+                entry["constant_across_seeds"] = False
+            for key, got in (("zeros", 0.0), ("constant", entry["mean"])):
+                entry[key] = [entry[key][0] and self.meets(got, out, self.atol),
+                              entry[key][1] and self.meets(got, out, effective)]
+            for answer in entry["inputs"]:
+                value = inputs[answer["input"]]
+                answer["pass"] = [answer["pass"][0] and self.meets(value, out, self.atol),
+                                  answer["pass"][1] and self.meets(value, out, effective)]
+
+    def fresh_values(self, value, other, index):
+        """New values for one input: the same input of another draw of get_inputs(), else its
+        elements shifted along the flattened index (the same values, so the same domain)."""
+        torch = self.torch
+        if (other is not None and isinstance(other[index], torch.Tensor)
+                and other[index].shape == value.shape and other[index].dtype == value.dtype
+                and not bool(torch.equal(other[index], value))):
+            return other[index]
+        generator = torch.Generator().manual_seed(self.seed + index)
+        return flat_roll(torch, value, generator)
+
+    def perturb(self, base_inputs, base, other_inputs):
+        torch = self.torch
+        names = self.names(len(base_inputs))
+        result = []
+        for index, value in enumerate(base_inputs):
+            entry = {"index": index, "name": names[index]}
+            result.append(entry)
+            if not isinstance(value, torch.Tensor):
+                entry["change"] = "not_a_tensor"
+                continue
+            fresh = self.fresh_values(value, other_inputs, index)
+            if bool(torch.equal(fresh, value)):
+                entry["change"] = "not_perturbed"  # every element holds the same value
+                continue
+            inputs = list(base_inputs)
+            inputs[index] = fresh
+            outs = self.forward(inputs)
+            if self.same(outs, base):
+                entry["change"] = "none"
+            elif self.all_meet(outs, base, self.judged_atol):
+                entry["change"] = "within_tolerance"
+            else:
+                entry["change"] = "changes"
+        return result
+
+    def redundant_ops(self, base_inputs, base, other_inputs, other):
+        """Ops that change nothing on two input sets, and ops whose removal leaves the outputs
+        of two input sets within the tolerance (latest first, up to MAX_TRIALS and the time
+        budget)."""
+        torch = self.torch
+        try:
+            OpTrace = make_op_trace(torch)
+        except ImportError as error:
+            return {"note": "torch has no TorchFunctionMode (%s)" % error}
+        first, second = OpTrace(), OpTrace()
+        try:
+            self.forward(base_inputs, first)
+            self.forward(other_inputs if other_inputs is not None else base_inputs, second)
+        except Exception as error:  # an op torch's function modes cannot trace
+            return {"note": "the forward could not be traced (%s: %s)" % (
+                type(error).__name__, str(error).splitlines()[0] if str(error) else "")}
+        calls = first.calls
+        paired = len(second.calls) == len(calls)
+        noop, removable, trials = [], [], []
+        for call in calls:
+            if not call.get("eligible"):
+                continue
+            twin = second.calls[call["index"]] if paired else {}
+            if call.get("unchanged") and twin.get("unchanged"):
+                noop.append(call)
+            else:
+                trials.append(call)
+        tried = 0
+        for call in reversed(trials):
+            if tried >= self.MAX_TRIALS or time.perf_counter() > self.deadline:
+                break
+            tried += 1
+            if self.removable(call["index"], OpTrace, base_inputs, base, other_inputs, other):
+                removable.append(call)
+        strip = lambda c: {"index": c["index"], "name": c["name"], "after": c["after"]}
+        return {"recorded": len(calls), "eligible": len(noop) + len(trials),
+                "tried": tried, "untried": len(trials) - tried,
+                "noop": [strip(c) for c in noop], "removable": [strip(c) for c in removable]}
+
+    def removable(self, index, OpTrace, base_inputs, base, other_inputs, other):
+        try:
+            if not self.all_meet(self.forward(base_inputs, OpTrace(index)), base,
+                                 self.judged_atol):
+                return False
+            if other_inputs is None:
+                return True
+            return self.all_meet(self.forward(other_inputs, OpTrace(index)), other,
+                                 self.judged_atol)
+        except Exception:  # without the op the forward fails: it is needed
+            return False
+
+
+# -- the audit of a correct candidate (the "dtypes", "profile" and "replay" requests; -------
+# -- docs/kernelbench.md, "Audit") ----------------------------------------------------------
+
+
+def one_word(value):
+    """Compact JSON without a space: a reply's words are split on spaces, and kernel names hold
+    some ("void k(float const*)"); inside a JSON string \\u0020 reads back as a space."""
+    return json.dumps(value, separators=(",", ":")).replace(" ", "\\u0020")
+
+
+def first_line(error):
+    text = str(error)
+    return "%s: %s" % (type(error).__name__, text.splitlines()[0][:200] if text else "")
+
+
+def tensors_in(torch, value):
+    """The tensors of a value, through lists, tuples and dicts."""
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from tensors_in(torch, item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from tensors_in(torch, item)
+
+
+def storage_of(tensor):
+    try:
+        return tensor.untyped_storage().data_ptr()
+    except AttributeError:  # torch before 2.0
+        return tensor.storage().data_ptr()
+
+
+class PrecisionGuard:
+    """Every process computes fp32 as fp32: TF32 off for cuBLAS and cuDNN and the float32
+    matmul precision "highest", set through torch._C functions taken before any candidate code
+    runs, and set again before each call. A setting found changed before a call (by the
+    module's import or an earlier call) or after one (by the call) is kept as evidence."""
+
+    SETTINGS = (  # getter, setter, value, what it governs
+        ("_get_cublas_allow_tf32", "_set_cublas_allow_tf32", False, "TF32 for cuBLAS matmuls"),
+        ("_get_cudnn_allow_tf32", "_set_cudnn_allow_tf32", False, "TF32 for cuDNN convolutions"),
+        ("_get_float32_matmul_precision", "_set_float32_matmul_precision", "highest",
+         "the float32 matmul precision"),
+    )
+
+    def __init__(self, torch):
+        self.settings = []
+        self.found = []
+        for getter, setter, value, meaning in self.SETTINGS:
+            get = getattr(torch._C, getter, None)
+            put = getattr(torch._C, setter, None)
+            if get is None or put is None:
+                continue
+            try:
+                put(value)
+                # What this torch reads back after the setting: the value to hold.
+                self.settings.append((get, put, get(), meaning))
+            except Exception:
+                continue
+
+    def apply(self):
+        for _, put, value, _ in self.settings:
+            try:
+                put(value)
+            except Exception:
+                pass
+
+    def check(self, when):
+        for get, _, value, meaning in self.settings:
+            try:
+                now = get()
+            except Exception:
+                continue
+            note = "%s was %r %s" % (meaning, now, when)
+            if now != value and note not in self.found and len(self.found) < 8:
+                self.found.append(note)
+
+
+def dtype_names(torch, value, into):
+    for tensor in tensors_in(torch, value):
+        into.add(str(tensor.dtype).replace("torch.", ""))
+
+
+def op_name(func):
+    """"aten.mm.default": the op's schema name and overload, stable across torch versions."""
+    schema = getattr(func, "_schema", None)
+    if schema is None:
+        return str(func)
+    return "%s.%s" % (schema.name.replace("::", "."), getattr(schema, "overload_name", "") or "default")
+
+
+def record_ops(torch, call):
+    """call() under a TorchDispatchMode: every ATen op it runs, also those its C++ runs through
+    the dispatcher, with the dtypes of its tensors -> [[op, [dtypes in], [dtypes out], count]]."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen = {}
+
+    class OpRecorder(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            out = func(*args, **kwargs)
+            ins, outs = set(), set()
+            dtype_names(torch, (args, kwargs), ins)
+            dtype_names(torch, out, outs)
+            key = (op_name(func), tuple(sorted(ins)), tuple(sorted(outs)))
+            seen[key] = seen.get(key, 0) + 1
+            return out
+
+    with OpRecorder():
+        call()
+    return [[op, list(ins), list(outs), n] for (op, ins, outs), n in sorted(seen.items())][:400]
+
+
+def kernel_totals(path, limit=40):
+    """GPU time by name in the Chrome trace torch.profiler wrote: kernels, copies and fills,
+    the largest first; the time of the names beyond `limit` is summed apart."""
+    with open(path, encoding="utf-8") as handle:
+        trace = json.load(handle)
+    events = trace.get("traceEvents", []) if isinstance(trace, dict) else trace
+    kinds = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset"}
+    totals = {}
+    for event in events:
+        kind = kinds.get(str(event.get("cat", "")).lower()) if isinstance(event, dict) else None
+        if kind is None or "dur" not in event:
+            continue
+        name = str(event.get("name", ""))[:300]
+        entry = totals.setdefault(name, {"name": name, "cat": kind, "us": 0.0, "n": 0})
+        entry["us"] += float(event.get("dur") or 0.0)
+        entry["n"] += 1
+    ranked = sorted(totals.values(), key=lambda e: -e["us"])
+    return ranked[:limit], sum(e["us"] for e in ranked[limit:]), sum(e["us"] for e in ranked)
+
+
+class ExtensionWatch:
+    """The modules torch.utils.cpp_extension's load_inline (and load) return in this process,
+    caught by wrapping them before the candidate's module is imported."""
+
+    def __init__(self):
+        self.modules = []
+
+    def install(self):
+        try:
+            import torch.utils.cpp_extension as cpp
+        except Exception:
+            return
+        for name in ("load_inline", "load"):
+            original = getattr(cpp, name, None)
+            if original is not None:
+                setattr(cpp, name, self.wrap(original))
+
+    def wrap(self, original):
+        import functools
+
+        @functools.wraps(original)
+        def watched(*args, **kwargs):
+            module = original(*args, **kwargs)
+            if module is not None and not any(module is m for m in self.modules):
+                self.modules.append(module)
+            return module
+
+        return watched
+
+
+class Neutraliser:
+    """Inside `with`: every function of the candidate's extension modules, wherever the
+    candidate can reach it (the module's attributes, its own module's globals, its nn.Modules'
+    attributes), calls the original and then undoes its work: tensor arguments it changed, and
+    tensors it returned other than unchanged arguments passed back, are overwritten with seeded
+    noise (integers with zeros, so indices stay valid; booleans inverted). Outputs that still
+    come out the same were not made by its kernels."""
+
+    def __init__(self, torch, modules, holders, seed):
+        self.torch = torch
+        self.modules = modules
+        self.holders = holders
+        self.generator = torch.Generator().manual_seed(int(seed))
+        self.calls = 0
+        self.failed = 0
+        self.called = set()  # the names of the functions the forward called
+        self.undo = []
+
+    def __enter__(self):
+        wrapped = {}
+        for module in self.modules:
+            for name in dir(module):
+                value = getattr(module, name, None)
+                if name.startswith("__") or type(value).__name__ != "builtin_function_or_method":
+                    continue
+                wrapped.setdefault(id(value), self.wrap(value))
+                self.undo.append((lambda m=module, n=name, v=value: setattr(m, n, v)))
+                setattr(module, name, wrapped[id(value)])
+        for holder in self.holders:
+            for key, value in list(holder.items()):
+                if id(value) in wrapped and value is not wrapped[id(value)]:
+                    self.undo.append((lambda h=holder, k=key, v=value: h.__setitem__(k, v)))
+                    holder[key] = wrapped[id(value)]
+        return self
+
+    def __exit__(self, *exc):
+        for undo in reversed(self.undo):
+            undo()
+        self.undo = []
+        return False
+
+    def wrap(self, function):
+        torch = self.torch
+
+        def neutralised(*args, **kwargs):
+            self.calls += 1
+            self.called.add(getattr(function, "__name__", "?"))
+            before = [(t, t.clone()) for t in tensors_in(torch, (args, kwargs))]
+            result = function(*args, **kwargs)
+            passed_back = set()
+            for tensor, copy in before:
+                if bool(torch.equal(tensor, copy)):
+                    passed_back.add(storage_of(tensor))
+                else:
+                    self.noise(tensor)
+            for tensor in tensors_in(torch, result):
+                if storage_of(tensor) not in passed_back:
+                    self.noise(tensor)
+            return result
+
+        return neutralised
+
+    def noise(self, tensor):
+        torch = self.torch
+        try:
+            if tensor.dtype == torch.bool:
+                tensor.logical_not_()
+            elif tensor.dtype.is_floating_point or tensor.dtype.is_complex:
+                values = torch.randn(tuple(tensor.shape), generator=self.generator)
+                tensor.copy_(values.to(tensor.device))
+            else:
+                tensor.zero_()
+        except RuntimeError:  # an expanded or otherwise unwritable tensor
+            self.failed += 1
+
+
 class Worker:
     def __init__(self, role, channel, device):
         self.role = role
@@ -285,6 +929,8 @@ class Worker:
         self.inputs = None  # the inputs of the last "inputs" / "call"
         self.kept = []  # earlier timed inputs, kept alive so addresses are not recycled
         self.confinement = Confinement()
+        self.guard = None  # PrecisionGuard, once torch is imported
+        self.watch = ExtensionWatch()  # the candidate's load_inline modules
 
     # -- set-up ---------------------------------------------------------------------------
     def start(self):
@@ -297,6 +943,7 @@ class Worker:
         self.codec = TensorCodec(torch, self.channel)
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
+        self.guard = PrecisionGuard(torch)
         device = "none"
         if self.device == "cpu":
             self.timer = CpuTimer(torch)
@@ -347,6 +994,7 @@ class Worker:
             torch.manual_seed(int(seed))
             self.model = self.reference.Model(*init).to(self.device)
         else:
+            self.watch.install()
             module = load_module(path, "kiln_candidate")
             init = json.loads(init_json)
             torch.manual_seed(int(seed))
@@ -358,8 +1006,16 @@ class Worker:
                                         self.confinement.seccomp)
 
     def forward(self, model, inputs):
+        self.before_call()
         with self.torch.no_grad():
-            return as_tuple(model(*inputs))
+            outputs = as_tuple(model(*inputs))
+        self.guard.check("after a call")
+        return outputs
+
+    def before_call(self):
+        """The precision settings checked and set again outside the call (PrecisionGuard)."""
+        self.guard.check("before a call")
+        self.guard.apply()
 
     def do_inputs(self, seed, offset, spread="0"):
         """Reference: inputs drawn with get_inputs() under the seed, and its outputs. spread=1
@@ -460,14 +1116,120 @@ class Worker:
                      for v in self.inputs]
             self.kept.append(fresh)
             prep += CLOCK() - began
+            self.before_call()
             with torch.no_grad():
                 outputs, event, wall = self.timer.time(model, fresh)
+            self.guard.check("after a timed call")
             times.append("%d/%d" % (event, wall))
         outs, _ = self.codec.write_outputs(as_tuple(outputs), int(offset))
         self.kept = self.kept[-2:]
         total = CLOCK() - began_request
         return "ok %s prep=%d total=%d %s" % (" ".join(times), prep, total,
                                              json.dumps(outs, separators=(",", ":")))
+
+    def do_dtypes(self):
+        """Both roles: the forward once more on copies of the current inputs under an op
+        recorder, and the precision settings PrecisionGuard found changed so far."""
+        torch = self.torch
+        inputs = [v.clone() if isinstance(v, torch.Tensor) else v for v in self.inputs]
+        try:
+            ops = record_ops(torch, lambda: self.forward(self.model, inputs))
+            self.timer.synchronize()
+        except Exception as error:  # a torch without dispatch modes, or a forward they break
+            traceback.print_exc(file=sys.stderr)
+            return "ok " + one_word({"unavailable": first_line(error), "settings": self.guard.found})
+        return "ok " + one_word({"ops": ops, "settings": self.guard.found})
+
+    def do_profile(self, count, seed):
+        """Candidate on a GPU: `count` forward calls on fresh inputs (made as for timed calls,
+        before the trace starts) under torch.profiler; GPU time by kernel, copy and fill."""
+        torch = self.torch
+        if self.device == "cpu":
+            return "ok " + one_word({"skipped": "torch's CPU device has no kernel trace"})
+        generator = torch.Generator().manual_seed(int(seed))
+        batches = [[flat_roll(torch, v, generator) if isinstance(v, torch.Tensor) else v
+                    for v in self.inputs] for _ in range(int(count))]
+        path = os.path.join(os.environ.get("KILN_WORKDIR", "."), "kiln-profile.json")
+        try:
+            from torch.profiler import ProfilerActivity, profile
+
+            self.timer.synchronize()
+            with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as trace:
+                for fresh in batches:
+                    self.forward(self.model, fresh)
+                self.timer.synchronize()
+            trace.export_chrome_trace(path)
+            kernels, rest, total = kernel_totals(path)
+        except Exception as error:  # no CUPTI, or a profiler this sandbox refuses
+            traceback.print_exc(file=sys.stderr)
+            return "ok " + one_word({"unavailable": first_line(error)})
+        finally:
+            if os.path.exists(path):
+                os.remove(path)
+        return "ok " + one_word({"kernels": kernels, "rest_us": rest, "total_us": total,
+                                 "calls": int(count)})
+
+    def extension_holders(self):
+        """The candidate's extension modules (from load_inline, or found among its values),
+        and the dicts through which its code reaches their functions."""
+        import types
+
+        holders = [vars(m) for m in self.model.modules()]
+        candidate = sys.modules.get("kiln_candidate")
+        if candidate is not None:
+            holders.append(vars(candidate))
+        folder = os.path.realpath(os.environ.get("TORCH_EXTENSIONS_DIR", "") or "/nonexistent")
+        modules = list(self.watch.modules)
+        for holder in holders:
+            for value in list(holder.values()):
+                path = getattr(value, "__file__", None) if isinstance(value, types.ModuleType) else None
+                if (path and os.path.realpath(path).startswith(folder + os.sep)
+                        and not any(value is m for m in modules)):
+                    modules.append(value)
+        return modules, holders
+
+    def do_replay(self, seed, offset):
+        """Candidate: the forward on copies of the current inputs, then again with its
+        extensions' functions neutralised (Neutraliser); both outputs go to the buffer at
+        offset. replay is null when the neutralised forward raised (its error says why)."""
+        torch = self.torch
+
+        def copies():
+            return [v.clone() if isinstance(v, torch.Tensor) else v for v in self.inputs]
+
+        normal = [o.detach().clone() if isinstance(o, torch.Tensor) else o
+                  for o in self.forward(self.model, copies())]
+        if any(not isinstance(o, torch.Tensor) for o in normal):
+            return "err the forward returned something other than tensors"
+        modules, holders = self.extension_holders()
+        neutraliser = Neutraliser(torch, modules, holders, seed)
+        replay, error = None, None
+        try:
+            with neutraliser:
+                replay = self.forward(self.model, copies())
+            self.timer.synchronize()
+        except Exception as caught:
+            traceback.print_exc(file=sys.stderr)
+            replay, error = None, first_line(caught)
+        normal_entries, end = self.codec.write_outputs(normal, int(offset))
+        replay_entries = None
+        if replay is not None and all(isinstance(o, torch.Tensor) for o in replay):
+            replay_entries, end = self.codec.write_outputs(replay, end)
+        return "ok " + one_word({"normal": normal_entries, "replay": replay_entries,
+                                 "error": error, "calls": neutraliser.calls,
+                                 "functions": sorted(neutraliser.called)[:20],
+                                 "modules": len(modules), "unwritable": neutraliser.failed})
+
+    def do_lint(self, seed, atol, rtol, fraction, budget_s="120"):
+        """Reference: the loaded problem's lint facts (ProblemLint), one JSON document."""
+        if self.reference is None:
+            return "err load a problem first"
+        lint = ProblemLint(self, int(seed), float(atol), float(rtol), float(fraction),
+                           float(budget_s))
+        facts = lint.run()
+        if self.device != "cpu":
+            self.torch.cuda.empty_cache()
+        return "ok " + json.dumps(facts, separators=(",", ":"))
 
     def serve(self):
         for line in self.channel.requests:

@@ -3,6 +3,7 @@
 // every conclusion is drawn by the engine, outside this address space.
 
 #include "channel.h"
+#include "harnessclock.h"
 #include "isolation.h"
 #include "protocol.h"
 
@@ -20,6 +21,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <new>
 #include <sched.h>
 #include <spawn.h>
@@ -41,6 +43,15 @@ namespace {
 using EntryShim = void (*)(void *const *, const long long *, const double *);
 
 extern "C" void kilnEmptyCall(void *const *, const long long *, const double *) {}
+
+// The stack the next call's frames will use, below the caller's, filled with the poison byte.
+__attribute__((noinline)) void poisonStack(unsigned char fill)
+{
+    constexpr std::size_t kBytes = 256u << 10;
+    auto *area = static_cast<unsigned char *>(__builtin_alloca(kBytes));
+    std::memset(area, fill, kBytes);
+    asm volatile("" : : "r"(area) : "memory"); // the fill is not a dead store
+}
 
 class Sandbox
 {
@@ -75,7 +86,7 @@ private:
     bool lock()
     {
         if (!m_locked)
-            m_locked = forbidProcessesAndNetwork();
+            m_locked = forbidProcessesAndNetwork(true);
         m_lockAttempted = true;
         return m_locked;
     }
@@ -192,34 +203,12 @@ private:
         std::string times;
         for (std::size_t w = 1; w < words.size(); ++w) {
             const std::vector<std::string> op = splitFields(words[w]);
-            if (op[0] == "cp" && op.size() == 4) {
-                const std::uint64_t src = std::strtoull(op[1].c_str(), nullptr, 10);
-                const std::uint64_t dst = std::strtoull(op[2].c_str(), nullptr, 10);
-                const std::uint64_t bytes = std::strtoull(op[3].c_str(), nullptr, 10);
-                if (!inside(src, bytes) || !inside(dst, bytes)) {
-                    reply("err copy outside the buffer");
+            std::string error;
+            if (memoryOp(op, error)) {
+                if (!error.empty()) {
+                    reply("err " + error);
                     return;
                 }
-                std::memmove(m_base + dst, m_base + src, bytes);
-            } else if (op[0] == "fill" && op.size() == 3) {
-                const std::uint64_t offset = std::strtoull(op[1].c_str(), nullptr, 10);
-                const std::uint64_t bytes = std::strtoull(op[2].c_str(), nullptr, 10) & ~3ull;
-                if (!inside(offset, bytes)) {
-                    reply("err fill outside the buffer");
-                    return;
-                }
-                auto *words32 = reinterpret_cast<std::uint32_t *>(m_base + offset);
-                std::fill(words32, words32 + bytes / 4, kSentinelWord);
-            } else if (op[0] == "snap" && op.size() == 4) {
-                // Right after a call: the outputs as they were when it returned.
-                const std::uint64_t src = std::strtoull(op[1].c_str(), nullptr, 10);
-                const std::uint64_t dst = std::strtoull(op[2].c_str(), nullptr, 10);
-                const std::uint64_t bytes = std::strtoull(op[3].c_str(), nullptr, 10);
-                if (!inside(src, bytes) || !inside(dst, bytes)) {
-                    reply("err snapshot outside the buffer");
-                    return;
-                }
-                std::memcpy(m_base + dst, m_base + src, bytes);
             } else if (op[0] == "cpu") {
                 // CPU time of the whole process (every thread) so far: what threads used while
                 // the sandbox waited for requests shows in the gaps.
@@ -233,27 +222,13 @@ private:
                 times += ' ';
                 times += std::to_string(::sched_getcpu());
             } else if (op[0] == "pin" && op.size() == 2) {
-                // This thread onto one CPU (the baseline's process only: the reference is
-                // single-threaded, and the candidate's threads keep every core).
-                const int target = std::atoi(op[1].c_str());
-                cpu_set_t set;
-                CPU_ZERO(&set);
-                if (target >= 0 && target < CPU_SETSIZE)
-                    CPU_SET(target, &set);
-                if (target < 0 || ::sched_setaffinity(0, sizeof set, &set) != 0)
-                    times += " -1";
-                else
-                    times += ' ' + std::to_string(target);
-            } else if (op[0] == "evict" && op.size() == 3) {
-                const std::uint64_t offset = std::strtoull(op[1].c_str(), nullptr, 10);
-                const std::uint64_t bytes = std::strtoull(op[2].c_str(), nullptr, 10);
-                if (!inside(offset, bytes)) {
-                    reply("err evict outside the buffer");
-                    return;
-                }
-                evictLines(m_base + offset, bytes);
+                times += ' ' + pin(std::atoi(op[1].c_str()));
             } else if (op[0] == "flush") {
                 flushCaches();
+            } else if (op[0] == "poison" && op.size() == 2) {
+                const int fill = std::atoi(op[1].c_str()) & 0xff;
+                ::mallopt(M_PERTURB, fill ^ 0xff);
+                poisonStack(static_cast<unsigned char>(fill));
             } else if (op[0] == "nop") {
                 times += ' ';
                 times += std::to_string(timedCall(kilnEmptyCall, nullptr));
@@ -274,6 +249,50 @@ private:
         reply("ok " + std::to_string(countThreads()) + times);
     }
 
+    // The ops on the shared buffer (cp, fill, snap, evict): true when `op` is one, with `error`
+    // set when its range leaves the buffer.
+    bool memoryOp(const std::vector<std::string> &op, std::string &error)
+    {
+        auto field = [&](std::size_t k) { return std::strtoull(op[k].c_str(), nullptr, 10); };
+        if ((op[0] == "cp" || op[0] == "snap") && op.size() == 4) {
+            // snap, right after a call: the outputs as they were when it returned.
+            const std::uint64_t src = field(1), dst = field(2), bytes = field(3);
+            if (!inside(src, bytes) || !inside(dst, bytes))
+                error = op[0] + " outside the buffer";
+            else
+                std::memmove(m_base + dst, m_base + src, bytes);
+        } else if (op[0] == "fill" && op.size() == 3) {
+            const std::uint64_t offset = field(1), bytes = field(2) & ~3ull;
+            auto *words32 = reinterpret_cast<std::uint32_t *>(m_base + offset);
+            if (!inside(offset, bytes))
+                error = "fill outside the buffer";
+            else
+                std::fill(words32, words32 + bytes / 4, kSentinelWord);
+        } else if (op[0] == "evict" && op.size() == 3) {
+            const std::uint64_t offset = field(1), bytes = field(2);
+            if (!inside(offset, bytes))
+                error = "evict outside the buffer";
+            else
+                evictLines(m_base + offset, bytes);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // This thread onto one CPU (the baseline's process only: the reference is single-threaded,
+    // and the candidate's threads keep every core); the CPU, or -1.
+    static std::string pin(int target)
+    {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (target >= 0 && target < CPU_SETSIZE)
+            CPU_SET(target, &set);
+        if (target < 0 || ::sched_setaffinity(0, sizeof set, &set) != 0)
+            return "-1";
+        return std::to_string(target);
+    }
+
     long long timedCall(EntryShim entry, const ArgumentSet *set)
     {
         void *pointers[16] = {};
@@ -286,11 +305,11 @@ private:
             reals = set->reals.data();
         }
         std::atomic_signal_fence(std::memory_order_seq_cst);
-        const auto start = std::chrono::steady_clock::now();
+        const std::int64_t start = harnessNowNs();
         entry(pointers, ints, reals);
-        const auto stop = std::chrono::steady_clock::now();
+        const std::int64_t stop = harnessNowNs();
         std::atomic_signal_fence(std::memory_order_seq_cst);
-        return std::chrono::duration_cast<std::chrono::nanoseconds>(stop - start).count();
+        return stop - start;
     }
 
     void probe(const std::vector<std::string> &words)

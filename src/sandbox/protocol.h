@@ -22,6 +22,10 @@
 //        flush                        evict caches by writing the flush buffer
 //        call:<slot>:<args-id>        timed call of the loaded entry  -> one time per call op
 //        nop                          timed call of an empty function (timer overhead)
+//        poison:<byte>                memory the candidate mallocs from here on, and the stack
+//                                     below the next call, hold this byte (outside the timed
+//                                     window): a result that depends on memory it never wrote
+//                                     then shows, instead of the zeros of fresh pages
 //        snap:<src>:<dst>:<bytes>     copy right after a call: its outputs as they were then
 //        cpu                          the process's CPU time so far -> one number (ns)
 //                                     -> "ok <threads> <ns> <ns> ..." (in op order)
@@ -81,6 +85,25 @@
 //   time eager|compiled|candidate <n> <seed> <offset>
 //                                       n calls on fresh inputs -> "ok <event-ns>/<wall-ns>...
 //                                       prep=<ns> total=<ns> [last outputs]"
+//   The audit of a correct candidate (TorchAudit). Every process runs with TF32 off and the
+//   float32 matmul precision "highest", set again before each call; JSON strings in these
+//   replies spell spaces as \u0020, so each document stays one word:
+//   dtypes                              either role: one more forward on copies of the current
+//                                       inputs under a TorchDispatchMode -> "ok {ops: [[op,
+//                                       [dtypes in], [dtypes out], count] ...], settings: [TF32
+//                                       or matmul precision found switched, and when]}", or
+//                                       "ok {unavailable: <why>, settings}"
+//   profile <n> <seed>                  candidate: n forward calls on fresh inputs under
+//                                       torch.profiler -> "ok {kernels: [{name, cat: kernel|
+//                                       memcpy|memset, us, n} ...largest 40], rest_us, total_us,
+//                                       calls}"; "ok {skipped: ...}" on the CPU device,
+//                                       "ok {unavailable: <why>}" without a working profiler
+//   replay <seed> <offset>              candidate: the forward on copies of the current inputs,
+//                                       then again with its extensions' functions neutralised
+//                                       (what they change or return becomes seeded noise); both
+//                                       outputs (32-bit words) from offset -> "ok {normal: [...],
+//                                       replay: [...] | null, error, calls, functions, modules,
+//                                       unwritable}"
 //   map / quit                          as above
 // "err need <bytes>" asks the engine to grow the buffer and send the request again.
 
@@ -97,6 +120,10 @@ inline constexpr int kBufferFd = 3;
 // written. Guard bands around outputs hold kGuardWord.
 inline constexpr std::uint32_t kSentinelWord = 0x7fa5a5a5u;
 inline constexpr std::uint32_t kGuardWord = 0x5ac3a55au;
+
+// The poison patterns, alternated call by call: huge floats and integers of either sign, never
+// zero (glibc's M_PERTURB fills with the byte's complement, and 0 would turn it off).
+inline constexpr unsigned char kPoisonFills[2] = {0xfe, 0x7f};
 
 inline constexpr int kExitSetupFailed = 90;
 inline constexpr int kExitResource = 91;

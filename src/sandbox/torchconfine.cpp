@@ -35,9 +35,11 @@ std::vector<std::string> splitPaths(const char *list)
 
 extern "C" {
 
-// Writes confined to workDir and the ':'-separated writable paths. Returns the Landlock ABI
-// enforced (0 when the kernel has none).
-int kiln_confine_writes(const char *workDir, const char *writable)
+// Writes confined to workDir and the ':'-separated writable paths; reads to those, the
+// ':'-separated readable paths (the interpreter's own folders) and the system's
+// (systemReadablePaths). Returns the Landlock ABI enforced (0 when the kernel has none), negated
+// when reads could not be confined.
+int kiln_confine(const char *workDir, const char *writable, const char *readable)
 {
     using namespace kiln::sandbox;
     // Not dumpable (exec resets it, so it is set here): a process of the same user cannot
@@ -50,8 +52,11 @@ int kiln_confine_writes(const char *workDir, const char *writable)
     limits.addressSpaceBytes = 0;
     limits.openFiles = 4096;
     limits.fileSizeBytes = 4ull << 30;
-    confineAndLimit(workDir, limits, report, true, splitPaths(writable));
-    return report.landlockAbi;
+    std::vector<std::string> reads = systemReadablePaths(true);
+    for (const std::string &path : splitPaths(readable))
+        reads.push_back(path);
+    confineAndLimit(workDir, limits, report, true, splitPaths(writable), reads);
+    return report.readsConfined ? report.landlockAbi : -report.landlockAbi;
 }
 
 // No new processes, exec, sockets or ptrace from here on. 1 when the filter is installed.

@@ -27,8 +27,12 @@ const char *const evaluationColumns =
 // The stages and flags (x) of evaluations, read with the evaluations' filter.
 const char *const stageColumns =
     "SELECT x.evaluation_id, x.name, x.ok, x.ms, x.detail, x.data_json FROM stages x";
+// A flag's tier is kept in the result's JSON only (the flag at the same index), so databases
+// written before tiers read without a migration: there, the tier follows from blocking.
 const char *const flagColumns =
-    "SELECT x.evaluation_id, x.flag_id, x.message, x.lines_json, x.blocking FROM flags x";
+    "SELECT x.evaluation_id, x.flag_id, x.message, x.lines_json, x.blocking, "
+    "CASE WHEN json_valid(e.result_json) THEN "
+    "json_extract(e.result_json, '$.flags[' || x.idx || ']') END FROM flags x";
 
 EvaluationResult evaluationFromRow(const SqliteStatement &s)
 {
@@ -61,6 +65,10 @@ void appendFlag(const SqliteStatement &s, EvaluationResult &evaluation)
     for (const QJsonValue &line : s.jsonArray(3))
         flag.lines.append(line.toInt());
     s.columns(4, flag.blocking);
+    const QJsonObject stored = s.jsonObject(5);
+    if (stored.value(QStringLiteral("id")).toString() == flag.id)
+        flag.tier = stored.value(QStringLiteral("tier")).toString();
+    flag.tier = flag.effectiveTier();
     evaluation.flags.append(flag);
 }
 

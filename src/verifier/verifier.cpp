@@ -24,7 +24,8 @@ EvaluationResult refused(Backend backend, const QString &why)
 
 Verifier::Verifier(VerifierOptions options)
     : m_options(std::move(options)), m_cache(m_options.cacheDirectory),
-      m_references(m_options, m_cache), m_baselines(m_options), m_torch(m_options)
+      m_references(m_options, m_cache), m_baselines(m_options), m_torch(m_options),
+      m_lints(LintCache::forOptions(m_options))
 {
 }
 
@@ -80,10 +81,13 @@ EvaluationResult Verifier::confirm(const Task &task, Backend backend, const QStr
     return result;
 }
 
-EvaluationResult Verifier::judge(const VerifierOptions &options, const Task &task, Backend backend,
-                                 const QString &source, quint64 runSecret,
+EvaluationResult Verifier::judge(const VerifierOptions &options, const Task &declared,
+                                 Backend backend, const QString &source, quint64 runSecret,
                                  const std::atomic<bool> &cancel)
 {
+    // A problem whose outputs an all-zero or constant answer would meet is judged with the
+    // magnitude-aware absolute tolerance its lint states (docs/tasks.md, "Problem lint").
+    const Task task = m_lints.applied(declared);
     if (backend != Backend::Cpu && options.lenient)
         return refused(backend,
                        QStringLiteral("the lenient verifier runs on the CPU backend only"));

@@ -8,6 +8,7 @@
 #include "verifier/harness/compilecache.h"
 #include "verifier/harness/referencebank.h"
 #include "verifier/harness/verifieroptions.h"
+#include "verifier/lint/lintcache.h"
 #include "verifier/torch/torchbackend.h"
 
 #include <QMutex>
@@ -61,6 +62,8 @@ private:
     QMutex m_cudaMutex;
     std::unique_ptr<CudaSandboxPool> m_cudaPool; // created on first use
     TorchBackend m_torch;
+    // Problem lint's magnitude-aware tolerances, applied to every task judged here.
+    LintCache m_lints;
 };
 
 } // namespace kiln

@@ -15,11 +15,13 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace kiln;
 using namespace kiln::testing;
+using namespace Qt::StringLiterals;
 
 class TestTorchBackend : public QObject
 {
@@ -39,6 +41,20 @@ private:
         const Task *t = m_tasks.task(name);
         Q_ASSERT(t);
         return *t;
+    }
+
+    // The audit stage's evidence of one candidate file ("precision", "coverage", "replay").
+    QJsonObject auditData(const QString &file, const QString &part)
+    {
+        const QString path =
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/candidates/") + file;
+        const StageResult *stage = m_results.value(path).stage(u"audit"_s);
+        return stage ? stage->data.value(part).toObject() : QJsonObject{};
+    }
+
+    static QString text(const QJsonObject &object)
+    {
+        return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
     }
 
 private slots:
@@ -96,6 +112,47 @@ private slots:
               timing ? qPrintable(QStringLiteral("; timing %1").arg(timing->detail)) : "");
         QVERIFY2(mismatch.isEmpty(),
                  qPrintable(mismatch + QStringLiteral(": ") + describeResult(path, result)));
+    }
+
+    // The audit of every correct candidate: honest ones compute in fp32, their own kernels do
+    // most of the GPU work (but where a library op of the reference is kept) and their outputs
+    // depend on those kernels; each game of the audit's classes shows its evidence.
+    void audit()
+    {
+        int audited = 0;
+        for (const Expectation &e : std::as_const(m_expectations)) {
+            const StageResult *stage = m_results.value(e.path).stage(u"audit"_s);
+            if (!stage)
+                continue; // not correct: nothing to audit
+            ++audited;
+            const QString name = QFileInfo(e.path).fileName();
+            qInfo("%s audit: %s", qPrintable(name), qPrintable(stage->detail));
+            if (e.verdict != u"pass"_s)
+                continue;
+            const QString why = name + u": "_s + text(stage->data);
+            QVERIFY2(stage->ok, qPrintable(why));
+            QVERIFY2(auditData(name, u"precision"_s).value(u"evidence"_s).toArray().isEmpty(),
+                     qPrintable(why));
+            QVERIFY2(auditData(name, u"replay"_s).value(u"depends"_s).toBool(), qPrintable(why));
+            if (!name.startsWith(u"partial_"_s))
+                QVERIFY2(auditData(name, u"coverage"_s).value(u"own_share"_s).toDouble() >= 0.5,
+                         qPrintable(why));
+        }
+        QVERIFY(audited >= 6);
+
+        const QJsonObject int8 = auditData(u"game_int8_int_mm.py"_s, u"precision"_s);
+        QVERIFY2(QJsonDocument(int8.value(u"evidence"_s).toArray()).toJson().contains("on int8"),
+                 qPrintable(text(int8)));
+        const QJsonObject tf32 = auditData(u"game_tf32_matmul.py"_s, u"precision"_s);
+        QVERIFY2(QJsonDocument(tf32.value(u"evidence"_s).toArray()).toJson().contains("TF32"),
+                 qPrintable(text(tf32)));
+        const QJsonObject ghost = auditData(u"game_ghost_slice.py"_s, u"replay"_s);
+        QVERIFY2(ghost.value(u"calls"_s).toInt() >= 1 && ghost.value(u"depends"_s) == false,
+                 qPrintable(text(ghost)));
+        const QJsonObject conv = auditData(u"game_conv1x1_matmul.py"_s, u"coverage"_s);
+        QVERIFY2(conv.value(u"substituted"_s).toArray().contains(u"convolution"_s),
+                 qPrintable(text(conv)));
+        QVERIFY2(conv.value(u"own_share"_s).toDouble() < 0.1, qPrintable(text(conv)));
     }
 
     // Honest kernels pass with both baselines measured; the same source is built only once.

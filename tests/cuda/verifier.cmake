@@ -33,3 +33,11 @@ if(TARGET kiln-cuda-sandbox AND CUDAToolkit_NVCC_EXECUTABLE)
     add_dependencies(tst_gpudisturbance gpu_busy_helper)
 endif()
 target_compile_definitions(tst_gpudisturbance PRIVATE KILN_GPU_BUSY="${kiln_gpu_busy}")
+
+# What candidate code reaches from inside kiln-cuda-sandbox (reads, /proc): needs a GPU, so it
+# carries the cuda label and skips itself elsewhere.
+kiln_add_test(NAME tst_cudaconfinement SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_cudaconfinement.cpp
+              LIBS kiln_verifier_harness Qt6::Test LABEL cuda TIMEOUT 300)
+if(TARGET kiln-cuda-sandbox)
+    add_dependencies(tst_cudaconfinement kiln-cuda-sandbox)
+endif()

@@ -7,3 +7,8 @@ add_dependencies(tst_kernelbench kiln-cli kiln-sandbox kiln-torch-sandbox)
 kiln_add_test(NAME tst_torchcpu SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchcpu.cpp
               LIBS kiln_verifier kiln_tasks LABEL integration TIMEOUT 600)
 add_dependencies(tst_torchcpu kiln-sandbox kiln-torch-sandbox)
+
+# What a KernelBench module reaches from inside kiln-torch-sandbox (skipped without torch).
+kiln_add_test(NAME tst_torchconfinement SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchconfinement.cpp
+              LIBS kiln_verifier LABEL integration TIMEOUT 300)
+add_dependencies(tst_torchconfinement kiln-torch-sandbox)

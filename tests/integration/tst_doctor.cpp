@@ -72,7 +72,8 @@ private slots:
              {QStringLiteral("sandbox"), QStringLiteral("namespaces"), QStringLiteral("landlock"),
               QStringLiteral("seccomp"), QStringLiteral("compiler"), QStringLiteral("nvcc"),
               QStringLiteral("cuda-runtime"), QStringLiteral("cache"), QStringLiteral("work"),
-              QStringLiteral("tasks"), QStringLiteral("strategies"), QStringLiteral("cpu-backend")})
+              QStringLiteral("tasks"), QStringLiteral("strategies"), QStringLiteral("cpu-backend"),
+              QStringLiteral("problem-lint")})
             QVERIFY2(!status(report, check).isEmpty(), qPrintable(check));
         QCOMPARE(status(report, QStringLiteral("cpu-backend")), QStringLiteral("ok"));
         QCOMPARE(status(report, QStringLiteral("compiler")), QStringLiteral("ok"));

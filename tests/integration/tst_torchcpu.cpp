@@ -13,7 +13,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -44,6 +46,7 @@ class TestTorchCpu : public QObject
     QTemporaryDir m_cache;
     TaskLibrary m_tasks;
     std::unique_ptr<Verifier> m_verifier;
+    QHash<QString, EvaluationResult> m_results; // by file name, from verdicts()
     static constexpr quint64 kSecret = 20261202;
 
     EvaluationResult evaluate(const QString &path, quint64 secret = kSecret)
@@ -100,6 +103,7 @@ private slots:
         QFile::remove(u"/tmp/kiln-torch-escape-proof"_s);
         QFile::remove(u"/tmp/kiln-torch-escape-proof-2"_s);
         const EvaluationResult result = evaluate(path);
+        m_results.insert(QFileInfo(path).fileName(), result);
         // Writes outside the work folder and new processes are refused by the sandbox itself.
         QVERIFY(!QFile::exists(u"/tmp/kiln-torch-escape-proof"_s));
         QVERIFY(!QFile::exists(u"/tmp/kiln-torch-escape-proof-2"_s));
@@ -124,6 +128,41 @@ private slots:
         }
         QCOMPARE(correctness->ok, !path.contains(u"wrong"_s) && !path.contains(u"cache"_s) &&
                                       !path.contains(u"mutates"_s));
+    }
+
+    // The audit on torch's CPU device: no kernel trace, but the op record and the replay.
+    // The honest extension computes in fp32 and its outputs depend on it; the bfloat16 answer
+    // shows its ops; the ghost's outputs come out the same without its extension.
+    void auditOnTheCpuDevice()
+    {
+        const auto part = [this](const char *file, const char *name) {
+            const StageResult *stage = m_results.value(QString::fromUtf8(file)).stage(u"audit"_s);
+            return stage ? stage->data.value(QString::fromUtf8(name)).toObject() : QJsonObject{};
+        };
+        const auto text = [](const QJsonObject &object) {
+            return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+        };
+        const QJsonObject honest = part("cpp_scaled_add.py", "replay");
+        QVERIFY2(honest.value(u"calls"_s).toInt() >= 1 && honest.value(u"depends"_s) == true,
+                 qPrintable(text(honest)));
+        QVERIFY2(part("cpp_scaled_add.py", "coverage").contains(u"skipped"_s),
+                 qPrintable(text(part("cpp_scaled_add.py", "coverage"))));
+        const QJsonObject fp32 = part("cpp_scaled_add.py", "precision");
+        QVERIFY2(fp32.value(u"evidence"_s).toArray().isEmpty(), qPrintable(text(fp32)));
+        const QJsonObject bf16 = part("torch_bfloat16_residual.py", "precision");
+        if (bf16.contains(u"candidate_unavailable"_s)) {
+            // A torch without dispatch modes records no ops; the screen still flags it.
+            qWarning("no op record on this torch: %s", qPrintable(text(bf16)));
+        } else {
+            QVERIFY2(fp32.value(u"candidate_dtypes"_s).toArray().contains(u"float32"_s),
+                     qPrintable(text(fp32)));
+            QVERIFY2(
+                QJsonDocument(bf16.value(u"evidence"_s).toArray()).toJson().contains("bfloat16"),
+                qPrintable(text(bf16)));
+        }
+        const QJsonObject ghost = part("cpp_ghost_scaled_add.py", "replay");
+        QVERIFY2(ghost.value(u"calls"_s).toInt() >= 1 && ghost.value(u"depends"_s) == false,
+                 qPrintable(text(ghost)));
     }
 
     // The honest C++ extension: timed against eager PyTorch, isolated, and built only once.

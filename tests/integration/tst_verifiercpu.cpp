@@ -3,6 +3,7 @@
 //   // expect: task=NAME verdict=VERDICT [flag=ID]
 
 #include "candidatebatch.h"
+#include "policies/feedbacksummary.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
@@ -152,6 +153,43 @@ private slots:
             }
         }
         QFAIL("flag missing");
+    }
+
+    // Correct on every declared shape, wrong on the sizes drawn from the secret: judged wrong on
+    // the hidden set, which the user's result describes in full and a policy's feedback names
+    // only; a bug on the visible set is described to the policy as before.
+    void hiddenFailuresAreNotShownToPolicies()
+    {
+        const QString cpu = QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/");
+        for (const char *file :
+             {"game_declared_shapes_only.cpp", "game_declared_shape_dispatch.cpp"}) {
+            const EvaluationResult hidden = m_results.value(cpu + QLatin1String(file));
+            const StageResult *correctness = hidden.stage(QStringLiteral("correctness"));
+            QVERIFY(correctness);
+            QCOMPARE(correctness->data.value(QStringLiteral("failed_on")).toString(),
+                     QStringLiteral("hidden"));
+            QVERIFY(correctness->data.value(QStringLiteral("hidden_shapes")).toInt() > 0);
+            const QJsonObject failure =
+                correctness->data.value(QStringLiteral("failure")).toObject();
+            QCOMPARE(failure.value(QStringLiteral("set")).toString(), QStringLiteral("hidden"));
+            const QString shape = failure.value(QStringLiteral("shape")).toString();
+            QVERIFY2(hidden.summary.contains(QStringLiteral("hidden ") + shape),
+                     qPrintable(hidden.summary));
+            const QString feedback = FeedbackSummary::describe(hidden);
+            QVERIFY2(feedback.contains(u"wrong on hidden inputs (shape and values not shown)"),
+                     qPrintable(feedback));
+            for (const QString &secret : {shape, QStringLiteral("got"), QStringLiteral("expected")})
+                QVERIFY2(!feedback.contains(secret),
+                         qPrintable(secret + QStringLiteral(" in ") + feedback));
+        }
+        const EvaluationResult visible =
+            m_results.value(cpu + QStringLiteral("bug_off_by_one.cpp"));
+        QCOMPARE(visible.stage(QStringLiteral("correctness"))
+                     ->data.value(QStringLiteral("failed_on"))
+                     .toString(),
+                 QStringLiteral("visible"));
+        const QString feedback = FeedbackSummary::describe(visible);
+        QVERIFY2(feedback.contains(u"got") && feedback.contains(u"expected"), qPrintable(feedback));
     }
 
     // After every hostile candidate the same verifier judges an honest one normally.

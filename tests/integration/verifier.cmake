@@ -1,4 +1,10 @@
 # End-to-end verifier tests through the real kiln-sandbox (CPU backend).
 kiln_add_test(NAME tst_verifiercpu SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_verifiercpu.cpp
-              LIBS kiln_verifier kiln_tasks LABEL integration TIMEOUT 400)
+              LIBS kiln_verifier kiln_tasks kiln_policies LABEL integration TIMEOUT 400)
 add_dependencies(tst_verifiercpu kiln-sandbox)
+
+# What candidate code reaches from inside kiln-sandbox (reads, /proc, executable memory).
+kiln_add_test(NAME tst_sandboxconfinement
+              SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_sandboxconfinement.cpp
+              LIBS kiln_verifier_harness LABEL integration TIMEOUT 120)
+add_dependencies(tst_sandboxconfinement kiln-sandbox)

@@ -35,6 +35,9 @@ ALLOWED = {
                           'verifier/cuda'],
     'src/verifier/torch': ['core', 'tasks', 'sandbox', 'verifier/screen', 'verifier/harness',
                            'verifier/torch'],
+    # Problem lint runs references through the harness and the PyTorch backend's processes.
+    'src/verifier/lint': ['core', 'tasks', 'sandbox', 'verifier/screen', 'verifier/harness',
+                          'verifier/torch', 'verifier/lint'],
     'src/verifier': ['core', 'tasks', 'sandbox', 'verifier'],
     'src/policies/offline': ['core', 'tasks', 'policies'],
     'src/policies': ['core', 'tasks', 'policies/'],

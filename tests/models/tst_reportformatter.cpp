@@ -1,5 +1,6 @@
 #include "models/reportformatter.h"
 #include "models/transcriptformatter.h"
+#include "models/verdictstyle.h"
 
 #include <QJsonArray>
 #include <QLocale>
@@ -87,10 +88,43 @@ private slots:
         for (const QString &needle :
              {QStringLiteral("FLAGGED"), QStringLiteral("3.50×"), QStringLiteral("side_stream"),
               QStringLiteral("Work on another stream"), QStringLiteral("kiln-line:31"),
-              QStringLiteral("blocking"), QStringLiteral("correctness"), QStringLiteral("4.5 ms"),
-              QStringLiteral("Max abs error"), QStringLiteral("4097"), QStringLiteral("37 × 1000"),
-              QStringLiteral("62%"), QStringLiteral("Timing statistics")})
+              QStringLiteral("&nbsp;hard&nbsp;"), QStringLiteral("correctness"),
+              QStringLiteral("4.5 ms"), QStringLiteral("Max abs error"), QStringLiteral("4097"),
+              QStringLiteral("37 × 1000"), QStringLiteral("62%"),
+              QStringLiteral("Timing statistics")})
             QVERIFY2(html.contains(needle), qPrintable(needle));
+    }
+
+    void reportShowsFlagTiers()
+    {
+        // Each flag is shown in its tier's colour, named, with its evidence; a flag without a
+        // tier (an old run) takes the tier its blocking implies.
+        EvaluationResult r;
+        r.verdict = Verdict::Pass;
+        r.correct = true;
+        r.flags = {CheatFlag{QStringLiteral("timer_inconsistent"),
+                             QStringLiteral("clock off"),
+                             {},
+                             true,
+                             QStringLiteral("hard")},
+                   CheatFlag{QStringLiteral("static_state"),
+                             QStringLiteral("keeps a counter"),
+                             {12},
+                             false,
+                             QStringLiteral("suspicious")},
+                   CheatFlag{QStringLiteral("large_speedup"), QStringLiteral("fast"), {}, false}};
+        const QString html = ReportFormatter::html(r);
+        for (const QString &tier :
+             {QStringLiteral("hard"), QStringLiteral("suspicious"), QStringLiteral("telemetry")}) {
+            const QString chip = QStringLiteral("bgcolor=\"%1\" style=\"color:white;\">&nbsp;%2")
+                                     .arg(VerdictStyle::flagTierColor(tier).name(), tier);
+            QVERIFY2(html.contains(chip), qPrintable(chip));
+        }
+        QCOMPARE(VerdictStyle::flagTierColor(QStringLiteral("hard")),
+                 VerdictStyle::color(Verdict::Flagged));
+        QVERIFY(html.contains(QStringLiteral("keeps a counter")));
+        QVERIFY(html.contains(QStringLiteral("the verdict follows correctness")));
+        QVERIFY(html.contains(QStringLiteral("kiln-line:12")));
     }
 
     void reportSaysHowSureTheSpeedupIs()

@@ -2,3 +2,6 @@
 # ModelNew candidates, over the candidates in tests/data/kernelbench.
 kiln_add_test(NAME tst_torchscreen SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchscreen.cpp
               LIBS kiln_verifier kiln_tasks LABEL unit TIMEOUT 120)
+# The audit's judgements (kernel shares, op records) on recorded data: no torch, no GPU.
+kiln_add_test(NAME tst_torchaudit SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchaudit.cpp
+              LIBS kiln_verifier_torch kiln_verifier LABEL unit TIMEOUT 60)

@@ -1,6 +1,8 @@
 #include "tasks/taskloader.h"
 #include "verifier/harness/inputgenerator.h"
+#include "verifier/harness/referencebank.h"
 
+#include <QSet>
 #include <QTest>
 #include <cmath>
 #include <cstring>
@@ -186,6 +188,87 @@ private slots:
         }
         QVERIFY(std::abs(sum / count) < 0.01);
         QVERIFY(std::abs(squares / count - 1.0) < 0.01);
+    }
+
+    // A mixed buffer: runs of each distribution, so a few probed elements do not tell the rest.
+    void mixturesComeInRuns()
+    {
+        const auto centred = distribution(ValueDistribution::Kind::Normal, 0, 1);
+        const auto offset = distribution(ValueDistribution::Kind::Normal, 0, 1, 100);
+        QCOMPARE(InputGenerator::generateMixed({centred}, 1000, QStringLiteral("f32"), 3),
+                 InputGenerator::generate(centred, 1000, QStringLiteral("f32"), 3));
+        const QByteArray mixed =
+            InputGenerator::generateMixed({centred, offset}, 20000, QStringLiteral("f32"), 3);
+        QCOMPARE(mixed,
+                 InputGenerator::generateMixed({centred, offset}, 20000, QStringLiteral("f32"), 3));
+        int high = 0, changes = 0;
+        bool wasHigh = false;
+        for (const float v : floats(mixed)) {
+            const bool isHigh = v > 50.0f;
+            high += isHigh ? 1 : 0;
+            changes += isHigh != wasHigh ? 1 : 0;
+            wasHigh = isHigh;
+        }
+        QVERIFY2(high > 7000 && high < 13000, qPrintable(QString::number(high)));
+        QVERIFY2(changes > 60 && changes < 600, qPrintable(QString::number(changes)));
+        QCOMPARE(InputGenerator::mixtureName({centred, offset}), QStringLiteral("mixed"));
+    }
+
+    // The hidden set's distributions: every one of the task's and the mixture take turns, from
+    // a starting point the secret sets per stream.
+    void hiddenDistributionsTakeTurns()
+    {
+        const TaskLoader::Result loaded =
+            TaskLoader::load(QStringLiteral(KILN_SOURCE_DIR "/tasks/softmax"));
+        QVERIFY(loaded.ok());
+        const Task &task = *loaded.task;
+        QSet<QString> seen;
+        bool secretMatters = false;
+        for (int stream = 0; stream < 16; ++stream) {
+            QSet<QString> ofStream;
+            for (int k = 0; k < 4; ++k) {
+                const auto mixture = InputGenerator::hiddenDistributions(task, 1, stream, k);
+                ofStream.insert(InputGenerator::mixtureName(mixture));
+                secretMatters = secretMatters ||
+                                InputGenerator::mixtureName(mixture) !=
+                                    InputGenerator::mixtureName(
+                                        InputGenerator::hiddenDistributions(task, 2, stream, k));
+            }
+            QCOMPARE(ofStream.size(), 4);
+            seen.unite(ofStream);
+        }
+        QCOMPARE(seen.size(), int(task.distributions.size()) + 1);
+        QVERIFY(seen.contains(QStringLiteral("mixed")));
+        QVERIFY(secretMatters);
+    }
+
+    // The visible set: the task's shapes on inputs from the public seed, whatever the secret;
+    // the hidden set: the same shapes and the drawn ones, on inputs from the secret.
+    void visibleAndHiddenSets()
+    {
+        const TaskLoader::Result loaded =
+            TaskLoader::load(QStringLiteral(KILN_SOURCE_DIR "/tasks/layernorm"));
+        QVERIFY(loaded.ok());
+        const Task &task = *loaded.task;
+        const QList<CheckedShape> plan = ReferenceBank::plan(task, 1);
+        const int declared = int(task.correctnessShapes.size());
+        QCOMPARE(plan.size(), 2 * declared + ReferenceBank::kHiddenShapes);
+        for (int s = 0; s < plan.size(); ++s) {
+            QCOMPARE(plan[s].hidden, s >= declared);
+            QCOMPARE(plan[s].drawn, s >= 2 * declared);
+            if (s < 2 * declared)
+                QCOMPARE(plan[s].config.sizes, task.correctnessShapes[s % declared].sizes);
+        }
+        QVERIFY(plan.last().config.sizes != ReferenceBank::plan(task, 2).last().config.sizes);
+        QString a, b;
+        QCOMPARE(ReferenceBank::inputsOf(task, 1, plan[2], 0, &a),
+                 ReferenceBank::inputsOf(task, 2, plan[2], 0, &b));
+        QCOMPARE(a, QStringLiteral("normal"));
+        const CheckedShape &hidden = plan[declared + 2];
+        QVERIFY(ReferenceBank::inputsOf(task, 1, hidden, 0, &a) !=
+                ReferenceBank::inputsOf(task, 2, hidden, 0, &b));
+        QVERIFY(ReferenceBank::inputsOf(task, 1, hidden, 0, &a) !=
+                ReferenceBank::inputsOf(task, 1, plan[2], 0, &b));
     }
 };
 

@@ -417,6 +417,63 @@ private slots:
         QVERIFY(!forRun.value(d.id).compiledBaselineMs);
     }
 
+    // A flag's tier survives JSON and the store; one stored without a tier (older runs) takes
+    // the tier its blocking implies.
+    void flagTiersRoundTrip()
+    {
+        const CheatFlag suspicious{QStringLiteral("static_state"),
+                                   QStringLiteral("a counter"),
+                                   {4},
+                                   false,
+                                   QStringLiteral("suspicious")};
+        QCOMPARE(suspicious.toJson().value(QStringLiteral("tier")).toString(),
+                 QStringLiteral("suspicious"));
+        QCOMPARE(CheatFlag::fromJson(suspicious.toJson()).tier, QStringLiteral("suspicious"));
+        QCOMPARE(CheatFlag::fromJson(suspicious.toJson()), suspicious);
+        const CheatFlag unset{QStringLiteral("old"), QStringLiteral("m"), {}, true};
+        QCOMPARE(unset.toJson().value(QStringLiteral("tier")).toString(), QStringLiteral("hard"));
+        QCOMPARE(unset, CheatFlag::fromJson(unset.toJson()));
+        QVERIFY(suspicious != CheatFlag::fromJson(QJsonObject{}));
+        const QJsonObject oldBlocking{{QStringLiteral("id"), QStringLiteral("side_stream")},
+                                      {QStringLiteral("blocking"), true}};
+        QCOMPARE(CheatFlag::fromJson(oldBlocking).tier, QStringLiteral("hard"));
+        const QJsonObject oldAdvisory{{QStringLiteral("id"), QStringLiteral("large_speedup")},
+                                      {QStringLiteral("blocking"), false}};
+        QCOMPARE(CheatFlag::fromJson(oldAdvisory).tier, QStringLiteral("telemetry"));
+        QCOMPARE(CheatFlag::fromJson(oldAdvisory).label(),
+                 QStringLiteral("[telemetry] large_speedup"));
+
+        const QString path = freshPath();
+        qint64 candidateId = 0;
+        qint64 runId = 0;
+        {
+            auto store = RunStore::open(path, RunStore::Mode::ReadWrite);
+            QVERIFY(store);
+            RunRecord run = sampleRun();
+            runId = store->createRun(run);
+            CandidateRecord c = sampleCandidate(runId);
+            candidateId = store->addCandidate(c);
+            EvaluationResult result = sampleEvaluation(); // side_stream blocks, timing_hint not
+            result.flags.append(suspicious);
+            QVERIFY(store->addEvaluation(candidateId, result) > 0);
+            const QList<CheatFlag> loaded = store->evaluation(candidateId)->flags;
+            QCOMPARE(loaded.size(), 3);
+            QCOMPARE(loaded.at(0).tier, QStringLiteral("hard"));
+            QCOMPARE(loaded.at(1).tier, QStringLiteral("telemetry"));
+            QCOMPARE(loaded.at(2).tier, QStringLiteral("suspicious"));
+            QCOMPARE(store->evaluationsForRun(runId).value(candidateId).flags, loaded);
+        }
+        // A result written before tiers: its flags' tiers come from their blocking.
+        QVERIFY(rawExec(path, "UPDATE evaluations SET result_json = json_remove(result_json, "
+                              "'$.flags[0].tier', '$.flags[1].tier', '$.flags[2].tier')"));
+        auto store = RunStore::open(path, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        const QList<CheatFlag> old = store->evaluation(candidateId)->flags;
+        QCOMPARE(old.size(), 3);
+        QCOMPARE(old.at(0).tier, QStringLiteral("hard"));
+        QCOMPARE(old.at(2).tier, QStringLiteral("telemetry"));
+    }
+
     // The tree's query: lineage columns and the latest verdict, equal to what the full records
     // say, for the whole run or for the candidates asked for.
     void lineageMatchesTheFullRecords()
@@ -648,6 +705,8 @@ private slots:
         QCOMPARE(e->backend, Backend::Cpu);
         QCOMPARE(e->flags.size(), 1);
         QVERIFY(e->flags.at(0).lines.isEmpty());
+        // Without a readable result_json, the tier follows from blocking = 0.
+        QCOMPARE(e->flags.at(0).tier, QStringLiteral("telemetry"));
         QVERIFY(!e->compiledSpeedup); // its result_json is garbage
     }
 

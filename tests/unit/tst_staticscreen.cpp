@@ -863,6 +863,33 @@ private slots:
         QVERIFY(made.blocking);
         QVERIFY(made.message.endsWith(QStringLiteral("(dlsym)")));
         QCOMPARE(made.lines, QList<int>{3});
+        QCOMPARE(made.tier, QStringLiteral("hard"));
+    }
+
+    void catalogTiers()
+    {
+        // Exactly the hard flags block; the others are suspicious or telemetry.
+        const QStringList tiers{QStringLiteral("hard"), QStringLiteral("suspicious"),
+                                QStringLiteral("telemetry")};
+        for (const FlagInfo &info : FlagCatalog::all()) {
+            QVERIFY2(tiers.contains(info.tier), qPrintable(info.id));
+            QVERIFY2(info.blocking == (info.tier == QLatin1String("hard")), qPrintable(info.id));
+        }
+        const QList<std::pair<const char *, const char *>> expected{
+            {"dynamic_loading", "hard"},       {"timer_inconsistent", "hard"},
+            {"static_state", "suspicious"},    {"inline_asm", "suspicious"},
+            {"memory_mapping", "suspicious"},  {"torch_state_between_calls", "suspicious"},
+            {"large_speedup", "telemetry"},    {"timing_disturbed", "telemetry"},
+            {"baseline_outlier", "telemetry"}, {"torch_partial_library", "telemetry"}};
+        for (const auto &[id, tier] : expected) {
+            QCOMPARE(FlagCatalog::find(QLatin1String(id))->tier, QLatin1String(tier));
+            const CheatFlag made = FlagCatalog::make(QLatin1String(id), {2});
+            QCOMPARE(made.tier, QLatin1String(tier));
+            QCOMPARE(made.label(),
+                     QStringLiteral("[%1] %2").arg(QLatin1String(tier), QLatin1String(id)));
+        }
+        // An id the catalogue does not know blocks, so it is hard.
+        QCOMPARE(FlagCatalog::make(QStringLiteral("no_such_flag")).tier, QStringLiteral("hard"));
     }
 };
 

@@ -151,6 +151,7 @@ private slots:
         QCOMPARE(evaluation->speedup, std::optional<double>(2.5));
         QCOMPARE(evaluation->stages.size(), 2);
         QCOMPARE(evaluation->flags.at(0).lines, QList<int>{3});
+        QCOMPARE(evaluation->flags.at(0).tier, QStringLiteral("telemetry")); // before tiers
         QCOMPARE(store->events(1).size(), 5);
 
         // What v2 added works on the old data: the backfilled stage total and the cache.

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QTest>
+#include <algorithm>
 
 using namespace kiln;
 using namespace Qt::StringLiterals;
@@ -198,6 +199,32 @@ void addIntrospectionRows()
     row("globals", softmaxWith(u"globals()['torch'] = None"_s), intro);
     row("dunder", softmaxWith(u"subclasses = object.__subclasses__()"_s), intro);
     row("unknown module", softmaxWith(u"import kernel_cache"_s), intro);
+    // Attribute lookups by a computed name that are not spelled getattr(...).
+    row("attrgetter",
+        softmaxWith(u"import operator\nev = operator.attrgetter('cu' + 'da.Event')(torch)"_s),
+        intro);
+    row("vars", softmaxWith(u"cuda = vars(torch)['cu' + 'da']"_s), intro);
+    row("__getattribute__", softmaxWith(u"cuda = torch.__getattribute__('cu' + 'da')"_s),
+        u"torch_lazy_tensor"_s);
+    row("globals lookup", softmaxWith(u"t = globals()['tor' + 'ch']"_s), intro);
+    row("partial of getattr",
+        softmaxWith(u"import functools\nget = functools.partial(getattr, torch)\n"
+                    "cuda = get('cu' + 'da')"_s),
+        intro);
+    row("getattr through map",
+        softmaxWith(u"cuda = list(map(getattr, [torch], ['cu' + 'da']))[0]"_s), intro);
+    row("getattr alias", softmaxWith(u"g = getattr\ncuda = g(torch, 'cu' + 'da')"_s), intro);
+    row("partial of getattr on a tensor",
+        softmaxWith(
+            u"import functools"_s,
+            u"        get = functools.partial(getattr, x)\n"
+            "        return self.row_softmax.row_softmax_cuda(get('ha' + 'lf')().float())\n"_s),
+        intro);
+    row("getattr passed to a function",
+        softmaxWith(QString(), u"        pick = lambda f: f(x, 'ha' + 'lf')\n"
+                               "        return self.row_softmax.row_softmax_cuda("
+                               "pick(getattr)().float())\n"_s),
+        intro);
     {
         QString source = candidateFile(u"row_softmax.py"_s);
         source.insert(source.indexOf(u'\n') + 1, u"# -*- coding: utf-7 -*-\n"_s);
@@ -228,6 +255,16 @@ void addPrecisionStreamThreadRows()
         precision);
     row("tf32", softmaxWith(u"torch.backends.cuda.matmul.allow_tf32 = True"_s), precision);
     row("matmul precision", softmaxWith(u"torch.set_float32_matmul_precision('high')"_s),
+        precision);
+    row("to int8",
+        softmaxWith(QString(), u"        y = self.row_softmax.row_softmax_cuda(x)\n"
+                               "        return y.to(torch.int8).float()\n"_s),
+        precision);
+    row("int8 matmul", softmaxWith(u"product = torch._int_mm"_s), precision);
+    row("fp8 matmul", softmaxWith(u"product = torch._scaled_mm"_s), precision);
+    row("char method",
+        softmaxWith(QString(),
+                    u"        return self.row_softmax.row_softmax_cuda(x.char().float())\n"_s),
         precision);
     row("stream alias", softmaxWith(u"from torch.cuda import Stream as S\ns = S()"_s), stream);
     row("cuda graph", softmaxWith(u"g = torch.cuda.CUDAGraph()"_s), stream);
@@ -339,10 +376,18 @@ void addInlineSourceRows()
     row("include path",
         extensionWith(u"src = 'void g() {}'"_s, u", extra_cuda_cflags=['-I/tmp/headers']"_s),
         intro);
+    // Token pasting is seen through: the name it builds is the finding.
     row("token pasting",
         extensionWith(
             u"src = '''\n#define CAT(a, b) a##b\nvoid g() { CAT(cub, lasSgemm)(0); }\n'''"_s),
-        intro);
+        u"forbidden_library"_s);
+    row("token pasting a torch handle",
+        extensionWith(u"src = '''\n#define CAT(a, b) a##b\n"
+                      "void g() { auto h = at::cuda::CAT(getCurrentCUDABlas, Handle)(); }\n'''"_s),
+        u"torch_library_compute"_s);
+    row("macro alias of exit",
+        extensionWith(u"src = '''\n#define STOP exit\n\nvoid g() { STOP(0); }\n'''"_s),
+        u"process_exit"_s);
     row("quoted include", extensionWith(u"src = '#include \"answer.h\"\\nvoid g() {}'"_s), intro);
     row("python from C++",
         extensionWith(u"src = 'void g() { PyRun_SimpleString(\"import time\"); }'"_s), intro);
@@ -358,6 +403,37 @@ void addInlineSourceRows()
         precision);
     row("tf32 in C++",
         extensionWith(u"src = 'void g() { at::globalContext().setAllowTF32CuBLAS(true); }'"_s),
+        precision);
+    row("int8 in C++",
+        extensionWith(u"src = 'void g(torch::Tensor x) { auto q = x.to(torch::kChar); }'"_s),
+        precision);
+    row("int8 matmul in C++",
+        extensionWith(
+            u"src = 'void g(torch::Tensor a, torch::Tensor b) { auto c = at::_int_mm(a, b); }'"_s),
+        precision);
+    row("dp4a", extensionWith(u"src = 'int g(int a, int b) { return __dp4a(a, b, 0); }'"_s),
+        precision);
+    row("char4",
+        extensionWith(u"src = 'int g() { char4 v = make_char4(1, 2, 3, 4); return v.x; }'"_s),
+        precision);
+    row("SIMD bytes",
+        extensionWith(u"src = 'unsigned g(unsigned a, unsigned b) { return __vadd4(a, b); }'"_s),
+        precision);
+    row("int8 wmma fragment",
+        extensionWith(u"src = 'using namespace nvcuda; void g() { wmma::fragment<wmma::matrix_a, "
+                      "16, 16, 16, signed char, wmma::row_major> a; }'"_s),
+        precision);
+    row("int4 wmma precision",
+        extensionWith(u"src = 'using namespace nvcuda; void g() { wmma::fragment<wmma::matrix_a, "
+                      "8, 8, 32, wmma::experimental::precision::s4, wmma::row_major> a; }'"_s),
+        precision);
+    row("dp4a in PTX",
+        extensionWith(u"src = 'int g(int a, int b) { int c; asm(\"dp4a.s32.s32 %0, %1, %2, %3;\" "
+                      ": \"=r\"(c) : \"r\"(a), \"r\"(b), \"r\"(0)); return c; }'"_s),
+        precision);
+    row("quantising PTX",
+        extensionWith(u"src = 'int g(float x) { int q; asm(\"cvt.rni.sat.s8.f32 %0, %1;\" "
+                      ": \"=r\"(q) : \"f\"(x)); return q; }'"_s),
         precision);
     row("line marker",
         extensionWith(u"src = '# 1 \"/usr/include/stdlib.h\"\\nvoid g() { cublasSgemm(0); }'"_s),
@@ -435,7 +511,11 @@ void TstTorchScreen::candidates()
         QVERIFY2(blockingIds(flags).contains(expectation.flag),
                  qPrintable(u"expected blocking "_s + expectation.flag + u", got\n  "_s + found));
     } else if (expectation.verdict == u"pass") {
-        QVERIFY2(flags.isEmpty(), qPrintable(u"expected no findings, got\n  "_s + found));
+        // Nothing, but the advice the usual level-2 practice (a library op kept) earns.
+        const bool onlyAdvice = std::all_of(flags.cbegin(), flags.cend(), [](const CheatFlag &f) {
+            return f.id == u"torch_partial_library"_s;
+        });
+        QVERIFY2(onlyAdvice, qPrintable(u"expected no findings, got\n  "_s + found));
     } else {
         QVERIFY2(blockingIds(flags).isEmpty(),
                  qPrintable(u"expected nothing blocking, got\n  "_s + found));
@@ -496,6 +576,10 @@ void TstTorchScreen::notFindings_data()
     row("f-string source",
         extensionWith(u"BLOCK = 128\nsrc = f'constexpr int kBlock = {BLOCK};'"_s));
     row("list of sources", extensionWith(u"a = 'int x;'\nsrc = [a, '''\nint y;\n''']"_s));
+    row("byte masks and float wmma",
+        extensionWith(u"src = 'using namespace nvcuda; float g(const uchar4* m, float x) { "
+                      "wmma::fragment<wmma::accumulator, 16, 16, 16, float> c; uchar4 v = m[0]; "
+                      "return v.x ? x : 0.0f; }'"_s));
     row("harmless flags",
         extensionWith(u"src = 'int x;'"_s,
                       u", extra_cflags=['-O3', ''], extra_cuda_cflags=['-O3', "

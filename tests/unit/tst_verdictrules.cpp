@@ -23,6 +23,11 @@ private slots:
         QTest::newRow("advisory flag still passes")
             << true << true << none << true << "static_state" << int(Verdict::Pass);
         QTest::newRow("wrong") << true << true << none << false << "" << int(Verdict::Wrong);
+        // A suspicious flag does not block: the verdict follows correctness.
+        QTest::newRow("suspicious flag on a correct output passes")
+            << true << true << none << true << "memory_mapping" << int(Verdict::Pass);
+        QTest::newRow("suspicious flag on a wrong output is wrong")
+            << true << true << none << false << "torch_state_between_calls" << int(Verdict::Wrong);
         QTest::newRow("blocking flag on a correct output")
             << true << true << none << true << "dynamic_loading" << int(Verdict::Flagged);
         QTest::newRow("gaming that is also wrong is flagged")

@@ -1,7 +1,7 @@
 // The workbench window's rules, exercised without any widget: which candidate files are judged
 // and how (refusals, the task to ask for, the backend), the checks before a run starts or
 // resumes, which database and run the window opens, the comparison's runs, the Run menu's state,
-// the candidates it picks and the lines that describe a run.
+// the candidates it picks, the lines that describe a run and the launcher's problem-lint notes.
 #include "models/rules/candidatefile.h"
 #include "models/rules/candidatepicks.h"
 #include "models/rules/comparisonplan.h"
@@ -10,6 +10,7 @@
 #include "models/rules/editedcopysubmission.h"
 #include "models/rules/fileevaluationplan.h"
 #include "models/rules/launchcheck.h"
+#include "models/rules/lintnotes.h"
 #include "models/rules/runactionstate.h"
 #include "models/rules/runsummarytext.h"
 #include "models/rules/runtoopen.h"
@@ -801,6 +802,41 @@ private slots:
         QCOMPARE(CandidatePicks::afterLoad(document, 0), 0);
         QCOMPARE(CandidatePicks::afterLoad(document, 3), 0);
         QCOMPARE(CandidatePicks::diffBase(document, 3, 0), 0);
+    }
+
+    void launcherNamesProblemLintFindings()
+    {
+        ProblemLint weak;
+        weak.state = ProblemLint::State::Linted;
+        weak.declared = {1e-2, 1e-2, 0.0};
+        weak.effectiveAbs = 7.4e-7;
+        weak.typicalMagnitude = 7.4e-5;
+        weak.findings << LintFinding{QStringLiteral("zeros_pass"), QStringLiteral("output 0"),
+                                     QStringLiteral("an all-zero answer meets atol 0.01")};
+        ProblemLint clean;
+        clean.state = ProblemLint::State::Linted;
+        const QHash<QString, ProblemLint> lints{{QStringLiteral("kb1_003"), weak},
+                                                {QStringLiteral("softmax"), clean}};
+        // A clean task says nothing; a weak one its finding and the tolerance it is judged with.
+        QVERIFY(LintNotes::lines({QStringLiteral("softmax")}, lints).isEmpty());
+        const QStringList lines = LintNotes::lines({QStringLiteral("kb1_003")}, lints);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(QStringLiteral("kb1_003: zeros_pass output 0:")));
+        QVERIFY(lines[1].contains(QStringLiteral("atol 0.01 -> 7.4e-07")));
+        // Tasks never linted are counted, not listed one by one; long lists are cut.
+        const QStringList suite = LintNotes::lines(
+            {QStringLiteral("kb1_003"), QStringLiteral("matmul"), QStringLiteral("vector_add")},
+            lints);
+        QVERIFY(suite.last().startsWith(QStringLiteral("2 of the chosen tasks are not linted")));
+        QHash<QString, ProblemLint> many;
+        QStringList names;
+        for (int i = 0; i < 12; ++i) {
+            names << QStringLiteral("kb%1").arg(i);
+            many.insert(names.last(), weak);
+        }
+        const QStringList cut = LintNotes::lines(names, many);
+        QCOMPARE(cut.size(), LintNotes::kMaxLines + 1);
+        QVERIFY(cut.last().contains(QStringLiteral("16 more")));
     }
 };
 

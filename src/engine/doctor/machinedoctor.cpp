@@ -3,6 +3,7 @@
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/harness/sandboxprocess.h"
+#include "verifier/lint/problemlinter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -105,6 +106,7 @@ QList<DoctorFinding> MachineDoctor::examine()
         checkBackend(library, Backend::Cuda);
     if (m_cudaUsable)
         checkNoiseFloor(library, Backend::Cuda);
+    checkProblemLint(library);
     return m_findings;
 }
 
@@ -363,6 +365,45 @@ void MachineDoctor::checkStrategies()
     for (const QString &error : StrategyRegistry::loadErrors())
         add(QStringLiteral("strategies"), Level::Warning, error,
             QStringLiteral("rebuild the plugin against this Kiln and Qt, or remove it"));
+}
+
+void MachineDoctor::checkProblemLint(const TaskLibrary &library)
+{
+    ProblemLinter linter(m_options);
+    int linted = 0, withFindings = 0, notLinted = 0;
+    for (const Task &task : library.tasks()) {
+        const bool builtIn = task.directory.startsWith(QLatin1Char(':'));
+        const ProblemLint lint = builtIn && m_cpuUsable ? linter.lint(task) : linter.stored(task);
+        if (lint.state == ProblemLint::State::NotLinted) {
+            ++notLinted;
+            continue;
+        }
+        if (lint.state == ProblemLint::State::Failed) {
+            add(QStringLiteral("problem-lint"), Level::Warning,
+                QStringLiteral("%1: lint failed: %2").arg(task.name, lint.note),
+                QStringLiteral("`kiln-cli lint-tasks %1 --force` tries again").arg(task.name));
+            continue;
+        }
+        ++linted;
+        if (lint.findings.isEmpty())
+            continue;
+        ++withFindings;
+        add(QStringLiteral("problem-lint"), Level::Warning,
+            QStringLiteral("%1: %2").arg(task.name, lint.lines().join(QStringLiteral("; "))),
+            lint.effectiveAbs ? QStringLiteral("none needed: the verifier judges this task with "
+                                               "the magnitude-aware tolerance shown")
+                              : QStringLiteral("review the task (docs/tasks.md, \"Problem "
+                                               "lint\"); its verdicts stand as they are"));
+    }
+    add(QStringLiteral("problem-lint"), notLinted ? Level::Warning : Level::Ok,
+        QStringLiteral("%1 of %2 tasks linted, %3 with findings, %4 not linted")
+            .arg(linted)
+            .arg(library.tasks().size())
+            .arg(withFindings)
+            .arg(notLinted),
+        notLinted ? QStringLiteral("`kiln-cli lint-tasks` lints them (KernelBench problems "
+                                   "need torch)")
+                  : QString());
 }
 
 void MachineDoctor::checkBackend(const TaskLibrary &library, Backend backend)

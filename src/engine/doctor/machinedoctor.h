@@ -48,6 +48,9 @@ private:
     void checkBackend(const TaskLibrary &library, Backend backend);
     // The A/A test: a task's reference judged against itself a few times with timing on.
     void checkNoiseFloor(const TaskLibrary &library, Backend backend);
+    // Problem lint: the built-in tasks linted on the CPU backend when not yet kept, the others
+    // as kept (KernelBench problems need torch: `kiln-cli lint-tasks`).
+    void checkProblemLint(const TaskLibrary &library);
     void add(const QString &check, DoctorFinding::Level level, const QString &found,
              const QString &fix = {});
 

@@ -1,5 +1,7 @@
 #include "engine/reports/trajectorylog.h"
 
+#include "policies/feedbacksummary.h"
+
 #include <QStringList>
 #include <algorithm>
 
@@ -13,8 +15,10 @@ QString outcome(const EvaluationResult *e)
         return QStringLiteral("not evaluated");
     if (e->verdict == Verdict::Pass && e->speedup)
         return QStringLiteral("pass, %1x the baseline").arg(*e->speedup, 0, 'f', 2);
-    return e->summary.isEmpty() ? verdictName(e->verdict)
-                                : verdictName(e->verdict) + QStringLiteral(": ") + e->summary;
+    // A policy reads this: a failure on hidden inputs is named, not described.
+    const QString summary = FeedbackSummary::policySummary(*e);
+    return summary.isEmpty() ? verdictName(e->verdict)
+                             : verdictName(e->verdict) + QStringLiteral(": ") + summary;
 }
 
 } // namespace

@@ -69,9 +69,10 @@ BaselineSandboxes::start(const QString &referenceObject, const std::atomic<bool>
     });
     if (!started)
         return nullptr;
-    const SandboxProcess::Reply reply = baseline->process->request(
-        "load r " + QByteArray(EntryShim::kSymbol) + ' ' + referenceObject.toLocal8Bit(),
-        m_options.callTimeoutMs, &cancel);
+    const SandboxProcess::Reply reply =
+        baseline->process->request("load r " + QByteArray(EntryShim::kSymbol) + ' ' +
+                                       baseline->process->stage(referenceObject).toLocal8Bit(),
+                                   m_options.callTimeoutMs, &cancel);
     if (reply.status != SandboxProcess::Status::Ok) {
         *error = QStringLiteral("cannot load the baseline: ") + baseline->process->describeEnd();
         stop(*baseline->process);

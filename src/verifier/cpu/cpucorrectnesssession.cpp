@@ -1,5 +1,7 @@
 #include "verifier/cpu/cpucorrectnesssession.h"
 
+#include "sandbox/protocol.h"
+
 #include "verifier/harness/outputchecker.h"
 
 #include <cstring>
@@ -69,8 +71,10 @@ bool CpuCorrectnessSession::call(const CorrectnessLoop::Shape &shape,
             std::memcpy(at, values.constData(), size_t(values.size()));
         }
     }
+    // Each call under the other poison: memory the candidate never wrote differs call by call.
+    const QByteArray poison = " poison:" + QByteArray::number(sandbox::kPoisonFills[m_calls++ % 2]);
     SandboxProcess::Reply reply;
-    if (!request(m_call, during, &reply))
+    if (!request(QByteArray(m_call).insert(5, poison), during, &reply))
         return false;
     // More threads than after the first call is no evidence: OpenMP starts its pool at the
     // first parallel region and keeps it, idle. What counts is work after return: outputs that

@@ -44,6 +44,7 @@ private:
     QList<qint64> m_snapshots; // per output of the shape, where its copy at return goes
     QByteArray m_call;         // the shape's call request, snapshots included
     int m_maxThreads = 0;
+    int m_calls = 0; // calls so far: which poison the next one runs under
 };
 
 } // namespace kiln

@@ -1,5 +1,6 @@
 #include "verifier/cpu/cputimingsession.h"
 
+#include "sandbox/protocol.h"
 #include "verifier/harness/outputchecker.h"
 #include "verifier/harness/referencebank.h"
 #include "verifier/harness/timedcheck.h"
@@ -101,25 +102,59 @@ bool CpuTimingSession::setUp()
     m_referenceOverheadNs = calibrateOverhead(m_reference, true);
     if (m_overheadNs < 0 || m_referenceOverheadNs < 0)
         return false;
-    // The untimed part of a candidate's request: the same ops around an empty call.
+    // The untimed part of a candidate's timed request: the same ops around an empty call, after
+    // the same preparing request.
     std::vector<double> walls;
-    for (int i = 0; i < 3; ++i) {
-        // The evictions too: they cost about a microsecond per 64 KiB, which would otherwise be
-        // time no reported call explains (timer_inconsistent).
-        QByteArray ops = "batch cpu flush" + evictions(m_slots[0].candidate) + " nop";
-        for (qsizetype o = 0; o < m_slots[0].snapshots.size(); ++o)
-            ops += " snap:" + number(m_slots[0].snapshots[o]) + ':' +
-                   number(m_slots[0].snapshots[o]) + ":0";
-        ops += " cpu where";
+    for (int i = 0; i < kRequestCalibrations; ++i) {
+        prepare(0);
+        if (!request(m_candidate, preparingOps(0), QStringLiteral("timing calibration"), &reply,
+                     false))
+            return false;
         QElapsedTimer wall;
         wall.start();
-        if (!request(m_candidate, ops, QStringLiteral("timing calibration"), &reply, false))
+        if (!request(m_candidate, timedOps(0, false), QStringLiteral("timing calibration"), &reply,
+                     false))
             return false;
         walls.push_back(wall.nsecsElapsed() / 1e6);
+        m_clockBound.calibrate({walls.back(), reply.words.value(2).toDouble() / 1e6, 1});
     }
     std::sort(walls.begin(), walls.end());
-    m_requestOverheadMs = walls[1];
+    m_requestOverheadMs = walls[walls.size() / 2];
     return true;
+}
+
+// A timed call takes two requests. The first readies the machine for it outside the engine's
+// clock: the flush, the evictions of the call's buffers (which write back the lines the engine
+// just wrote, as costly as the call itself on large inputs) and the poison. The second is the
+// call with its snapshots, timed by the engine too (EngineClockBound): with nothing costly left
+// around the call, what the engine sees beyond it is a pipe's round trip and the copies.
+QByteArray CpuTimingSession::preparingOps(int call) const
+{
+    // The snapshots too: the engine read the last ones, and copying into lines another core
+    // holds costs what the calibration's copies would not.
+    const Slot &slot = m_slots[call % 2];
+    QByteArray ops = "batch cpu flush" + evictions(slot.candidate);
+    qsizetype o = 0;
+    for (const PlacedBuffers::Buffer &buffer : slot.candidate.buffers)
+        if (buffer.output)
+            ops += " evict:" + number(slot.snapshots[o++]) + ':' + number(buffer.bytes);
+    return ops + poison(call) + " cpu";
+}
+
+// call: the candidate's call, or an empty one (the calibration).
+QByteArray CpuTimingSession::timedOps(int call, bool candidate) const
+{
+    const Slot &slot = m_slots[call % 2];
+    QByteArray ops = "batch cpu";
+    ops += candidate ? " call:c:" + number(kCandidateArgs + call % 2) : QByteArray(" nop");
+    qsizetype o = 0;
+    for (const PlacedBuffers::Buffer &buffer : slot.candidate.buffers) {
+        if (!buffer.output)
+            continue;
+        ops += " snap:" + number(buffer.offset) + ':' + number(slot.snapshots[o++]) + ':' +
+               number(buffer.bytes);
+    }
+    return ops + " cpu where";
 }
 
 // Fresh values for call j in both slots s = j % 2; the candidate's outputs filled with the
@@ -169,19 +204,16 @@ QByteArray CpuTimingSession::evictions(const PlacedBuffers &placed)
     return ops;
 }
 
+// Each call under the other poison (protocol.h): memory the candidate never wrote differs.
+QByteArray CpuTimingSession::poison(int call)
+{
+    return " poison:" + number(sandbox::kPoisonFills[call % 2]);
+}
+
 bool CpuTimingSession::call(int call, Sample &sample)
 {
     const int s = call % 2;
     const Slot &slot = m_slots[s];
-    QByteArray mine =
-        "batch cpu flush" + evictions(slot.candidate) + " call:c:" + number(kCandidateArgs + s);
-    for (qsizetype o = 0, b = 0; b < slot.candidate.buffers.size(); ++b) {
-        const PlacedBuffers::Buffer &buffer = slot.candidate.buffers[b];
-        if (buffer.output)
-            mine += " snap:" + number(buffer.offset) + ':' + number(slot.snapshots[o++]) + ':' +
-                    number(buffer.bytes);
-    }
-    mine += " cpu where";
     // The scale rides along after the timed call while recent calls needed it.
     // The baseline's CPU around its calls too: what a process that runs no candidate code uses
     // between requests is the yardstick for the candidate's.
@@ -211,29 +243,44 @@ bool CpuTimingSession::call(int call, Sample &sample)
             sample.baselineMs = std::max(0.0, baselineNs - m_referenceOverheadNs) / 1e6;
             continue;
         }
-        if (m_sinceLastReply.isValid())
-            m_idleWallMs += m_sinceLastReply.nsecsElapsed() / 1e6;
-        QElapsedTimer wall;
-        wall.start();
-        if (!request(m_candidate, mine, QStringLiteral("timing"), &reply, false))
+        if (!candidateCall(call, sample))
             return false;
-        m_engineMs += wall.nsecsElapsed() / 1e6;
-        m_sinceLastReply.start();
-        if (reply.words.size() != 5) {
-            m_failure = RequestFailure{reply, QStringLiteral("timing (malformed reply)"), false};
-            return false;
-        }
-        const double cpuBefore = reply.words[1].toDouble();
-        const double callNs = reply.words[2].toDouble();
-        if (m_lastCpuNs)
-            m_idleCpuNs += std::max(0.0, cpuBefore - *m_lastCpuNs);
-        m_lastCpuNs = reply.words[3].toDouble();
-        const int where = reply.words[4].toInt();
-        m_candidateCpu = where >= 0 && where < CPU_SETSIZE ? where : -1;
-        m_reportedMs += callNs / 1e6;
-        ++m_requests;
-        sample.candidateMs = std::max(0.0, callNs - m_overheadNs) / 1e6;
     }
+    return true;
+}
+
+// The candidate's two requests (preparingOps, timedOps) and what their replies say: its CPU
+// between requests, the call's time, where its thread returned.
+bool CpuTimingSession::candidateCall(int call, Sample &sample)
+{
+    if (m_sinceLastReply.isValid())
+        m_idleWallMs += m_sinceLastReply.nsecsElapsed() / 1e6;
+    SandboxProcess::Reply prepared, reply;
+    if (!request(m_candidate, preparingOps(call), QStringLiteral("timing"), &prepared, false))
+        return false;
+    QElapsedTimer wall;
+    wall.start();
+    if (!request(m_candidate, timedOps(call, true), QStringLiteral("timing"), &reply, false))
+        return false;
+    const double engineMs = wall.nsecsElapsed() / 1e6;
+    m_engineMs += engineMs;
+    m_sinceLastReply.start();
+    if (prepared.words.size() != 3 || reply.words.size() != 5) {
+        m_failure = RequestFailure{reply, QStringLiteral("timing (malformed reply)"), false};
+        return false;
+    }
+    // CPU used between requests: before the preparing one, and between the two.
+    if (m_lastCpuNs)
+        m_idleCpuNs += std::max(0.0, prepared.words[1].toDouble() - *m_lastCpuNs);
+    m_idleCpuNs += std::max(0.0, reply.words[1].toDouble() - prepared.words[2].toDouble());
+    const double callNs = reply.words[2].toDouble();
+    m_lastCpuNs = reply.words[3].toDouble();
+    const int where = reply.words[4].toInt();
+    m_candidateCpu = where >= 0 && where < CPU_SETSIZE ? where : -1;
+    m_reportedMs += callNs / 1e6;
+    m_clockBound.observe({engineMs, callNs / 1e6, 1});
+    ++m_requests;
+    sample.candidateMs = std::max(0.0, callNs - m_overheadNs) / 1e6;
     return true;
 }
 

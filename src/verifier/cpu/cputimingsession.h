@@ -1,6 +1,7 @@
 #pragma once
 
 #include "verifier/harness/bufferlayout.h"
+#include "verifier/harness/engineclockbound.h"
 #include "verifier/harness/freshinputs.h"
 #include "verifier/harness/sandboxprocess.h"
 #include "verifier/harness/timedcheck.h"
@@ -56,6 +57,9 @@ public:
     double baselineIdleCpuMs() const { return m_baselineIdleCpuNs / 1e6; }
     double idleWallMs() const { return m_idleWallMs; }
     int scaleCalls() const { return m_scaleCalls; } // calls that needed the reference on |inputs|
+    // The engine's clock around the candidate's requests against the times it reported.
+    EngineClockBound &clockBound() { return m_clockBound; }
+    const EngineClockBound &clockBound() const { return m_clockBound; }
 
 private:
     struct Slot
@@ -67,6 +71,7 @@ private:
     bool request(SandboxProcess &box, const QByteArray &line, const QString &during,
                  SandboxProcess::Reply *reply, bool reference);
     static QByteArray evictions(const PlacedBuffers &placed);
+    static QByteArray poison(int call);
     void prepare(int call);
     void prepareScale(int call);
     bool call(int call, Sample &sample);
@@ -76,6 +81,11 @@ private:
     // A baseline reply whose words from `first` on are its CPU clock, times, and CPU clock.
     void noteBaselineCpu(const SandboxProcess::Reply &reply, int first);
     double calibrateOverhead(SandboxProcess &box, bool reference);
+    QByteArray preparingOps(int call) const;
+    QByteArray timedOps(int call, bool candidate) const;
+    bool candidateCall(int call, Sample &sample);
+
+    static constexpr int kRequestCalibrations = 7;
 
     const VerifierOptions &m_options;
     const Task &m_task;
@@ -110,6 +120,7 @@ private:
     double m_baselineIdleCpuNs = 0.0;
     std::optional<double> m_lastBaselineCpuNs;
     QElapsedTimer m_sinceLastReply;
+    EngineClockBound m_clockBound;
 };
 
 } // namespace kiln

@@ -58,7 +58,8 @@ NaiveHarness::Outcome NaiveHarness::run(const QString &referenceObject, bool tim
                 std::memcpy(base + buffer.offset, inputs[buffer.parameter].constData(),
                             size_t(buffer.bytes));
     const QString setup = QStringLiteral("the naive harness's setup");
-    if (!request("load r " + QByteArray(EntryShim::kSymbol) + ' ' + referenceObject.toLocal8Bit(),
+    if (!request("load r " + QByteArray(EntryShim::kSymbol) + ' ' +
+                     m_sandbox.stage(referenceObject).toLocal8Bit(),
                  setup, nullptr) ||
         !request("args 0 " + m_candidateBuffers.argumentWords(m_task, m_shape), setup, nullptr) ||
         !request("args 1 " + m_referenceBuffers.argumentWords(m_task, m_shape), setup, nullptr))

@@ -295,7 +295,7 @@ bool CudaEvaluation::loadIntoSandbox()
     if (m_geometry) {
         SandboxProcess::Reply reply;
         if (!send("loadcubin c " + m_task.entry.toLatin1() + ' ' +
-                      m_candidateBuild.artifact.sharedObject.toLocal8Bit(),
+                      m_slot->process().stage(m_candidateBuild.artifact.sharedObject).toLocal8Bit(),
                   m_options.cudaCallTimeoutMs, QStringLiteral("loading the kernel"), &reply)) {
             if (m_failure && reply.status == SandboxProcess::Status::Error &&
                 reply.words.value(0) == "cannot") {
@@ -323,7 +323,8 @@ bool CudaEvaluation::loadIntoSandbox()
         }
     } else {
         SandboxProcess::Reply reply;
-        if (!send("load c " + symbol + ' ' + m_candidateBuild.artifact.sharedObject.toLocal8Bit(),
+        if (!send("load c " + symbol + ' ' +
+                      m_slot->process().stage(m_candidateBuild.artifact.sharedObject).toLocal8Bit(),
                   m_options.cudaCallTimeoutMs, QStringLiteral("loading (static initialisers)"),
                   &reply)) {
             if (reply.status == SandboxProcess::Status::Error && reply.words.value(0) != "cuda") {
@@ -494,6 +495,7 @@ CudaEvaluation::Timed CudaEvaluation::timeUntilUndisturbed(CudaTimingSession &se
     while (true) {
         const qsizetype from = session.gaps().size();
         const quint64 since = GpuActivity::nowMicroseconds();
+        session.clockBound().restart();
         RenumberedSession calls(session, first);
         timed.outcome = TimingLoop::run(calls, rules, 0, m_cancel);
         ++timed.tries;
@@ -616,6 +618,12 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session, const Timed 
                      {QStringLiteral("lock_wait_ms"), m_lockWaitMs},
                      {QStringLiteral("loop_ms"), outcome.loopMs}};
     judgeSideStreams(timed, data);
+    // The engine's clock around the candidate's requests: time no reported event explains, in
+    // request after request, is a clock slowed inside the candidate's process.
+    const EngineClockBound::Finding bound = session.clockBound().judge();
+    data.insert(QStringLiteral("unexplained_ms_per_call"), bound.unexplainedMsPerCall);
+    if (bound.exceeded && !timed.disturbed)
+        addFlag(QStringLiteral("timer_inconsistent"), bound.describe());
     const QJsonObject phases = session.phases();
     for (auto it = phases.begin(); it != phases.end(); ++it)
         data.insert(it.key(), it.value());

@@ -7,8 +7,10 @@
 #include "verifier/harness/timedcheck.h"
 
 #include <QElapsedTimer>
+
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 namespace kiln {
 
@@ -228,12 +230,15 @@ bool CudaTimingSession::sendArguments()
 bool CudaTimingSession::calibrate(Side &side, bool baseline)
 {
     QByteArray nops = "batch";
-    for (int i = 0; i < 21; ++i)
+    for (int i = 0; i < kCalibrationCalls; ++i)
         nops += " flush nop";
     SandboxProcess::Reply reply;
+    QElapsedTimer engine;
+    engine.start();
     if (!m_send(baseline, nops, m_options.cudaCallTimeoutMs, QStringLiteral("timer calibration"),
                 &reply))
         return false;
+    const double engineMs = engine.nsecsElapsed() / 1e6;
     QList<double> events, gaps;
     for (const Call &call : callsOf(reply)) {
         events.append(call.eventMs);
@@ -241,6 +246,29 @@ bool CudaTimingSession::calibrate(Side &side, bool baseline)
     }
     side.overheadMs = TimingStats::medianOf(events);
     side.gapMs = TimingStats::medianOf(gaps);
+    if (baseline)
+        return true;
+    m_clockBound.calibrate(
+        {engineMs, std::accumulate(events.begin(), events.end(), 0.0), int(events.size())});
+    return calibrateSingleRequests();
+}
+
+// Requests of one empty call: with the batch above, the untimed part of a request as a fixed
+// part and a part per call, which the engine's clock bound needs.
+bool CudaTimingSession::calibrateSingleRequests()
+{
+    for (int i = 0; i < kSingleCalibrations; ++i) {
+        SandboxProcess::Reply reply;
+        QElapsedTimer engine;
+        engine.start();
+        if (!m_send(false, "batch flush nop", m_options.cudaCallTimeoutMs,
+                    QStringLiteral("timer calibration"), &reply))
+            return false;
+        const double engineMs = engine.nsecsElapsed() / 1e6;
+        const QList<Call> calls = callsOf(reply);
+        if (calls.size() == 1)
+            m_clockBound.calibrate({engineMs, calls.first().eventMs, 1});
+    }
     return true;
 }
 
@@ -368,11 +396,20 @@ bool CudaTimingSession::run(int first, int count, bool finalCall, Times &times,
     const QString checkerDuring =
         finalCall ? QStringLiteral("the final check") : QStringLiteral("the checker's timing");
     SandboxProcess::Reply prepared, mineReply, verified;
-    if (!m_send(true, prepare, timeoutMs, checkerDuring, &prepared) ||
-        !m_send(false, mine, timeoutMs, during, &mineReply) ||
-        !m_send(true, verify, timeoutMs, checkerDuring, &verified))
+    if (!m_send(true, prepare, timeoutMs, checkerDuring, &prepared))
+        return false;
+    QElapsedTimer engine;
+    engine.start();
+    if (!m_send(false, mine, timeoutMs, during, &mineReply))
+        return false;
+    const double engineMs = engine.nsecsElapsed() / 1e6;
+    if (!m_send(true, verify, timeoutMs, checkerDuring, &verified))
         return false;
     times.candidate = callsOf(mineReply);
+    double reportedMs = 0.0;
+    for (const Call &call : times.candidate)
+        reportedMs += call.eventMs;
+    m_clockBound.observe({engineMs, reportedMs, int(times.candidate.size())});
     // Per call, where the reference's calls are: [scale] reference [library] in the prepare
     // reply when it went first, reference [library] in the verify reply when it went second.
     const QList<Call> baseline = callsOf(candidateFirst ? verified : prepared);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "verifier/harness/bufferlayout.h"
+#include "verifier/harness/engineclockbound.h"
 #include "verifier/harness/freshinputs.h"
 #include "verifier/harness/sandboxprocess.h"
 #include "verifier/harness/timedcheck.h"
@@ -73,6 +74,9 @@ public:
     double timerOverheadMs() const { return m_overheadMs; }
     const QList<double> &tails() const { return m_tails; }
     const QList<double> &gaps() const { return m_gaps; }
+    // The engine's clock around the candidate's requests against the event times reported.
+    EngineClockBound &clockBound() { return m_clockBound; }
+    const EngineClockBound &clockBound() const { return m_clockBound; }
     QJsonObject phases() const; // where the stage's time went
 
 private:
@@ -99,6 +103,9 @@ private:
     bool prepareChecker(const QByteArray &handle);
     bool sendArguments();
     bool calibrate(Side &side, bool baseline);
+    bool calibrateSingleRequests();
+    static constexpr int kCalibrationCalls = 21;
+    static constexpr int kSingleCalibrations = 5;
     void prepareOps(int call, QByteArray &ops) const;
     void referenceOps(int call, QByteArray &ops) const;
     void checkOps(int call, QByteArray &ops) const;
@@ -132,6 +139,7 @@ private:
     double m_setupMs = 0.0;
     double m_calibrationMs = 0.0;
     double m_batchMs = 0.0;
+    EngineClockBound m_clockBound;
 };
 
 } // namespace kiln

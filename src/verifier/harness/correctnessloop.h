@@ -15,12 +15,15 @@ namespace kiln {
 
 class CorrectnessSession;
 
-// The correctness check both native backends share: every seed of every correctness shape, one
-// call each on the instance's inputs, outputs judged against the reference's answer
-// (ReferenceComparison), guard bands and inputs checked, then the "correctness" stage. After a
-// first mismatch the remaining shapes still run: the mismatch is reported, the rest tells a bug
-// (some elements off) from a mechanism (nothing written, a stale answer). The backend's sandbox
-// work is its CorrectnessSession's.
+// The correctness check both native backends share: every seed of every shape of the run's
+// reference, the visible set first and the hidden set after it (RunReference), one call each on
+// the instance's inputs, outputs judged against the reference's answer (ReferenceComparison),
+// guard bands and inputs checked, then the "correctness" stage. After a first mismatch the
+// remaining shapes still run: the mismatch is reported, the rest tells a bug (some elements off)
+// from a mechanism (nothing written, a stale answer). The backend's sandbox work is its
+// CorrectnessSession's. Where the hidden set is concerned, flags carry only kHiddenEvidence (the
+// shape and seed go to the stage's data) and the stage's data says "failed_on": "hidden", so
+// that what a policy is shown (FeedbackSummary) names no hidden shape and no hidden value.
 class CorrectnessLoop
 {
 public:
@@ -35,9 +38,10 @@ public:
     // One correctness shape, as placed in the candidate's shared buffer.
     struct Shape
     {
-        int index = 0; // into Task::correctnessShapes
+        int index = 0; // into RunReference::shapes
         const ShapeConfig &config;
-        QString label;
+        QString label; // "rows=7,cols=1000", "hidden rows=37,cols=999" in the hidden set
+        bool hidden = false;
         BufferLayout layout;
         PlacedBuffers placed;
     };
@@ -49,8 +53,11 @@ public:
         const ReferenceInstance &instance;
         const ReferenceInstance *previous; // the seed before's, at the same addresses (or null)
         const char *memory;                // the shared buffer as the call left it
-        QJsonObject where;                 // shape, seed and distribution, for the report
+        QJsonObject where;                 // shape, seed, distribution and set, for the report
     };
+
+    // The detail of a flag first raised in the hidden set.
+    static constexpr const char *kHiddenEvidence = "on hidden inputs";
 
     CorrectnessLoop(const Task &task, const RunReference &reference, Record record);
 
@@ -78,12 +85,19 @@ private:
     bool runSeed(CorrectnessSession &session, const Shape &shape, int seed);
     bool conclude(CorrectnessSession &session, const QElapsedTimer &timer,
                   std::optional<double> referenceMs);
+    void describeFailure(bool correct, QJsonObject &data) const;
+    QString passedDetail() const;
     int seeds() const;
+    static QString setName(bool hidden);
 
     const Task &m_task;
     const RunReference &m_reference;
     Record m_record;
-    QJsonObject m_failureData; // where the first wrong answer was seen
+    QJsonObject m_failureData;    // where the first wrong answer was seen
+    QJsonObject m_hiddenEvidence; // flag id -> its evidence, for flags first raised hidden
+    bool m_inHidden = false;      // the shape being run is of the hidden set
+    QString m_wrongSet;           // "visible" or "hidden": where the first wrong answer was
+    QString m_failureSet;         // the same for a failed request (it stops the loop)
     int m_calls = 0;
 };
 

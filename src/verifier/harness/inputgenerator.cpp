@@ -119,26 +119,52 @@ quint64 InputGenerator::deriveSeed(quint64 runSecret, const QString &task, int s
     return seed;
 }
 
+namespace {
+
+// One value written at element i as f32 (heavy tails can exceed the float range: kept finite)
+// or rounded to i32.
+void store(char *out, qint64 i, double value, bool integers)
+{
+    if (integers) {
+        const qint32 v =
+            static_cast<qint32>(std::clamp(std::round(value), -2147483648.0, 2147483647.0));
+        std::memcpy(out + 4 * i, &v, 4);
+        return;
+    }
+    const float v = static_cast<float>(std::clamp(value, -1e30, 1e30));
+    std::memcpy(out + 4 * i, &v, 4);
+}
+
+constexpr qint64 kLongestRun = 256; // elements of one distribution in a mixed buffer
+
+} // namespace
+
 QByteArray InputGenerator::generate(const ValueDistribution &distribution, qint64 count,
                                     const QString &dtype, quint64 seed)
 {
     Random random(seed);
     QByteArray bytes(count * 4, Qt::Uninitialized);
-    char *out = bytes.data();
-    if (dtype == QLatin1String("i32")) {
-        for (qint64 i = 0; i < count; ++i) {
-            const double value = sample(random, distribution) + distribution.offset;
-            const qint32 v =
-                static_cast<qint32>(std::clamp(std::round(value), -2147483648.0, 2147483647.0));
-            std::memcpy(out + 4 * i, &v, 4);
-        }
-        return bytes;
-    }
-    for (qint64 i = 0; i < count; ++i) {
-        // Heavy tails can exceed the float range; keep values finite.
-        const double value = sample(random, distribution) + distribution.offset;
-        const float v = static_cast<float>(std::clamp(value, -1e30, 1e30));
-        std::memcpy(out + 4 * i, &v, 4);
+    const bool integers = dtype == QLatin1String("i32");
+    for (qint64 i = 0; i < count; ++i)
+        store(bytes.data(), i, sample(random, distribution) + distribution.offset, integers);
+    return bytes;
+}
+
+QByteArray InputGenerator::generateMixed(const QList<ValueDistribution> &mixture, qint64 count,
+                                         const QString &dtype, quint64 seed)
+{
+    if (mixture.size() == 1)
+        return generate(mixture.first(), count, dtype, seed);
+    Random values(seed);
+    Random runs(seed ^ 0x72756e6c656e67ull); // run lengths and their distributions: a stream apart
+    QByteArray bytes(count * 4, Qt::Uninitialized);
+    const bool integers = dtype == QLatin1String("i32");
+    for (qint64 i = 0; i < count;) {
+        const quint64 draw = runs.next();
+        const ValueDistribution &distribution = mixture[qsizetype(draw % quint64(mixture.size()))];
+        const qint64 end = std::min(count, i + 1 + qint64((draw >> 32) % kLongestRun));
+        for (; i < end; ++i)
+            store(bytes.data(), i, sample(values, distribution) + distribution.offset, integers);
     }
     return bytes;
 }
@@ -193,6 +219,12 @@ QByteArray InputGenerator::generateForTiming(const ValueDistribution &distributi
 QList<QByteArray> InputGenerator::inputs(const Task &task, const ShapeConfig &shape,
                                          const ValueDistribution &distribution, quint64 seed)
 {
+    return mixedInputs(task, shape, {distribution}, seed);
+}
+
+QList<QByteArray> InputGenerator::mixedInputs(const Task &task, const ShapeConfig &shape,
+                                              const QList<ValueDistribution> &mixture, quint64 seed)
+{
     QList<QByteArray> buffers;
     for (int p = 0; p < task.parameters.size(); ++p) {
         const TaskParameter &parameter = task.parameters[p];
@@ -202,9 +234,10 @@ QList<QByteArray> InputGenerator::inputs(const Task &task, const ShapeConfig &sh
         }
         // Each input gets its own stream, so adding a parameter does not shift the others; an
         // input that declares a distribution of its own keeps it (layernorm's gamma and beta).
-        buffers.append(generate(parameter.distribution.value_or(distribution),
-                                task.elementCount(parameter, shape), parameter.dtype,
-                                seed ^ (0x9e3779b97f4a7c15ull * (p + 1))));
+        const QList<ValueDistribution> own =
+            parameter.distribution ? QList<ValueDistribution>{*parameter.distribution} : mixture;
+        buffers.append(generateMixed(own, task.elementCount(parameter, shape), parameter.dtype,
+                                     seed ^ (0x9e3779b97f4a7c15ull * (p + 1))));
     }
     return buffers;
 }
@@ -249,6 +282,23 @@ ValueDistribution InputGenerator::distributionFor(const Task &task, int seedInde
         return ValueDistribution{QStringLiteral("normal"), ValueDistribution::Kind::Normal, 0, 1,
                                  0};
     return task.distributions[seedIndex % task.distributions.size()];
+}
+
+QList<ValueDistribution> InputGenerator::hiddenDistributions(const Task &task, quint64 secret,
+                                                             int stream, int seedIndex)
+{
+    const int declared = std::max<int>(1, int(task.distributions.size()));
+    const int choices = declared > 1 ? declared + 1 : 1; // the last: all of them, mixed
+    const quint64 rotation = deriveSeed(secret, task.name, stream, -1) % quint64(choices);
+    const int choice = int((quint64(seedIndex) + rotation) % quint64(choices));
+    if (choice < declared)
+        return {distributionFor(task, choice)};
+    return task.distributions;
+}
+
+QString InputGenerator::mixtureName(const QList<ValueDistribution> &mixture)
+{
+    return mixture.size() == 1 ? mixture.first().name : QStringLiteral("mixed");
 }
 
 } // namespace kiln

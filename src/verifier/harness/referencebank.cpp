@@ -1,5 +1,6 @@
 #include "verifier/harness/referencebank.h"
 
+#include "tasks/shaperange.h"
 #include "verifier/harness/bufferlayout.h"
 #include "verifier/harness/entryshim.h"
 #include "verifier/harness/inputgenerator.h"
@@ -21,41 +22,89 @@ constexpr int kKeptRuns = 6;
 // An instance the reference has yet to answer.
 struct PendingInstance
 {
-    ShapeConfig shape;
-    int shapeIndex;
-    int seedIndex;
-    ReferenceInstance *out;
+    CheckedShape *shape;
+    int seed;
 };
 
-// Lays out reference.correctness as [shape][seed]: shapes that `known` holds are copied, the
-// inputs of the others generated (in parallel) and returned for the reference to answer.
+// The shape of `known` with the same kind, stream and sizes (whose instances are the same), or
+// null.
+const CheckedShape *sameShape(const RunReference *known, const CheckedShape &shape)
+{
+    if (!known)
+        return nullptr;
+    for (const CheckedShape &k : known->shapes)
+        if (k.hidden == shape.hidden && k.drawn == shape.drawn && k.stream == shape.stream &&
+            k.config.sizes == shape.config.sizes)
+            return &k;
+    return nullptr;
+}
+
+// Lays out reference.shapes (ReferenceBank::plan) with `seeds` instances each: shapes that
+// `known` holds are copied, the inputs of the others generated (in parallel) and returned for
+// the reference to answer.
 QList<PendingInstance> generateInputs(const Task &task, quint64 runSecret, int seeds,
                                       RunReference &reference, const RunReference *known)
 {
     QList<PendingInstance> instances;
-    reference.correctness = QList<QList<ReferenceInstance>>(task.correctnessShapes.size(),
-                                                            QList<ReferenceInstance>(seeds));
-    // Shape s's instances depend only on (secret, task, s, seed), so known ones are copied.
-    const qsizetype reused =
-        known ? std::min(known->correctness.size(), reference.correctness.size()) : 0;
-    for (qsizetype s = 0; s < reused; ++s)
-        reference.correctness[s] = known->correctness[s];
-    for (int s = int(reused); s < task.correctnessShapes.size(); ++s)
+    reference.shapes = ReferenceBank::plan(task, runSecret);
+    for (CheckedShape &shape : reference.shapes) {
+        // An instance depends only on (secret, task, kind, stream, sizes, seed).
+        const CheckedShape *same = sameShape(known, shape);
+        if (same && same->instances.size() == seeds) {
+            shape.instances = same->instances;
+            continue;
+        }
+        shape.instances = QList<ReferenceInstance>(seeds);
         for (int k = 0; k < seeds; ++k)
-            instances.append({task.correctnessShapes[s], s, k, &reference.correctness[s][k]});
-    QtConcurrent::blockingMap(instances, [&task, runSecret](const PendingInstance &instance) {
-        const ValueDistribution distribution =
-            InputGenerator::distributionFor(task, instance.seedIndex);
-        instance.out->distribution = distribution.name;
-        instance.out->inputs = InputGenerator::inputs(
-            task, instance.shape, distribution,
-            InputGenerator::deriveSeed(runSecret, task.name, instance.shapeIndex,
-                                       instance.seedIndex));
+            instances.append({&shape, k});
+    }
+    QtConcurrent::blockingMap(instances, [&task, runSecret](const PendingInstance &pending) {
+        ReferenceInstance &out = pending.shape->instances[pending.seed];
+        out.inputs = ReferenceBank::inputsOf(task, runSecret, *pending.shape, pending.seed,
+                                             &out.distribution);
     });
     return instances;
 }
 
 } // namespace
+
+int RunReference::count(bool hidden, bool drawn) const
+{
+    int n = 0;
+    for (const CheckedShape &shape : shapes)
+        n += shape.hidden == hidden && shape.drawn == drawn ? 1 : 0;
+    return n;
+}
+
+QList<CheckedShape> ReferenceBank::plan(const Task &task, quint64 runSecret)
+{
+    QList<CheckedShape> shapes;
+    for (const bool hidden : {false, true})
+        for (int s = 0; s < task.correctnessShapes.size(); ++s)
+            shapes.append({task.correctnessShapes[s], hidden, false, s, {}});
+    const std::optional<ShapeRange> range = ShapeRange::of(task);
+    if (!range)
+        return shapes;
+    const quint64 seed = InputGenerator::deriveSeed(runSecret, task.name, kDrawnStream - 1, 0);
+    const QList<ShapeConfig> drawn = range->draw(task, seed, kHiddenShapes);
+    for (int d = 0; d < drawn.size(); ++d)
+        shapes.append({drawn[d], true, true, kDrawnStream + d, {}});
+    return shapes;
+}
+
+QList<QByteArray> ReferenceBank::inputsOf(const Task &task, quint64 runSecret,
+                                          const CheckedShape &shape, int seed,
+                                          QString *distribution)
+{
+    const QList<ValueDistribution> mixture =
+        shape.hidden ? InputGenerator::hiddenDistributions(task, runSecret, shape.stream, seed)
+                     : QList<ValueDistribution>{InputGenerator::distributionFor(task, seed)};
+    *distribution = InputGenerator::mixtureName(mixture);
+    const quint64 from = shape.hidden ? runSecret : InputGenerator::kVisibleSeed;
+    return InputGenerator::mixedInputs(
+        task, shape.config, mixture,
+        InputGenerator::deriveSeed(from, task.name, shape.stream, seed));
+}
 
 ReferenceBank::ReferenceBank(const VerifierOptions &options, CompileCache &cache)
     : m_options(options), m_cache(cache)
@@ -145,9 +194,10 @@ bool ReferenceBank::loadReference(SandboxProcess &sandbox, const Task &task,
         return false;
     }
     reference.referenceObject = compiled.artifact.sharedObject;
-    const SandboxProcess::Reply loaded = sandbox.request(
-        "load c " + QByteArray(EntryShim::kSymbol) + ' ' + reference.referenceObject.toLocal8Bit(),
-        m_options.startTimeoutMs);
+    const SandboxProcess::Reply loaded =
+        sandbox.request("load c " + QByteArray(EntryShim::kSymbol) + ' ' +
+                            sandbox.stage(reference.referenceObject).toLocal8Bit(),
+                        m_options.startTimeoutMs);
     if (loaded.status != SandboxProcess::Status::Ok) {
         *error =
             QStringLiteral("cannot load the reference: %1").arg(QString::fromUtf8(loaded.line));
@@ -229,7 +279,8 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
         generateInputs(task, runSecret, seeds, *reference, known);
     QString failure;
     for (const PendingInstance &pending : instances) {
-        if (!computeInstance(sandbox, task, pending.shape, scaled, *pending.out, &failure)) {
+        if (!computeInstance(sandbox, task, pending.shape->config, scaled,
+                             pending.shape->instances[pending.seed], &failure)) {
             *error = QStringLiteral("the reference failed: %1").arg(failure);
             return nullptr;
         }

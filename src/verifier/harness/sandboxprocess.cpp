@@ -2,8 +2,10 @@
 
 #include "sandbox/protocol.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -103,10 +105,13 @@ int SandboxProcess::spawn(QList<QByteArray> args, int requestFd, int replyFd, in
     for (QByteArray &arg : args)
         argv.push_back(arg.data());
     argv.push_back(nullptr);
-    // The sandbox starts with an empty environment; a profiling sandbox (never for untrusted
-    // code) inherits ours so a profiler's injection variables reach it.
-    char *emptyEnvironment[] = {nullptr};
-    char **envp = m_settings.profiling ? environ : emptyEnvironment;
+    // The sandbox starts with an environment of its own; a profiling sandbox (never for
+    // untrusted code) inherits ours so a profiler's injection variables reach it.
+    // One variable only, read by glibc at start: no per-thread cache of freed memory, so every
+    // allocation passes through the poison (protocol.h, "poison").
+    char tunables[] = "GLIBC_TUNABLES=glibc.malloc.tcache_count=0";
+    char *sandboxEnvironment[] = {tunables, nullptr};
+    char **envp = m_settings.profiling ? environ : sandboxEnvironment;
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -370,6 +375,17 @@ QString SandboxProcess::describeEnd() const
         text += QStringLiteral("; stderr: ") +
                 tail.right(300).replace(QLatin1Char('\n'), QLatin1String(" | "));
     return text;
+}
+
+QString SandboxProcess::stage(const QString &path) const
+{
+    const QFileInfo source(path);
+    // Objects of the cache share a file name in folders named by their hash.
+    const QString staged = m_workDir + QStringLiteral("/staged-") + source.dir().dirName() +
+                           QLatin1Char('-') + source.fileName();
+    if (QFileInfo::exists(staged) || QFile::copy(path, staged))
+        return staged;
+    return path;
 }
 
 } // namespace kiln

@@ -67,6 +67,10 @@ public:
     // running.
     double cpuSecondsUsed() const;
     QString workDir() const { return m_workDir; }
+    // A copy of `path` in the work directory, the only folder of the engine's that a confined
+    // sandbox may read (its compiled objects live in the compile cache); `path` itself when
+    // the copy cannot be made, so the load reports why.
+    QString stage(const QString &path) const;
     // The process's id while it runs (-1 when not), so GPU activity seen in NVML can be told
     // apart from our own.
     pid_t pid() const { return m_pid; }

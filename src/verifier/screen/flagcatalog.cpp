@@ -4,33 +4,41 @@ namespace kiln {
 
 namespace {
 
-// One row of the catalogue as plain text: a constant table needs no code to build it.
+// One row of the catalogue as plain text: a constant table needs no code to build it. A row
+// without a tier is "hard" when it blocks and "telemetry" when it does not; a non-blocking flag
+// that a game or an honest bug can explain names "suspicious".
 struct FlagRow
 {
     const char *id;
     const char *message;
     bool blocking;
     const char *stage;
+    const char *tier = nullptr;
 };
+
+constexpr const char *suspicious = "suspicious";
 
 constexpr FlagRow flagTable[] = {
     {"dynamic_loading",
-     "Loads code or looks up symbols at run time (dlopen/dlsym), so nobody can "
-     "tell what actually runs.",
+     "Loads code or looks up symbols at run time (dlopen/dlsym), or calls through "
+     "a pointer made from an address, so nobody can tell what actually runs.",
      true, "screen"},
     {"memory_protection",
      "Changes memory protection (mprotect), the usual first step to patch the "
      "harness or its timer.",
      true, "screen"},
-    {"process_inspection", "Uses ptrace or reads another process's memory; a kernel only computes.",
+    {"process_inspection",
+     "Uses ptrace, reads another process's memory or locates the harness's own "
+     "code (getauxval, return addresses, backtraces); a kernel only computes.",
      true, "screen"},
     {"proc_access",
      "Reads /proc (for example /proc/self/maps) to inspect the harness "
      "process.",
      true, "screen"},
     {"timer_tampering",
-     "Defines a clock function (clock_gettime, gettimeofday, std::chrono ...), "
-     "which could replace the clock the harness measures with.",
+     "Defines a clock function (clock_gettime, gettimeofday, std::chrono ...) or "
+     "takes its address, which could replace or find the clock the harness "
+     "measures with.",
      true, "screen"},
     {"symbol_interposition",
      "Defines a function that belongs to the C/C++ runtime; a kernel defines "
@@ -52,7 +60,8 @@ constexpr FlagRow flagTable[] = {
     {"network", "Uses network sockets.", true, "screen"},
     {"raw_system_calls",
      "Makes raw system calls or uses file descriptors directly (syscall, "
-     "write, dup2, close, asm \"syscall\"); a kernel has no use for them.",
+     "read, write, dup2, close, asm \"syscall\", instructions written as data "
+     "with .byte); a kernel has no use for them.",
      true, "screen"},
     {"threads_detached",
      "Detaches a thread: work still running after the call returns is not "
@@ -63,7 +72,8 @@ constexpr FlagRow flagTable[] = {
      "this task forbids.",
      true, "screen"},
     {"precision_downgrade",
-     "Computes in half precision (_Float16, __fp16, bfloat16) in an fp32 "
+     "Computes below the task's precision (half, bfloat16, fp8, int8 or TF32: "
+     "their types, intrinsics and tensor-core paths, quantisation) in an fp32 "
      "task; the results are less accurate than the task asks for.",
      true, "screen"},
     {"load_time_code",
@@ -73,7 +83,7 @@ constexpr FlagRow flagTable[] = {
     {"inline_asm",
      "Uses inline assembly: allowed, but it can bypass other checks, so it is "
      "worth a review.",
-     false, "screen"},
+     false, "screen", suspicious},
     {"hidden_state",
      "Keeps state where no variable shows it (thread-specific data, the "
      "environment, shared memory); a kernel computes each call from its "
@@ -84,11 +94,11 @@ constexpr FlagRow flagTable[] = {
      "Maps memory itself (mmap, brk): allowed for scratch, but memory at a fixed "
      "address can carry results from one call to the next, so it is worth a "
      "review.",
-     false, "screen"},
+     false, "screen", suspicious},
     {"static_state",
      "Keeps mutable static or global variables; state that survives between "
      "calls must not change results.",
-     false, "screen"},
+     false, "screen", suspicious},
     {"stream_creation",
      "Creates its own CUDA stream (or context): work there runs beside the "
      "harness's stream, so the timer does not see it. Use the stream you are "
@@ -107,6 +117,10 @@ constexpr FlagRow flagTable[] = {
     {"line_directive",
      "Contains #line or line-marker directives, which make its code look like "
      "it came from another file; a kernel has no use for them.",
+     true, "screen"},
+    {"unscreenable_source",
+     "Its macros expand beyond what the screen reads (too large or too slow to "
+     "expand); code the screen cannot read cannot pass.",
      true, "screen"},
     // KernelBench candidates (TorchScreen): a Python ModelNew with load_inline CUDA.
     {"torch_reference_model",
@@ -161,7 +175,23 @@ constexpr FlagRow flagTable[] = {
      "Keeps state between calls (a cache, global, attributes set on self in "
      "forward, keys from data_ptr()/id()); results must not depend on earlier "
      "calls.",
-     false, "screen"},
+     false, "screen", suspicious},
+    // KernelBench candidates, once correct (TorchAudit): how the forward computes.
+    {"torch_ghost_kernel",
+     "Its outputs do not depend on its own kernels: with every function of its "
+     "extension neutralised (what they write or return replaced by noise) the "
+     "forward returns the same outputs, so something else computes the answer.",
+     true, "correctness"},
+    {"torch_library_gemm",
+     "A cuBLAS/cuDNN matrix multiplication or convolution that the reference "
+     "does not run does most of the GPU work (a 1x1 convolution for a matmul, "
+     "say): the library computes the answer under another op's name.",
+     true, "timing"},
+    {"torch_library_share",
+     "Its own kernels take under a tenth of the forward's GPU time; library "
+     "kernels do the rest. Allowed (partial offload), but little of the work "
+     "is yours.",
+     false, "timing", suspicious},
     {"output_unwritten", "Returned without writing its output at all.", true, "correctness"},
     {"guard_band_overwrite", "Wrote outside its output buffer (into the guard bands around it).",
      true, "correctness"},
@@ -215,8 +245,10 @@ const QList<FlagInfo> &FlagCatalog::all()
     static const QList<FlagInfo> flags = [] {
         QList<FlagInfo> list;
         for (const FlagRow &row : flagTable)
-            list.append({QString::fromUtf8(row.id), QString::fromUtf8(row.message), row.blocking,
-                         QString::fromUtf8(row.stage)});
+            list.append(
+                {QString::fromUtf8(row.id), QString::fromUtf8(row.message), row.blocking,
+                 QString::fromUtf8(row.stage),
+                 row.tier ? QString::fromUtf8(row.tier) : CheatFlag::defaultTier(row.blocking)});
         return list;
     }();
     return flags;
@@ -238,6 +270,7 @@ CheatFlag FlagCatalog::make(const QString &id, const QList<int> &lines, const QS
     const FlagInfo *info = find(id);
     flag.message = info ? info->message : id;
     flag.blocking = info ? info->blocking : true;
+    flag.tier = info ? info->tier : CheatFlag::defaultTier(flag.blocking);
     if (!detail.isEmpty())
         flag.message += QStringLiteral(" (") + detail + QLatin1Char(')');
     flag.lines = lines;

@@ -7,14 +7,15 @@
 
 namespace kiln {
 
-// Every flag the verifier can raise: a stable id, a one-line explanation for a student, and
-// whether it blocks the candidate from counting (docs/verifier.md lists the same table).
+// Every flag the verifier can raise: a stable id, a one-line explanation for a student, whether
+// it blocks the candidate from counting, and its tier (docs/verifier.md lists the same table).
 struct FlagInfo
 {
     QString id;
     QString message;
     bool blocking = true;
     QString stage; // "screen", "correctness" or "timing"
+    QString tier;  // "hard" (exactly the blocking flags), "suspicious" or "telemetry"
 };
 
 class FlagCatalog

@@ -9,8 +9,8 @@
 
 namespace kiln {
 
-// Flags of one screen, merged per id: every line and a few details each, with the message
-// and blocking status from FlagCatalog.
+// Flags of one screen, merged per id: every line and a few details each, with the message,
+// blocking status and tier from FlagCatalog.
 class ScreenFlags
 {
 public:

@@ -7,6 +7,7 @@
 #include "verifier/harness/gpuactivity.h"
 #include "verifier/screen/flagcatalog.h"
 #include "verifier/screen/python/torchscreen.h"
+#include "verifier/torch/torchaudit.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -411,8 +412,10 @@ TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAd
     return c;
 }
 
-// Several secret seeds; the second call writes its new values into the first call's tensors,
-// so a result cached on addresses answers with the first seed's outputs, which are kept here.
+// A visible seed first (public: what a policy may be told about), then secret ones, which decide
+// the verdict with it and of which a policy learns only that they failed (FeedbackSummary); the
+// second call writes its new values into the first call's tensors, so a result cached on
+// addresses answers with the first seed's outputs, which are kept here.
 bool TorchEvaluation::checkCorrectness(TorchReference &reference)
 {
     QElapsedTimer timer;
@@ -424,11 +427,13 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
     const int count = std::max(2, m_options.torchSeeds) + 1;
     for (int i = 0; i < count; ++i) {
         QJsonObject layout;
+        const QString set = i == 0 ? QStringLiteral("visible") : QStringLiteral("hidden");
         const std::optional<Comparison> c =
-            callOnSeed(reference, seed(i), i == 1, &layout, i == count - 1);
+            callOnSeed(reference, i == 0 ? kVisibleSeed : seed(i), i == 1, &layout, i == count - 1);
         if (!c) {
             addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
-                     m_failure ? m_failure->message : QString());
+                     m_failure ? m_failure->message : QString(),
+                     {{QStringLiteral("failed_on"), set}});
             return false;
         }
         seeds.append(QJsonObject{{QStringLiteral("mismatches"), c->mismatches},
@@ -437,7 +442,8 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
                                  {QStringLiteral("max_rel_error"), c->maxRel},
                                  {QStringLiteral("first_mismatch"), c->first},
                                  {QStringLiteral("same_addresses"), i == 1},
-                                 {QStringLiteral("spread"), i == count - 1}});
+                                 {QStringLiteral("spread"), i == count - 1},
+                                 {QStringLiteral("set"), set}});
         if (c->inputsChanged)
             addFlag(QStringLiteral("input_modified"));
         if (c->unwritten > 0)
@@ -460,7 +466,8 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
                           .arg(c->maxAbs, 0, 'g', 3)
                     : QStringLiteral("input set %1: the forward changed its inputs").arg(i + 1);
             addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
-                     m_wrongDetail, {{QStringLiteral("seeds"), seeds}});
+                     m_wrongDetail,
+                     {{QStringLiteral("seeds"), seeds}, {QStringLiteral("failed_on"), set}});
             return false;
         }
         if (i == 0) {
@@ -530,13 +537,20 @@ bool TorchEvaluation::timeRound(TorchReference &reference, int count, quint64 ro
                  m_options.torchCallTimeoutMs, QStringLiteral("the candidate's timed calls"),
                  &reply))
         return false;
-    m_observedMs += observed.nsecsElapsed() / 1e6;
+    const double candidateMs = observed.nsecsElapsed() / 1e6;
+    m_observedMs += candidateMs;
     const TimedBatch candidate = parseBatch(reply);
     m_reportedMs += std::max(candidate.totalMs, candidate.wallSum() + candidate.prepMs);
+    observed.restart();
     if (!request(reference.process(), "time eager" + tail + " 0", m_options.torchCallTimeoutMs,
                  QStringLiteral("eager PyTorch's timed calls"), &reply))
         return false;
     const TimedBatch eager = parseBatch(reply);
+    // Eager's request, in a process that runs no candidate code, has the same untimed part
+    // (fresh inputs, the outputs sent back): it calibrates the engine's clock bound.
+    m_clockBound.calibrate(
+        {observed.nsecsElapsed() / 1e6, eager.wallSum(), int(eager.walls.size())});
+    m_clockBound.observe({candidateMs, candidate.wallSum(), int(candidate.walls.size())});
     if (!compare(eager.outputs, reference.process().buffer(), candidate.outputs).ok()) {
         m_correct = false;
         m_wrongDetail = QStringLiteral("a timed call's outputs differ from the reference's on the "
@@ -669,6 +683,8 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
                 QStringLiteral("the engine saw %1 ms, the process reported %2")
                     .arg(m_observedMs, 0, 'f', 0)
                     .arg(m_reportedMs, 0, 'f', 0));
+    else if (const EngineClockBound::Finding bound = m_clockBound.judge(); bound.exceeded)
+        addFlag(QStringLiteral("timer_inconsistent"), bound.describe());
     if (m_result.speedup && *m_result.speedup > m_options.largeSpeedup)
         addFlag(QStringLiteral("large_speedup"));
 }
@@ -697,6 +713,32 @@ void TorchEvaluation::judgeGap(const QString &evidence, QJsonObject &data)
     m_result.disturbance =
         QStringLiteral("disturbed by %1 during timing").arg(GpuActivity::describe(others));
     addFlag(QStringLiteral("timing_disturbed"), GpuActivity::describe(others));
+}
+
+// After correctness and timing, so its requests change no measurement: the replay's outputs go
+// where the candidate's outputs go, and are compared here like any of its outputs.
+void TorchEvaluation::audit(TorchReference &reference)
+{
+    QElapsedTimer timer;
+    timer.start();
+    TorchAudit audit(*m_candidate, reference.process(), m_source, m_options.torchCallTimeoutMs,
+                     m_cancel);
+    const auto sameOutputs = [this](const QJsonArray &normal, const QJsonArray &replay) {
+        // Both lists come from the candidate's process: each place is checked before a read.
+        for (const QJsonValue &value : normal) {
+            const QJsonObject entry = value.toObject();
+            const qint64 offset = entry.value(QStringLiteral("offset")).toInteger(-1);
+            const qint64 bytes = entry.value(QStringLiteral("bytes")).toInteger(-1);
+            if (offset < 0 || bytes < 0 || offset > m_candidate->bufferSize() - bytes)
+                return false;
+        }
+        return compare(normal, m_candidate->buffer(), replay).ok();
+    };
+    const TorchAudit::Outcome outcome = audit.run(seed(300), m_outputAt, sameOutputs);
+    for (const TorchAudit::Finding &finding : outcome.findings)
+        addFlag(finding.flag, finding.detail);
+    addStage(QStringLiteral("audit"), outcome.notes.isEmpty(), timer.nsecsElapsed() / 1e6,
+             outcome.summary, outcome.data);
 }
 
 EvaluationResult TorchEvaluation::finish()
@@ -741,8 +783,12 @@ EvaluationResult TorchEvaluation::run()
         addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
         return finish();
     }
-    if (checkCorrectness(reference) && m_options.runTiming)
-        measureTiming(reference);
+    if (checkCorrectness(reference)) {
+        if (m_options.runTiming)
+            measureTiming(reference);
+        if (m_correct && !m_failure)
+            audit(reference);
+    }
     return finish();
 }
 

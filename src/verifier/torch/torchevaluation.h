@@ -5,6 +5,7 @@
 #include "verifier/harness/adaptivetiming.h"
 #include "verifier/harness/backendevaluation.h"
 #include "verifier/harness/devicelock.h"
+#include "verifier/harness/engineclockbound.h"
 #include "verifier/harness/evaluationrecorder.h"
 #include "verifier/harness/verifieroptions.h"
 #include "verifier/torch/torchbackend.h"
@@ -63,6 +64,8 @@ private:
     Comparison compare(const QJsonArray &expected, const char *expectedBase,
                        const QJsonArray &got) const;
     void measureTiming(TorchReference &reference);
+    // How a correct candidate computes (TorchAudit): precision, kernel shares, the replay.
+    void audit(TorchReference &reference);
     bool timeRound(TorchReference &reference, int count, quint64 seed);
     void judgeTiming(QJsonObject &data);
     void judgeGap(const QString &evidence, QJsonObject &data);
@@ -71,6 +74,8 @@ private:
     bool request(TorchProcess &process, const QByteArray &line, int timeoutMs,
                  const QString &during, SandboxProcess::Reply *reply);
     quint64 seed(int index) const;
+    // The visible input set's seed: public, not drawn from the run's secret ("ln-vis", 47 bits).
+    static constexpr quint64 kVisibleSeed = 0x6c6e2d766973ull;
 
     const VerifierOptions &m_options;
     TorchBackend &m_backend;
@@ -92,8 +97,9 @@ private:
     bool m_compiledBaseline = false;
     QList<double> m_candidateWalls;
     QList<double> m_eagerWalls;
-    double m_reportedMs = 0.0; // what the candidate's process said its timed rounds took
-    double m_observedMs = 0.0; // what the engine measured around those rounds
+    double m_reportedMs = 0.0;     // what the candidate's process said its timed rounds took
+    double m_observedMs = 0.0;     // what the engine measured around those rounds
+    EngineClockBound m_clockBound; // the candidate's rounds against eager's, call by call
     double m_candidateUnexplainedMs = 0.0; // worker time beyond the candidate's calls
     double m_eagerUnexplainedMs = 0.0;     // the same for eager PyTorch
     QString m_lockName;

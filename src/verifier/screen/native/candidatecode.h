@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QMap>
+#include <QSet>
 #include <QString>
 
 namespace kiln {
@@ -32,6 +33,15 @@ public:
     // Index of the token closing the bracket opened at `open` ("(" / "[" / "{"), or -1.
     int matchingClose(int open) const;
 
+    // The value of the string literal at token k joined with the literals right after it
+    // ("sys" "call" is "syscall"), escapes decoded; `end` becomes the index after the last one.
+    QString stringValue(int k, int *end = nullptr) const;
+    // A literal's text with its escapes decoded: "\x73yscall" is "syscall".
+    static QString decodeEscapes(const QString &literal);
+
+    // Whether the candidate defines a function of this name (`name(...) {`): its own code.
+    bool definesFunction(const QString &name) const { return m_definedFunctions.contains(name); }
+
     // Whether the candidate declares a variable of this name ("half" is a type unless it does:
     // the reference kernels write `for (int half = blockDim.x / 2; ...)`, OpenMP kernels split
     // rows in halves).
@@ -40,6 +50,7 @@ public:
 private:
     QList<SourceToken> m_tokens;
     QMap<QString, QList<int>> m_identifierLines;
+    QSet<QString> m_definedFunctions;
 };
 
 } // namespace kiln

@@ -1,5 +1,6 @@
 #include "verifier/screen/native/cudarules.h"
 
+#include "verifier/screen/native/asmstatement.h"
 #include "verifier/screen/native/symbolnames.h"
 
 #include <QMap>
@@ -215,17 +216,43 @@ bool isReducedPrecisionName(const QString &name)
         QStringLiteral("__bfloat162float"), QStringLiteral("__bfloat1622float2"),
         QStringLiteral("__nv_fp8"),         QStringLiteral("__nv_fp6"),
         QStringLiteral("__nv_fp4"),         QStringLiteral("__nv_cvt_")};
-    if (exact.contains(name))
+    // 8-bit integer compute: dot products, packed signed bytes, SIMD byte/halfword intrinsics.
+    static const QRegularExpression eightBit(
+        QStringLiteral("^(__dp4a|__dp2a_lo|__dp2a_hi|char[24]|make_char[24]|__v[a-z]+[24])$"));
+    if (exact.contains(name) || eightBit.match(name).hasMatch())
         return true;
     return SymbolNames::startsWithAny(name, prefixes);
 }
 
-// Inline PTX that computes in reduced precision: f16/bf16/tf32/fp8 operands, tensor-core mma.
+// A WMMA fragment<...> (template arguments from token `open`) of integers: int8/int4 tensor
+// cores, whose accumulators are int.
+bool isIntegerFragment(const CandidateCode &code, int open)
+{
+    static const QSet<QString> integers = {QStringLiteral("char"), QStringLiteral("int8_t"),
+                                           QStringLiteral("uint8_t"), QStringLiteral("int"),
+                                           QStringLiteral("int32_t")};
+    int depth = 0;
+    for (int k = open; k < code.tokens().size() && k < open + 64; ++k) {
+        const QString &text = code.text(k);
+        depth += text == QLatin1String("<") ? 1 : 0;
+        depth -= text == QLatin1String(">") ? 1 : text == QLatin1String(">>") ? 2 : 0;
+        if (depth <= 0)
+            return false;
+        if (integers.contains(text))
+            return true;
+    }
+    return false;
+}
+
+// Inline PTX that computes in reduced precision: f16/bf16/tf32/fp8 operands, tensor-core mma,
+// integer dot products and conversions to 8- or 4-bit integers (quantisation).
 bool isReducedPrecisionPtx(const QString &text)
 {
     static const QRegularExpression types(
         QStringLiteral("\\.(f16|f16x2|bf16|bf16x2|tf32|e4m3|e5m2|e4m3x2|e5m2x2)\\b"));
-    if (types.match(text).hasMatch())
+    static const QRegularExpression integer(
+        QStringLiteral("\\bdp[24]a\\.|\\bcvt(\\.\\w+)*\\.[su][48]\\.|\\bcvt\\.pack"));
+    if (types.match(text).hasMatch() || integer.match(text).hasMatch())
         return true;
     return (text.contains(QLatin1String("mma.sync")) || text.contains(QLatin1String("wgmma"))) &&
            !text.contains(QLatin1String(".f64"));
@@ -559,7 +586,14 @@ void CudaRules::screenPrecision(int i, bool member, ScreenFlags &flags) const
     const bool halfType = name == QLatin1String("half") && !member &&
                           (!m_halfIsVariable || m_code.isIdentifier(i + 1));
     const bool tf32 = name == QLatin1String("tf32") && m_code.text(i - 1) == QLatin1String("::");
-    if (!member && (isReducedPrecisionName(name) || halfType || tf32))
+    // wmma::experimental::precision::s4 / u4 / b1, and fragments of integers.
+    const bool subByte = (name == QLatin1String("s4") || name == QLatin1String("u4") ||
+                          name == QLatin1String("b1")) &&
+                         m_code.text(i - 2) == QLatin1String("precision");
+    const bool integerFragment = name == QLatin1String("fragment") &&
+                                 m_code.text(i + 1) == QLatin1String("<") &&
+                                 isIntegerFragment(m_code, i + 1);
+    if (!member && (isReducedPrecisionName(name) || halfType || tf32 || subByte || integerFragment))
         flags.add(QStringLiteral("precision_downgrade"), token.line, name);
     if (m_code.isAsmKeyword(i))
         screenInlinePtx(i, flags);
@@ -568,16 +602,11 @@ void CudaRules::screenPrecision(int i, bool member, ScreenFlags &flags) const
 // The strings of an asm statement at token i: PTX that computes in reduced precision.
 void CudaRules::screenInlinePtx(int i, ScreenFlags &flags) const
 {
-    const QList<SourceToken> &tokens = m_code.tokens();
-    int open = i + 1;
-    while (open < tokens.size() && m_code.isIdentifier(open))
-        ++open; // volatile, __volatile__, goto
-    const int close = m_code.text(open) == QLatin1String("(") ? m_code.matchingClose(open) : -1;
-    for (int k = open; k < close; ++k) {
-        if (tokens[k].kind == SourceToken::Kind::String && isReducedPrecisionPtx(tokens[k].text))
-            flags.add(QStringLiteral("precision_downgrade"), tokens[k].line,
-                      QStringLiteral("PTX ") + tokens[k].text.simplified().left(40));
-    }
+    // The template as ptxas reads it: its strings joined ("cvt.rn.f" "16.f32") and decoded.
+    const AsmStatement statement(m_code, i);
+    if (isReducedPrecisionPtx(statement.text()))
+        flags.add(QStringLiteral("precision_downgrade"), statement.lineAt(0),
+                  QStringLiteral("PTX ") + statement.text().simplified().left(40));
 }
 
 void CudaRules::screenSymbols(const ElfSymbols &symbols, ScreenFlags &flags) const

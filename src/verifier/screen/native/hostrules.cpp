@@ -1,6 +1,8 @@
 #include "verifier/screen/native/hostrules.h"
 
+#include "verifier/screen/native/asmstatement.h"
 #include "verifier/screen/native/cudarules.h"
+#include "verifier/screen/native/forbiddencalls.h"
 #include "verifier/screen/native/sourcetokenizer.h"
 #include "verifier/screen/native/symbolnames.h"
 
@@ -12,48 +14,6 @@
 namespace kiln {
 
 namespace {
-
-// Calls that matter when they appear as `name (` in the candidate's own code, and as imports.
-struct CallRule
-{
-    const char *flag;
-    QList<const char *> names;
-};
-
-const QList<CallRule> &callRules()
-{
-    static const QList<CallRule> rules = {
-        {"dynamic_loading", {"dlopen", "dlsym", "dlvsym", "dlmopen", "dladdr", "dlinfo"}},
-        {"memory_protection", {"mprotect", "pkey_mprotect"}},
-        {"process_inspection", {"ptrace", "process_vm_readv", "process_vm_writev"}},
-        {"process_exit", {"exit", "_exit", "_Exit", "quick_exit", "abort", "terminate"}},
-        {"signals",
-         {"raise", "kill", "signal", "sigaction", "alarm", "setitimer", "pthread_kill", "tgkill",
-          "sigqueue", "ualarm", "timer_create"}},
-        {"process_spawn",
-         {"fork", "vfork", "execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle",
-          "system", "popen", "posix_spawn", "posix_spawnp", "clone", "daemon"}},
-        {"file_access",
-         {"fopen",    "fopen64", "freopen",  "open",   "open64",  "openat",   "openat64", "creat",
-          "creat64",  "unlink",  "unlinkat", "remove", "rename",  "renameat", "mkdir",    "rmdir",
-          "truncate", "symlink", "link",     "chmod",  "mkstemp", "tmpfile"}},
-        {"network",
-         {"socket", "connect", "bind", "listen", "accept", "sendto", "recvfrom", "getaddrinfo",
-          "gethostbyname"}},
-        {"threads_detached", {"pthread_detach"}},
-        // State that survives between calls without a static variable pointing at it.
-        {"hidden_state",
-         {"pthread_key_create", "pthread_setspecific", "pthread_getspecific", "setenv", "putenv",
-          "unsetenv", "clearenv", "shm_open", "memfd_create", "shmget", "shmat"}},
-        {"memory_mapping", {"mmap", "mmap64", "mremap", "munmap", "sbrk", "brk"}},
-        // Raw descriptors and system calls reach the sandbox's own channels (its reply pipe)
-        // and bypass every name screened above.
-        {"raw_system_calls",
-         {"syscall", "write", "writev", "pwrite", "pwrite64", "dup", "dup2", "dup3", "close",
-          "close_range", "fcntl", "ioctl", "prctl", "seccomp"}},
-    };
-    return rules;
-}
 
 // Imports that count even though the source never spells them (libstdc++ wrappers).
 const QList<QPair<const char *, const char *>> &importPrefixes()
@@ -80,25 +40,6 @@ const QMap<QString, QStringList> &libraryPrefixes()
         {QStringLiteral("eigen"), {QStringLiteral("_ZN5Eigen"), QStringLiteral("Eigen")}},
     };
     return prefixes;
-}
-
-const QSet<QString> &timerSymbols()
-{
-    static const QSet<QString> names = {
-        QStringLiteral("clock_gettime"),
-        QStringLiteral("__clock_gettime"),
-        QStringLiteral("gettimeofday"),
-        QStringLiteral("clock"),
-        QStringLiteral("time"),
-        QStringLiteral("clock_getres"),
-        QStringLiteral("timespec_get"),
-        QStringLiteral("__vdso_clock_gettime"),
-        QStringLiteral("omp_get_wtime"),
-        QStringLiteral("_ZNSt6chrono3_V212steady_clock3nowEv"),
-        QStringLiteral("_ZNSt6chrono3_V212system_clock3nowEv"),
-        QStringLiteral("_ZNSt6chrono12system_clock3nowEv"),
-        QStringLiteral("_ZNSt6chrono3_V214high_resolution_clock3nowEv")};
-    return names;
 }
 
 // Runtime prefixes that are interposition even when the engine has not loaded that runtime.
@@ -128,10 +69,6 @@ HostRules::HostRules(const Task &task, const CandidateCode &code, bool fp32Task,
     : m_task(task), m_code(code), m_fp32Task(fp32Task), m_cuda(cuda),
       m_halfIsVariable(code.declaresVariableNamed(QStringLiteral("half")))
 {
-    for (const CallRule &rule : callRules()) {
-        for (const char *name : rule.names)
-            m_callFlag.insert(QString::fromLatin1(name), QString::fromLatin1(rule.flag));
-    }
     for (const QString &library : task.forbiddenLibraries)
         m_forbiddenPrefixes += libraryPrefixes().value(library.toLower());
 }
@@ -157,8 +94,12 @@ void HostRules::screenIdentifier(int i, ScreenFlags &flags) const
     const QString after = m_code.text(i + 1);
     const QString before = m_code.text(i - 1);
     const bool member = before == QLatin1String(".") || before == QLatin1String("->");
-    if (after == QLatin1String("(") && m_callFlag.contains(name) && !member)
-        flags.add(m_callFlag.value(name), token.line, name);
+    // A function of the candidate's own (a device helper named `read`) is not the C library's;
+    // defining one of the library's names is judged in the object (symbol_interposition).
+    if (after == QLatin1String("(") && !member && !m_code.definesFunction(name)) {
+        if (const QString flag = ForbiddenCalls::flagOf(name); !flag.isEmpty())
+            flags.add(flag, token.line, name);
+    }
     if (name == QLatin1String("thread_local") || name == QLatin1String("__thread"))
         flags.add(QStringLiteral("static_state"), token.line, name);
     if (name == QLatin1String("detach") && member && after == QLatin1String("("))
@@ -178,19 +119,27 @@ void HostRules::screenIdentifier(int i, ScreenFlags &flags) const
     }
 }
 
+// Inline assembly is advice, unless its template makes a system call, hides instructions
+// the source does not spell, or calls code: then it bypasses every name screened above.
 void HostRules::screenInlineAsm(int i, ScreenFlags &flags) const
 {
-    flags.add(QStringLiteral("inline_asm"), m_code.token(i).line);
-    // System calls and the cycle counter straight from assembly.
-    for (int k = i + 1; k < qMin(i + 12, m_code.size()); ++k) {
-        const SourceToken &operand = m_code.token(k);
-        const QString text = operand.text;
-        if (operand.kind == SourceToken::Kind::String &&
-            (text.contains(QLatin1String("syscall")) || text.contains(QLatin1String("sysenter")) ||
-             text.contains(QLatin1String("int $0x80")) ||
-             text.contains(QLatin1String("int 0x80")) || text.contains(QLatin1String("svc"))))
-            flags.add(QStringLiteral("raw_system_calls"), operand.line, QStringLiteral("asm"));
-    }
+    const AsmStatement statement(m_code, i);
+    const AsmStatement::Finding clock = statement.clockRead();
+    flags.add(QStringLiteral("inline_asm"), statement.line(),
+              clock.found() ? clock.what + QStringLiteral(" reads a clock") : QString());
+    if (const AsmStatement::Finding call = statement.systemCall(); call.found())
+        flags.add(QStringLiteral("raw_system_calls"), statement.lineAt(call.offset),
+                  QStringLiteral("asm ") + call.what);
+    if (const AsmStatement::Finding data = statement.hiddenInstructions(); data.found())
+        flags.add(QStringLiteral("raw_system_calls"), statement.lineAt(data.offset),
+                  QStringLiteral("asm ") + data.what + QStringLiteral(": code written as data"));
+    const AsmStatement::Finding call = statement.call();
+    if (!call.found())
+        return;
+    const QString flag = call.what == QLatin1String("*") ? QStringLiteral("dynamic_loading")
+                                                         : ForbiddenCalls::flagOf(call.what);
+    if (!flag.isEmpty())
+        flags.add(flag, statement.lineAt(call.offset), QStringLiteral("asm call ") + call.what);
 }
 
 // Only asked of an fp32 task, where any half-precision type or conversion is a downgrade.
@@ -220,7 +169,7 @@ void HostRules::screenImports(const ElfSymbols &symbols, ScreenFlags &flags) con
 {
     for (const QString &import : symbols.undefined) {
         const QList<int> lines = m_code.linesOf(SymbolNames::plainName(import));
-        const QString flag = m_callFlag.value(import);
+        const QString flag = ForbiddenCalls::flagOf(import);
         // nvcc replaces every __device__ function's host body with a call to exit(): the
         // import alone is no finding, a call in the candidate's own code is.
         if (m_cuda && import == QLatin1String("exit") && lines.isEmpty())
@@ -240,14 +189,14 @@ void HostRules::screenDefinitions(const ElfSymbols &symbols, ScreenFlags &flags)
 {
     QStringList definitions = symbols.defined;
     for (const QString &weak : symbols.weakDefined) {
-        if (timerSymbols().contains(weak))
+        if (ForbiddenCalls::isTimerFunction(weak))
             definitions.append(weak);
     }
     for (const QString &symbol : definitions) {
         if (symbol == m_task.entry || (m_cuda && CudaRules::isCudaApiName(symbol)))
             continue; // CUDA runtime names: CudaRules::screenSymbols
         const QList<int> lines = m_code.linesOf(SymbolNames::plainName(symbol));
-        if (timerSymbols().contains(symbol)) {
+        if (ForbiddenCalls::isTimerFunction(symbol)) {
             flags.add(QStringLiteral("timer_tampering"), lines, symbol);
             continue;
         }

@@ -38,8 +38,7 @@ private:
     const CandidateCode &m_code;
     const bool m_fp32Task;
     const bool m_cuda;
-    QMap<QString, QString> m_callFlag; // call name -> flag id
-    QStringList m_forbiddenPrefixes;   // of the task's forbidden libraries
+    QStringList m_forbiddenPrefixes; // of the task's forbidden libraries
     bool m_halfIsVariable = false;
 };
 

@@ -17,6 +17,8 @@ struct SourceToken
     Kind kind = Kind::Punctuation;
     QString text;
     int line = 0; // line in the candidate's file
+    // A raw string literal R"(...)": its text is its value, with no escapes to decode.
+    bool rawString = false;
 };
 
 } // namespace kiln

@@ -7,9 +7,48 @@ namespace kiln {
 
 namespace {
 
-// The source with comments turned into blanks (their newlines kept), so "/**/ #line" is seen as
-// a directive and line numbers stay those of the source.
-QString withoutComments(const QString &source)
+// The logical line starting at physical line `first`: physical lines joined where they end in a
+// backslash. `last` becomes the index of its final physical line.
+QString logicalLine(const QStringList &physical, int first, int &last)
+{
+    QString logical;
+    for (last = first;; ++last) {
+        QString part = physical[last];
+        if (part.endsWith(QLatin1Char('\r')))
+            part.chop(1);
+        if (part.endsWith(QLatin1Char('\\')) && last + 1 < physical.size()) {
+            logical += part.chopped(1);
+            continue;
+        }
+        logical += part;
+        break;
+    }
+    return logical;
+}
+
+// The name of the directive a logical line holds ("define", "line" for #line and for a line
+// marker "# 12 \"file\""), also spelled with "%:"; a null string for a line that is none. `body`
+// becomes the text after the name.
+QString directiveName(const QString &logical, QString *body)
+{
+    QString directive = logical.trimmed();
+    if (!directive.startsWith(QLatin1Char('#')) && !directive.startsWith(QLatin1String("%:")))
+        return {};
+    directive = directive.mid(directive.startsWith(QLatin1Char('#')) ? 1 : 2).trimmed();
+    if (!directive.isEmpty() && directive[0].isDigit()) {
+        *body = directive;
+        return QStringLiteral("line");
+    }
+    qsizetype end = 0;
+    while (end < directive.size() && SourceTokenizer::isIdentifierPart(directive[end]))
+        ++end;
+    *body = directive.mid(end).trimmed();
+    return directive.left(end);
+}
+
+} // namespace
+
+QString SourceTokenizer::withoutComments(const QString &source)
 {
     QString text = source;
     const qsizetype n = text.size();
@@ -36,39 +75,6 @@ QString withoutComments(const QString &source)
     return text;
 }
 
-// The logical line starting at physical line `first`: physical lines joined where they end in a
-// backslash. `last` becomes the index of its final physical line.
-QString logicalLine(const QStringList &physical, int first, int &last)
-{
-    QString logical;
-    for (last = first;; ++last) {
-        QString part = physical[last];
-        if (part.endsWith(QLatin1Char('\r')))
-            part.chop(1);
-        if (part.endsWith(QLatin1Char('\\')) && last + 1 < physical.size()) {
-            logical += part.chopped(1);
-            continue;
-        }
-        logical += part;
-        break;
-    }
-    return logical;
-}
-
-// Whether a logical line is #line or a line marker ("# 12 \"file\""), also spelled with "%:".
-bool isLineDirective(const QString &logical)
-{
-    QString directive = logical.trimmed();
-    if (!directive.startsWith(QLatin1Char('#')) && !directive.startsWith(QLatin1String("%:")))
-        return false;
-    directive = directive.mid(directive.startsWith(QLatin1Char('#')) ? 1 : 2).trimmed();
-    return (directive.startsWith(QLatin1String("line")) &&
-            (directive.size() == 4 || !SourceTokenizer::isIdentifierPart(directive[4]))) ||
-           (!directive.isEmpty() && directive[0].isDigit());
-}
-
-} // namespace
-
 bool SourceTokenizer::isIdentifierStart(QChar c)
 {
     return c.isLetter() || c == QLatin1Char('_');
@@ -88,14 +94,26 @@ bool SourceTokenizer::isPreprocessed(const QString &text)
 QList<int> SourceTokenizer::lineDirectiveLines(const QString &source)
 {
     QList<int> lines;
+    for (const Directive &directive : directives(source)) {
+        if (directive.name == QLatin1String("line"))
+            lines.append(directive.firstLine);
+    }
+    return lines;
+}
+
+QList<SourceTokenizer::Directive> SourceTokenizer::directives(const QString &source)
+{
+    QList<Directive> found;
     const QStringList physical = withoutComments(source).split(QLatin1Char('\n'));
     for (int first = 0; first < physical.size();) {
         int last = first;
-        if (isLineDirective(logicalLine(physical, first, last)))
-            lines.append(first + 1);
+        QString body;
+        const QString name = directiveName(logicalLine(physical, first, last), &body);
+        if (!name.isNull())
+            found.append({first + 1, last + 1, name, body});
         first = last + 1;
     }
-    return lines;
+    return found;
 }
 
 QList<SourceToken> SourceTokenizer::candidateTokens(const QString &text,
@@ -137,7 +155,13 @@ void SourceTokenizer::run()
             continue;
         }
         m_atLineStart = false;
-        const SourceToken token = readToken();
+        SourceToken token = readToken();
+        // A macro's parameter is a placeholder, not the name it spells (`#define AT(p, time)`).
+        if (m_pos > m_macroEnd)
+            m_macroParameters.clear();
+        else if (token.kind == SourceToken::Kind::Identifier &&
+                 m_macroParameters.contains(token.text))
+            token.text = QStringLiteral("kiln_macro_parameter");
         if (m_inCandidate)
             m_tokens.append(token);
     }
@@ -183,6 +207,7 @@ void SourceTokenizer::readRawDirective()
         ++wordEnd;
     const QString word = m_text.mid(j, wordEnd - j);
     if (word == QLatin1String("define")) {
+        readMacroParameters(wordEnd);
         m_pos = wordEnd;
         m_atLineStart = false;
         return;
@@ -195,6 +220,30 @@ void SourceTokenizer::readRawDirective()
                          .split(QLatin1Char(' '), Qt::SkipEmptyParts),
                      directiveLine);
     m_pos = end;
+}
+
+// The parameters of the function-like macro a #define (its text after `from`) defines, and
+// where the definition ends.
+void SourceTokenizer::readMacroParameters(qsizetype from)
+{
+    const int line = m_line;
+    m_macroEnd = directiveEnd(from);
+    m_line = line; // the body's newlines are counted as its tokens are read
+    qsizetype nameEnd = from;
+    while (nameEnd < m_size &&
+           (m_text[nameEnd] == QLatin1Char(' ') || m_text[nameEnd] == QLatin1Char('\t')))
+        ++nameEnd;
+    while (nameEnd < m_size && isIdentifierPart(m_text[nameEnd]))
+        ++nameEnd;
+    m_macroParameters.clear();
+    const qsizetype close = m_text.indexOf(QLatin1Char(')'), nameEnd);
+    if (nameEnd >= m_size || m_text[nameEnd] != QLatin1Char('(') || close < 0 || close > m_macroEnd)
+        return;
+    for (QString parameter : m_text.mid(nameEnd + 1, close - nameEnd - 1).split(QLatin1Char(','))) {
+        parameter = parameter.remove(QLatin1String("...")).remove(QLatin1Char('\\')).trimmed();
+        if (!parameter.isEmpty())
+            m_macroParameters.append(parameter);
+    }
 }
 
 // The end of a directive, over backslash-continued lines (counted in m_line).
@@ -283,6 +332,7 @@ void SourceTokenizer::readRawString(SourceToken &token, qsizetype start)
     const qsizetype stop = m_text.indexOf(close, open);
     const qsizetype end = stop < 0 ? m_size : stop + close.size();
     token.kind = SourceToken::Kind::String;
+    token.rawString = true;
     token.text = m_text.mid(open + 1, (stop < 0 ? m_size : stop) - open - 1);
     m_line += int(m_text.mid(start, end - start).count(QLatin1Char('\n')));
     m_pos = end;

@@ -4,6 +4,7 @@
 #include "core/cheatflag.h"
 #include "tasks/task.h"
 #include "verifier/screen/native/elfsymbols.h"
+#include "verifier/screen/native/macroexpander.h"
 #include "verifier/screen/native/sourcetoken.h"
 
 #include <QList>
@@ -11,13 +12,15 @@
 
 namespace kiln {
 
-// Advisory static and link-level screen (verifier.md): the preprocessed source, so macros and
-// token pasting cannot hide a name, and the candidate object's symbol table. Flags point at the
+// Static and link-level screen (verifier.md): the preprocessed source, so macros and token
+// pasting cannot hide a name, and the candidate object's symbol table. Flags point at the
 // candidate's own lines, recovered through the preprocessor's line markers.
 //
 // Text that does not start with a line marker (a device-only CUDA source compiled with NVRTC,
-// which has no separate preprocessing step) is screened as written: every token is the
-// candidate's, comments are skipped, lines are physical lines, and #line directives are a flag.
+// which has no separate preprocessing step; load_inline's C++) is screened as written: every
+// token is the candidate's, comments are skipped, lines are physical lines, and #line
+// directives are a flag. It is screened again with its macros expanded (MacroExpander); what
+// only the expansion shows is said to be "after macro expansion".
 class StaticScreen
 {
 public:
@@ -42,6 +45,11 @@ public:
     // the host object of `nvcc -c`. Adds the stream, L2, CUDA library and precision rules.
     static QList<CheatFlag> screen(const Task &task, Backend backend, const QString &preprocessed,
                                    const QString &candidateFile, const ElfSymbols &symbols);
+    // The same with a raw source's macro expansion already made (MacroExpander::expand of
+    // `preprocessed`), for a caller that reads the expansion too.
+    static QList<CheatFlag> screen(const Task &task, Backend backend, const QString &preprocessed,
+                                   const QString &candidateFile, const ElfSymbols &symbols,
+                                   const MacroExpander::Result &expansion);
 };
 
 } // namespace kiln

@@ -1,6 +1,7 @@
 #include "verifier/screen/python/inlinecudascreen.h"
 
 #include "verifier/screen/native/elfsymbols.h"
+#include "verifier/screen/native/macroexpander.h"
 #include "verifier/screen/native/staticscreen.h"
 #include "verifier/screen/python/torchops.h"
 
@@ -142,11 +143,19 @@ const QSet<QString> &precisionSetters()
 
 bool isReducedPrecisionCpp(const QString &name, const QString &before, const QString &after)
 {
-    static const QSet<QString> constants = {u"kHalf"_s, u"kFloat16"_s, u"kBFloat16"_s,
-                                            u"kComplexHalf"_s};
+    // Half, bfloat16 and fp8; int8 and the quantized types (kChar is int8).
+    static const QSet<QString> constants = {
+        u"kHalf"_s,  u"kFloat16"_s, u"kBFloat16"_s, u"kComplexHalf"_s, u"kChar"_s,    u"kInt8"_s,
+        u"kQInt8"_s, u"kQUInt8"_s,  u"kQInt32"_s,   u"kQUInt4x2"_s,    u"kQUInt2x4"_s};
+    static const QSet<QString> scalarTypes = {u"Half"_s,  u"BFloat16"_s, u"Char"_s,
+                                              u"QInt8"_s, u"QUInt8"_s,   u"QInt32"_s};
+    // ATen's int8 and fp8 matrix products.
+    static const QSet<QString> lowPrecisionOps = {
+        u"_int_mm"_s, u"_scaled_mm"_s, u"_weight_int8pack_mm"_s, u"_weight_int4pack_mm"_s};
     const bool member = before == u"." || before == u"->";
     return constants.contains(name) || name.startsWith(u"kFloat8") || name.startsWith(u"Float8_") ||
-           ((name == u"Half" || name == u"BFloat16") && before == u"::") ||
+           (scalarTypes.contains(name) && before == u"::") ||
+           (lowPrecisionOps.contains(name) && after == u"(") ||
            ((name == u"half" || name == u"bfloat16") && member && after == u"(");
 }
 
@@ -538,8 +547,10 @@ void InlineCudaScreen::screenSource(const MappedText &source, int line)
     const QString text = u"\n"_s + normalisedCpp(source.text);
     QList<int> lines = {line};
     lines += source.lines;
-    const QList<CheatFlag> found =
-        StaticScreen::screen(m_cudaTask, Backend::Cuda, text, u"inline.cu"_s, ElfSymbols{});
+    // Expanded once: the CUDA screen and the extension's own rules both read the expansion.
+    const MacroExpander::Result expansion = MacroExpander::expand(text, u"inline.cu"_s);
+    const QList<CheatFlag> found = StaticScreen::screen(m_cudaTask, Backend::Cuda, text,
+                                                        u"inline.cu"_s, ElfSymbols{}, expansion);
     for (CheatFlag flag : found) {
         QList<int> mapped;
         for (int l : std::as_const(flag.lines)) {
@@ -553,7 +564,12 @@ void InlineCudaScreen::screenSource(const MappedText &source, int line)
         const bool defaultStream = flag.id == u"legacy_default_stream";
         m_flags->merge(flag, defaultStream ? u"torch_default_stream"_s : QString());
     }
-    screenTorchTokens(text, lines);
+    // The extension's own rules read the text as written and with its macros expanded; token
+    // pasting hides names only where the expansion could not be made.
+    const bool expanded = expansion.status == MacroExpander::Status::Expanded;
+    screenTorchTokens(text, lines, !expanded);
+    if (expanded)
+        screenTorchTokens(expansion.text, lines, false);
     screenIncludes(text, lines);
 }
 
@@ -576,7 +592,8 @@ void InlineCudaScreen::screenIncludes(const QString &text, const QList<int> &lin
     }
 }
 
-void InlineCudaScreen::screenTorchTokens(const QString &text, const QList<int> &lines)
+void InlineCudaScreen::screenTorchTokens(const QString &text, const QList<int> &lines,
+                                         bool pastingHides)
 {
     using CppToken = StaticScreen::Token;
     const QList<CppToken> tokens = StaticScreen::candidateTokens(text, u"inline.cu"_s);
@@ -585,7 +602,8 @@ void InlineCudaScreen::screenTorchTokens(const QString &text, const QList<int> &
     for (int i = 0; i < tokens.size(); ++i) {
         const CppToken &token = tokens[i];
         const int line = lines.value(token.line - 1, lines.first());
-        if (token.kind == CppToken::Kind::Punctuation && token.text == u"#" && at(i + 1) == u"#")
+        if (pastingHides && token.kind == CppToken::Kind::Punctuation && token.text == u"#" &&
+            at(i + 1) == u"#")
             m_flags->add(intro, line, u"token pasting (##) hides names from the screen"_s);
         if (token.kind == CppToken::Kind::String && token.text.contains(u".incbin"))
             m_flags->add(intro, line, u".incbin"_s);

@@ -15,8 +15,9 @@ namespace kiln {
 // The C++/CUDA a KernelBench candidate compiles with torch.utils.cpp_extension.load_inline:
 // the cpp_sources/cuda_sources values are evaluated from the Python text (string literals,
 // names bound to them, `+`, lists, f-strings with plain fields) and screened with the CUDA
-// screen as raw text, then with the rules that only matter inside a PyTorch extension (ATen
-// ops, cuBLAS handles, torch streams, Python C-API). The compiler flags are screened too.
+// screen as raw text (which also reads it with its macros expanded), then with the rules that
+// only matter inside a PyTorch extension (ATen ops, cuBLAS handles, torch streams, Python
+// C-API), on the text as written and expanded. The compiler flags are screened too.
 // Sources the text does not determine are a flag: what the screen cannot read it cannot pass.
 class InlineCudaScreen
 {
@@ -47,7 +48,8 @@ private:
     bool evaluateFlags(int first, int last, QStringList *flags, int depth) const;
     QString fieldValue(const QString &field) const;
     void screenSource(const MappedText &source, int line);
-    void screenTorchTokens(const QString &text, const QList<int> &lines);
+    // `pastingHides`: token pasting (##) is a finding, the expansion being unknown.
+    void screenTorchTokens(const QString &text, const QList<int> &lines, bool pastingHides);
     void screenTorchIdentifier(const QString &name, const QString &before, const QString &scope,
                                const QString &after, int line);
     void screenIncludes(const QString &text, const QList<int> &lines);

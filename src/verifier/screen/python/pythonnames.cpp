@@ -384,6 +384,25 @@ void PythonNames::readProviders()
     }
 }
 
+// getattr, setattr or delattr itself as a value (functools.partial(getattr, x), map(getattr,
+// ...), f(getattr)): every call through it names its attribute at run time. A plain alias
+// (`g = getattr`) is followed instead: calls of g are judged like calls of getattr.
+bool PythonNames::isAttributeLookupValue(const Reference &reference, int token) const
+{
+    static const QSet<QString> lookups = {u"getattr"_s,          u"setattr"_s,
+                                          u"delattr"_s,          u"builtins.getattr"_s,
+                                          u"builtins.setattr"_s, u"builtins.delattr"_s};
+    if (!lookups.contains(reference.qualified))
+        return false;
+    if (!m_source.is(token - 1, u"="))
+        return true;
+    for (const PythonSource::Statement &statement : m_source.statements()) {
+        if (statement.first <= token && token < statement.last)
+            return reference.end != statement.last;
+    }
+    return true;
+}
+
 void PythonNames::readReferences()
 {
     const QList<Token> &tokens = m_source.tokens();
@@ -440,6 +459,8 @@ void PythonNames::readReferences()
             reference.callClose = m_source.matchingClose(reference.end, int(tokens.size()));
             calls.insert(reference.callClose, int(m_references.size()));
         }
+        if (!reference.called && isAttributeLookupValue(reference, k))
+            m_computedAttributeLines.append(reference.line);
         m_referenceAt.insert(k, int(m_references.size()));
         m_references.append(reference);
         // A getattr chain covers its arguments; the names inside are not separate uses.

@@ -50,7 +50,8 @@ public:
     bool isModuleName(const QString &name) const { return m_moduleNames.contains(name); }
     // Functions that return a load_inline extension (`def get_ext(): ... return ext`).
     bool isExtensionProvider(const QString &name) const { return m_providers.contains(name); }
-    // Lines where getattr/setattr/delattr take a name that is not a string literal.
+    // Lines where getattr/setattr/delattr take a name that is not a string literal, or are
+    // passed around as values (functools.partial(getattr, x)).
     const QList<int> &computedAttributeLines() const { return m_computedAttributeLines; }
     // Whether [first, last) is a string literal (implicitly concatenated parts allowed, no
     // f-string); its value in *value.
@@ -76,6 +77,7 @@ private:
     QString valueOf(int first, int last) const;
     void readProviders();
     void readReferences();
+    bool isAttributeLookupValue(const Reference &reference, int token) const;
     void collectBoundNames();
     bool isBuiltinCall(int token, const QString &builtin) const;
 

@@ -237,6 +237,18 @@ QString precisionOfName(const QString &name)
         {u"ao"_s, u"quant"_s},
         {u"qint8"_s, u"quant"_s},
         {u"quint8"_s, u"quant"_s},
+        {u"qint32"_s, u"quant"_s},
+        {u"quint4x2"_s, u"quant"_s},
+        {u"quint2x4"_s, u"quant"_s},
+        {u"int8"_s, u"int8"_s},
+        {u"int4"_s, u"int8"_s},
+        {u"uint4"_s, u"int8"_s},
+        {u"char"_s, u"int8"_s},
+        {u"_int_mm"_s, u"int8"_s},
+        {u"_weight_int8pack_mm"_s, u"int8"_s},
+        {u"_weight_int4pack_mm"_s, u"int8"_s},
+        {u"_convert_weight_to_int4pack"_s, u"int8"_s},
+        {u"_scaled_mm"_s, u"fp8"_s},
         {u"set_flush_denormal"_s, u"denormal"_s}};
     if (name.startsWith(u"float8_"))
         return u"fp8"_s;
@@ -725,9 +737,10 @@ QList<CheatFlag> TorchScreen::screen(const Task &task, const QString &candidateS
     QSet<QString> referenceOpNames;
     for (auto it = referenceOps.ops().cbegin(); it != referenceOps.ops().cend(); ++it)
         referenceOpNames.insert(it.key());
-    const bool reduced = c.allowedPrecision.contains(u"half"_s) ||
-                         c.allowedPrecision.contains(u"bfloat16"_s) ||
-                         c.allowedPrecision.contains(u"fp8"_s);
+    const bool reduced =
+        c.allowedPrecision.contains(u"half"_s) || c.allowedPrecision.contains(u"bfloat16"_s) ||
+        c.allowedPrecision.contains(u"fp8"_s) || c.allowedPrecision.contains(u"int8"_s) ||
+        c.allowedPrecision.contains(u"quant"_s);
     const Task cudaTask = cudaTaskFor(task, reduced);
     InlineCudaScreen inlineScreen(source, names, cudaTask, reduced, referenceOpNames, &flags);
     inlineScreen.run();
