@@ -42,6 +42,7 @@ CorrectnessSession::SetUp CpuCorrectnessSession::setUp(CorrectnessLoop &loop,
     // Each output is copied aside the moment the call returns: that copy is what is judged,
     // and the output must not change after it.
     m_snapshots.clear();
+    m_rerunDone = false;
     m_call = "batch call:c:0";
     for (const auto &buffer : shape.placed.buffers)
         if (buffer.output) {
@@ -71,16 +72,77 @@ bool CpuCorrectnessSession::call(const CorrectnessLoop::Shape &shape,
             std::memcpy(at, values.constData(), size_t(values.size()));
         }
     }
-    // Each call under the other poison: memory the candidate never wrote differs call by call.
-    const QByteArray poison = " poison:" + QByteArray::number(sandbox::kPoisonFills[m_calls++ % 2]);
     SandboxProcess::Reply reply;
-    if (!request(QByteArray(m_call).insert(5, poison), during, &reply))
+    if (!poisonedCall(during, &reply))
         return false;
+    // A shape's first call runs twice, under both poisons, on the same inputs: a result that
+    // changes with them depends on memory the candidate never wrote.
+    if (!m_rerunDone) {
+        m_rerunDone = true;
+        const QList<QByteArray> first = snapshots(shape);
+        for (const auto &buffer : shape.placed.buffers)
+            if (buffer.output)
+                OutputChecker::fillSentinel(m_sandbox.buffer() + buffer.offset, buffer.bytes);
+        if (!poisonedCall(during, &reply))
+            return false;
+        m_poisonDependence = poisonDependence(shape, first);
+    }
     // More threads than after the first call is no evidence: OpenMP starts its pool at the
     // first parallel region and keeps it, idle. What counts is work after return: outputs that
     // change (judge) and CPU used while idle (the probe).
     m_maxThreads = qMax(m_maxThreads, reply.words.value(0).toInt());
     return true;
+}
+
+// The shape's call under the next poison: memory the candidate never wrote differs call by call.
+bool CpuCorrectnessSession::poisonedCall(const QString &during, SandboxProcess::Reply *reply)
+{
+    const QByteArray poison =
+        " poison:" + QByteArray::number(sandbox::kPoisonFills[m_calls++ % 2]);
+    return request(QByteArray(m_call).insert(5, poison), during, reply);
+}
+
+// The outputs as the last call left them at return (its snapshots).
+QList<QByteArray> CpuCorrectnessSession::snapshots(const CorrectnessLoop::Shape &shape) const
+{
+    QList<QByteArray> copies;
+    qsizetype o = 0;
+    for (const auto &buffer : shape.placed.buffers)
+        if (buffer.output)
+            copies.append(QByteArray(m_sandbox.buffer() + m_snapshots[o++], buffer.bytes));
+    return copies;
+}
+
+// Where the last call's outputs differ beyond the tolerance from `first`, the same inputs'
+// outputs under the other poison: what to say, or empty. Honest nondeterminism (a parallel
+// sum's order) stays inside the tolerance; memory never written gives the poison's huge values.
+QString CpuCorrectnessSession::poisonDependence(const CorrectnessLoop::Shape &shape,
+                                                const QList<QByteArray> &first) const
+{
+    const QList<QByteArray> second = snapshots(shape);
+    qsizetype o = 0;
+    for (const auto &buffer : shape.placed.buffers) {
+        if (!buffer.output)
+            continue;
+        const TaskParameter &parameter = m_task.parameters[buffer.parameter];
+        if (second[o] == first[o]) {
+            ++o;
+            continue;
+        }
+        const CheckResult check =
+            OutputChecker::compare(second[o].constData(), first[o].constData(), nullptr,
+                                   buffer.bytes / 4, parameter.dtype,
+                                   m_task.tolerance(parameter.dtype));
+        ++o;
+        // Elements left unwritten are output_unwritten's finding, not this one's.
+        if (check.mismatches > check.unwritten)
+            return QStringLiteral("%1 on %2: %3 of %4 elements differ between two calls on the "
+                                  "same inputs under two fill patterns of fresh memory")
+                .arg(parameter.name, shape.label)
+                .arg(check.mismatches)
+                .arg(check.elements);
+    }
+    return {};
 }
 
 // The inputs first (one finding for all of them), then each output as it was at return, which
@@ -112,6 +174,9 @@ void CpuCorrectnessSession::judge(CorrectnessLoop &loop, const CorrectnessLoop::
 // Threads still burning CPU after the calls returned (work hidden from the timer).
 bool CpuCorrectnessSession::finishShape(CorrectnessLoop &loop)
 {
+    if (!m_poisonDependence.isEmpty())
+        loop.flag(QStringLiteral("uninitialized_memory"), m_poisonDependence);
+    m_poisonDependence.clear();
     SandboxProcess::Reply reply;
     if (!request("probe 3", QStringLiteral("the thread probe"), &reply))
         return false;

@@ -35,6 +35,10 @@ public:
 
 private:
     bool request(const QByteArray &line, const QString &during, SandboxProcess::Reply *reply);
+    bool poisonedCall(const QString &during, SandboxProcess::Reply *reply);
+    QList<QByteArray> snapshots(const CorrectnessLoop::Shape &shape) const;
+    QString poisonDependence(const CorrectnessLoop::Shape &shape,
+                             const QList<QByteArray> &first) const;
 
     SandboxProcess &m_sandbox;
     const VerifierOptions &m_options;
@@ -44,7 +48,9 @@ private:
     QList<qint64> m_snapshots; // per output of the shape, where its copy at return goes
     QByteArray m_call;         // the shape's call request, snapshots included
     int m_maxThreads = 0;
-    int m_calls = 0; // calls so far: which poison the next one runs under
+    int m_calls = 0;            // calls so far: which poison the next one runs under
+    bool m_rerunDone = false;   // the shape's first call ran under both poisons
+    QString m_poisonDependence; // what that showed, when the outputs differed
 };
 
 } // namespace kiln

@@ -200,6 +200,11 @@ constexpr FlagRow flagTable[] = {
      "Called again with new values at the same addresses, it returned the "
      "previous result: results are cached, not computed.",
      true, "correctness"},
+    {"uninitialized_memory",
+     "Its result depends on memory it never wrote: the same inputs gave different outputs "
+     "when fresh memory held different patterns. Initialise scratch before reading it (an "
+     "honest bug as often as a game; the verdict follows correctness).",
+     false, "correctness", "suspicious"},
     {"near_constant_output",
      "The output is (nearly) constant or unrelated to the correct result, "
      "which varies; it passed the tolerance only because of the data.",
