@@ -89,11 +89,16 @@ TorchEvaluation::TorchEvaluation(const VerifierOptions &options, TorchBackend &b
 
 quint64 TorchEvaluation::seed(int index) const
 {
-    // splitmix64 of the run's secret: seeds the candidate cannot predict.
-    quint64 z = m_secret + 0x9e3779b97f4a7c15ull * quint64(index + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (z ^ (z >> 31)) & 0x7fffffffffffull;
+    // A keyed hash of the run's secret: the candidate's own process derives its inputs from the
+    // seeds it is sent, and no number of them gives back the secret (splitmix64, used before,
+    // could be inverted from two seeds), so the seeds of other calls stay unpredictable.
+    QByteArray key(reinterpret_cast<const char *>(&m_secret), sizeof m_secret);
+    const qint64 counter = index;
+    key.append(reinterpret_cast<const char *>(&counter), sizeof counter);
+    const QByteArray digest = QCryptographicHash::hash(key, QCryptographicHash::Sha256);
+    quint64 value = 0;
+    std::memcpy(&value, digest.constData(), sizeof value);
+    return value & 0x7fffffffffffull;
 }
 
 void TorchEvaluation::chooseDevice()
