@@ -8,6 +8,7 @@
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
 #include "tasks/taskloader.h"
+#include "torchpython.h"
 #include "verifier/lint/problemlinter.h"
 #include "verifier/verifier.h"
 
@@ -24,16 +25,6 @@ namespace {
 
 const QString kWeakTasks = QStringLiteral(KILN_SOURCE_DIR "/tests/data/tasklint");
 const QString kProblems = QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/lint");
-
-bool hasTorch(const QString &python)
-{
-    if (python.isEmpty())
-        return false;
-    QProcess process;
-    process.start(python, {u"-c"_s, u"import torch"_s});
-    return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit &&
-           process.exitCode() == 0;
-}
 
 const LintFinding *findingOf(const ProblemLint &lint, const QString &id)
 {
@@ -179,9 +170,8 @@ private slots:
 
     void kernelBenchProblems()
     {
-        if (!hasTorch(m_options.python))
-            m_options.python = u"/usr/bin/python3"_s; // Debian's, where python3-torch lives
-        if (!hasTorch(m_options.python))
+        m_options.python = kiln::test::pythonWithTorch(m_options.python);
+        if (m_options.python.isEmpty())
             QSKIP("no python3 with torch here");
         VerifierOptions options = m_options;
         options.torchDevice = u"cpu"_s;

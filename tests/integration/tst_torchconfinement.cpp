@@ -4,6 +4,7 @@
 // got in the error that ends its import. Runs on torch's CPU device (here when python3 has
 // torch, and on the GPU machine); skipped without torch or without Landlock.
 #include "confinementprobe.h"
+#include "torchpython.h"
 #include "verifier/torch/torchenvironment.h"
 #include "verifier/torch/torchprocess.h"
 
@@ -18,14 +19,6 @@
 using namespace kiln;
 
 namespace {
-
-bool hasTorch(const QString &python)
-{
-    QProcess process;
-    process.start(python, {QStringLiteral("-c"), QStringLiteral("import torch")});
-    return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit &&
-           process.exitCode() == 0;
-}
 
 QString probeModule(const QString &database, const QString &homeFile)
 {
@@ -67,9 +60,8 @@ private slots:
 void TestTorchConfinement::aModuleReachesNothingOutside()
 {
     VerifierOptions options = VerifierOptions::defaults();
-    if (!hasTorch(options.python))
-        options.python = QStringLiteral("/usr/bin/python3");
-    if (!hasTorch(options.python))
+    options.python = kiln::test::pythonWithTorch(options.python);
+    if (options.python.isEmpty())
         QSKIP("no python3 with torch here");
     options.torchDevice = QStringLiteral("cpu");
     const TorchEnvironment environment = TorchEnvironment::probe(options);

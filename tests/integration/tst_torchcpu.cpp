@@ -8,6 +8,7 @@
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
+#include "torchpython.h"
 #include "verifier/verifier.h"
 
 #include <QDir>
@@ -25,16 +26,6 @@ using namespace kiln::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-bool hasTorch(const QString &python)
-{
-    if (python.isEmpty())
-        return false;
-    QProcess process;
-    process.start(python, {u"-c"_s, u"import torch"_s});
-    return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit &&
-           process.exitCode() == 0;
-}
 
 } // namespace
 
@@ -60,9 +51,8 @@ private slots:
     void initTestCase()
     {
         VerifierOptions options = VerifierOptions::defaults();
-        if (!hasTorch(options.python))
-            options.python = u"/usr/bin/python3"_s; // Debian's, where python3-torch lives
-        if (!hasTorch(options.python))
+        options.python = kiln::test::pythonWithTorch(options.python);
+        if (options.python.isEmpty())
             QSKIP("no python3 with torch here");
         options.torchDevice = u"cpu"_s;
         options.cacheDirectory = m_cache.path() + u"/compile"_s;

@@ -5,6 +5,7 @@
 #include "verifier/harness/entryshim.h"
 #include "verifier/harness/inputgenerator.h"
 #include "verifier/harness/outputchecker.h"
+#include "verifier/harness/referencerunner.h"
 #include "verifier/harness/sandboxcompiler.h"
 #include "verifier/harness/sandboxprocess.h"
 
@@ -176,84 +177,19 @@ std::shared_ptr<const RunReference> ReferenceBank::get(const Task &task, quint64
     return reference;
 }
 
-// The task's reference compiled and loaded into slot 'c' of `sandbox`.
-bool ReferenceBank::loadReference(SandboxProcess &sandbox, const Task &task,
-                                  RunReference &reference, QString *error)
-{
-    const QString source = task.referenceSource.value(Backend::Cpu);
-    if (source.isEmpty()) {
-        *error = QStringLiteral("task %1 has no CPU reference").arg(task.name);
-        return false;
-    }
-    const auto compiled = SandboxCompiler::compile(sandbox, m_cache, m_options, task.name, source,
-                                                   EntryShim::source(task), nullptr);
-    if (!compiled.artifact.ok) {
-        *error = QStringLiteral("the reference of %1 does not compile: %2")
-                     .arg(task.name, compiled.error.isEmpty() ? compiled.artifact.log.left(400)
-                                                              : compiled.error);
-        return false;
-    }
-    reference.referenceObject = compiled.artifact.sharedObject;
-    const SandboxProcess::Reply loaded =
-        sandbox.request("load c " + QByteArray(EntryShim::kSymbol) + ' ' +
-                            sandbox.stage(reference.referenceObject).toLocal8Bit(),
-                        m_options.startTimeoutMs);
-    if (loaded.status != SandboxProcess::Status::Ok) {
-        *error =
-            QStringLiteral("cannot load the reference: %1").arg(QString::fromUtf8(loaded.line));
-        return false;
-    }
-    return true;
-}
-
-// Runs the reference on inputs and returns its outputs (per parameter).
-bool ReferenceBank::runReference(SandboxProcess &sandbox, const Task &task,
-                                 const ShapeConfig &shape, const QList<QByteArray> &inputs,
-                                 QList<QByteArray> &outputs, QString *failure) const
-{
-    BufferLayout layout;
-    const PlacedBuffers placed = layout.place(task, shape);
-    if (!sandbox.resizeBuffer(layout.size(), m_options.callTimeoutMs)) {
-        *failure = QStringLiteral("cannot grow the shared buffer");
-        return false;
-    }
-    for (const auto &buffer : placed.buffers) {
-        if (!buffer.output)
-            std::memcpy(sandbox.buffer() + buffer.offset, inputs[buffer.parameter].constData(),
-                        size_t(buffer.bytes));
-        else
-            OutputChecker::fillSentinel(sandbox.buffer() + buffer.offset, buffer.bytes);
-    }
-    for (const QByteArray &request :
-         {"args 0 " + placed.argumentWords(task, shape), QByteArray("batch call:c:0")}) {
-        const SandboxProcess::Reply reply = sandbox.request(request, m_options.batchTimeoutMs);
-        if (reply.status != SandboxProcess::Status::Ok) {
-            *failure = reply.status == SandboxProcess::Status::Error ? QString::fromUtf8(reply.line)
-                                                                     : sandbox.describeEnd();
-            return false;
-        }
-    }
-    outputs = QList<QByteArray>(task.parameters.size());
-    for (const auto &buffer : placed.buffers) {
-        if (buffer.output)
-            outputs[buffer.parameter] = QByteArray(sandbox.buffer() + buffer.offset, buffer.bytes);
-    }
-    return true;
-}
-
 // The expected outputs of one instance, and the reference on |inputs| when the tolerance has a
 // scaled term.
 bool ReferenceBank::computeInstance(SandboxProcess &sandbox, const Task &task,
                                     const ShapeConfig &shape, bool scaled, ReferenceInstance &out,
                                     QString *failure) const
 {
-    if (!runReference(sandbox, task, shape, out.inputs, out.expected, failure))
+    if (!ReferenceRunner::run(sandbox, m_options, task, shape, out.inputs, out.expected, failure))
         return false;
     if (scaled) {
         QList<QByteArray> magnitudes = out.inputs;
         for (int p = 0; p < magnitudes.size(); ++p)
             magnitudes[p] = absoluteValues(magnitudes[p], task.parameters[p].dtype);
-        if (!runReference(sandbox, task, shape, magnitudes, out.scale, failure))
+        if (!ReferenceRunner::run(sandbox, m_options, task, shape, magnitudes, out.scale, failure))
             return false;
     }
     return true;
@@ -267,7 +203,8 @@ std::shared_ptr<RunReference> ReferenceBank::compute(const Task &task, quint64 r
     SandboxProcess sandbox(m_options.sandbox);
     if (!work.isValid() || !sandbox.start(work.path(), 1 << 20, m_options.startTimeoutMs, error))
         return nullptr;
-    if (!loadReference(sandbox, task, *reference, error))
+    reference->referenceObject = ReferenceRunner::load(sandbox, m_cache, m_options, task, error);
+    if (reference->referenceObject.isEmpty())
         return nullptr;
     const bool scaled = needsScale(task);
 

@@ -79,11 +79,6 @@ private:
     // `known`: a reference of the same task and secret whose shapes are a prefix of the task's.
     std::shared_ptr<RunReference> compute(const Task &task, quint64 runSecret, QString *error,
                                           const RunReference *known = nullptr);
-    bool loadReference(SandboxProcess &sandbox, const Task &task, RunReference &reference,
-                       QString *error);
-    bool runReference(SandboxProcess &sandbox, const Task &task, const ShapeConfig &shape,
-                      const QList<QByteArray> &inputs, QList<QByteArray> &outputs,
-                      QString *failure) const;
     bool computeInstance(SandboxProcess &sandbox, const Task &task, const ShapeConfig &shape,
                          bool scaled, ReferenceInstance &out, QString *failure) const;
 

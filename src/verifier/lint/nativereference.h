@@ -12,10 +12,8 @@
 
 namespace kiln {
 
-// The CPU reference of one of Kiln's own tasks, compiled and loaded in a kiln-sandbox of its
-// own (the reference is task code, so it never runs in Kiln's process), answering calls on
-// whatever inputs problem lint chooses. ReferenceBank does the same for the verdict's fixed
-// instances.
+// The CPU reference of one of Kiln's own tasks in a kiln-sandbox of its own (ReferenceRunner),
+// answering calls on whatever inputs problem lint chooses, for as long as the lint needs it.
 class NativeReference
 {
 public:
