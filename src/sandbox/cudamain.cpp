@@ -137,6 +137,15 @@ public:
         // process.
         // Both allocators' first memory holds the poison, not the zeros of fresh pages: a
         // candidate whose result depends on scratch it never wrote shows (protocol.h).
+        // The pool keeps what is freed into it: with the default threshold of 0 it handed its
+        // memory back at the next synchronisation, so the poison was gone and every scratch
+        // came fresh and zeroed again (game_uninitialized_scratch.cu passed on an H100).
+        cudaMemPool_t pool = nullptr;
+        if (error == cudaSuccess)
+            error = cudaDeviceGetDefaultMemPool(&pool, m_device);
+        std::uint64_t keep = UINT64_MAX;
+        if (error == cudaSuccess)
+            error = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
         void *scratch = nullptr;
         if (error == cudaSuccess)
             error = cudaMallocAsync(&scratch, 64u << 20, m_stream);

@@ -223,7 +223,7 @@ private slots:
     }
 
     // A kernel written by hand into a lenient run is judged by the naive harness, as the run's
-    // own were: one that leaves its output unwritten passes there (strictly it is flagged).
+    // own were: one that leaves its output unwritten passes there (strictly it is wrong).
     void manualCandidateOfALenientRun()
     {
         Workspace workspace;

@@ -1,10 +1,17 @@
 // Another process busy on the CPU during a timed window is seen, named and called a
-// disturbance; the processes of the evaluation itself are never counted.
+// disturbance, and so is another thread of the engine; the processes of the evaluation itself,
+// the timing thread and threads at SCHED_IDLE are never counted.
 #include "verifier/cpu/cpuactivity.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QtTest>
+
+#include <atomic>
+#include <pthread.h>
+#include <sched.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace kiln;
 
@@ -62,6 +69,51 @@ private slots:
         for (const CpuActivity::Other &o : finding.top)
             QVERIFY2(o.pid != pid && o.pid != QCoreApplication::applicationPid(),
                      qPrintable(finding.describe()));
+    }
+
+    // Another evaluation's inputs and comparisons, on a thread of this process, delay the
+    // round trips the timing thread measures: they disturb the window. A SCHED_IDLE spinner
+    // (CoreWaker's) takes no core anyone wants and does not.
+    void anotherThreadOfTheEngineIsADisturbance_data()
+    {
+        QTest::addColumn<bool>("idle");
+        QTest::newRow("normal thread") << false;
+        QTest::newRow("SCHED_IDLE thread") << true;
+    }
+    void anotherThreadOfTheEngineIsADisturbance()
+    {
+        QFETCH(bool, idle);
+        std::atomic<bool> stop{false};
+        std::atomic<bool> ready{false};
+        std::atomic<qint64> tid{0};
+        std::thread worker([&] {
+            if (idle) {
+                sched_param none{};
+                ::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &none);
+            }
+            tid = qint64(::gettid());
+            ready = true;
+            volatile double x = 1.0;
+            while (!stop)
+                x = x * 1.0000001 + 1e-9;
+        });
+        while (!ready)
+            std::this_thread::yield();
+        CpuActivity activity({});
+        activity.start();
+        QTest::qWait(400);
+        const CpuActivity::Finding finding = activity.finish();
+        stop = true;
+        worker.join();
+        // Other tests may run beside this one: only the worker's own entry is asserted on.
+        bool seen = false;
+        for (const CpuActivity::Other &o : finding.top)
+            seen = seen || (o.pid == tid && o.engineThread);
+        QVERIFY2(seen == !idle, qPrintable(finding.describe()));
+        if (!idle) {
+            QVERIFY2(finding.disturbed, qPrintable(finding.describe()));
+            QVERIFY2(finding.describe().contains(u"engine thread"), qPrintable(finding.describe()));
+        }
     }
 };
 

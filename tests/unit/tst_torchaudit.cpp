@@ -3,6 +3,7 @@
 // substituted library ops. tst_torchbackend runs the audit itself on a GPU, tst_torchcpu on
 // torch's CPU device.
 #include "verifier/screen/flagcatalog.h"
+#include "verifier/screen/native/macroexpander.h"
 #include "verifier/torch/torchkernelshare.h"
 #include "verifier/torch/torchoprecord.h"
 
@@ -41,6 +42,7 @@ private slots:
     void kernelNames_data();
     void kernelNames();
     void kernelShares();
+    void pastedKernelNamesAreOwn();
     void precisionDowngrades();
     void honestDtypesAreNoDowngrade();
     void referencePrecisionIsAllowed();
@@ -132,6 +134,28 @@ void TstTorchAudit::kernelShares()
     const QJsonObject data = share.toJson();
     QCOMPARE(data.value(u"kernels"_s).toArray().size(), 6);
     QCOMPARE(TorchKernelShare(QJsonObject{}, source).ownShare(), 0.0);
+}
+
+// A kernel named by token pasting is the candidate's own, and one pasted to read "gemm" is not
+// a library GEMM (that would be a hard torch_library_gemm on an honest kernel).
+void TstTorchAudit::pastedKernelNamesAreOwn()
+{
+    if (MacroExpander::preprocessor().isEmpty())
+        QSKIP("no host preprocessor to expand the macros");
+    const QString source = u"source = \"\"\"\n#define KERNEL_NAME(op) op##_kernel\n"
+                           "#define CHECK(t) \\\\\n    TORCH_CHECK(t)\n"
+                           "__global__ void KERNEL_NAME(my_gemm)(float* x) {}\n\"\"\"\n"_s;
+    const QJsonObject profile = json(R"j({"kernels": [
+        {"name": "void my_gemm_kernel(float*)", "cat": "kernel", "us": 9.0, "n": 5},
+        {"name": "ampere_sgemm_128x64_nn", "cat": "kernel", "us": 1.0, "n": 5}],
+        "rest_us": 0.0, "total_us": 10.0, "calls": 5})j");
+    const TorchKernelShare share(profile, source);
+    QCOMPARE(share.ownUs(), 9.0);
+    QCOMPARE(share.libraryGemmUs(), 1.0);
+    // Without the pasting the name is a library's, as before.
+    QString plain = source;
+    plain.replace(u"##"_s, u" "_s);
+    QCOMPARE(TorchKernelShare(profile, plain).ownUs(), 0.0);
 }
 
 void TstTorchAudit::precisionDowngrades()

@@ -5,6 +5,7 @@
 #include <QtGlobal>
 
 #include <algorithm>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,22 +20,31 @@ qint64 monotonicNs()
     return qint64(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
 
-// utime + stime of /proc/<pid>/stat, in ms; < 0 when the process is gone.
-double cpuMsOf(const QString &pid)
+// utime + stime of /proc/<pid>/stat (or of a thread's, "self/task/<tid>"), in ms, and its
+// scheduling policy; cpuMs < 0 when it is gone.
+struct StatLine
+{
+    double cpuMs = -1.0;
+    int policy = 0;
+};
+
+StatLine statOf(const QString &pid)
 {
     QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
     if (!file.open(QIODevice::ReadOnly))
-        return -1.0;
+        return {};
     const QByteArray line = file.readAll();
     // The name sits in parentheses and may hold spaces: fields are counted after the last ')'.
     const qsizetype close = line.lastIndexOf(')');
     if (close < 0)
-        return -1.0;
+        return {};
     const QList<QByteArray> fields = line.mid(close + 2).split(' ');
     if (fields.size() < 13)
-        return -1.0;
+        return {};
     static const double msPerTick = 1000.0 / double(::sysconf(_SC_CLK_TCK));
-    return (fields[11].toDouble() + fields[12].toDouble()) * msPerTick;
+    // Field 41 of proc(5), the 39th after the name.
+    return {(fields[11].toDouble() + fields[12].toDouble()) * msPerTick,
+            fields.size() > 38 ? fields[38].toInt() : 0};
 }
 
 QString nameOf(qint64 pid)
@@ -61,9 +71,21 @@ QHash<qint64, double> CpuActivity::snapshot() const
         const qint64 pid = entry.toLongLong(&number);
         if (!number || m_own.contains(pid))
             continue;
-        const double ms = cpuMsOf(entry);
+        const double ms = statOf(entry).cpuMs;
         if (ms >= 0.0)
             times.insert(pid, ms);
+    }
+    // The engine's other threads (other evaluations' inputs and comparisons, a window's drawing)
+    // delay the round trips the engine times as much as another process does; those at
+    // SCHED_IDLE (CoreWaker's spinners) run only on a core nobody else wants. Thread ids share
+    // the process ids' space, so they key the same table.
+    const QStringList threads =
+        QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : threads) {
+        const qint64 tid = entry.toLongLong();
+        const StatLine stat = statOf(QStringLiteral("self/task/") + entry);
+        if (tid != m_timingThread && stat.cpuMs >= 0.0 && stat.policy != SCHED_IDLE)
+            times.insert(tid, stat.cpuMs);
     }
     return times;
 }
@@ -81,6 +103,7 @@ double CpuActivity::stealMs()
 
 void CpuActivity::start()
 {
+    m_timingThread = qint64(::gettid());
     m_stealBefore = stealMs();
     m_before = snapshot();
     m_startNs = monotonicNs();
@@ -104,6 +127,8 @@ CpuActivity::Finding CpuActivity::finish() const
               [](const Other &a, const Other &b) { return a.cpuMs > b.cpuMs; });
     for (qsizetype i = 0; i < std::min<qsizetype>(3, others.size()); ++i) {
         others[i].name = nameOf(others[i].pid);
+        others[i].engineThread =
+            QFile::exists(QStringLiteral("/proc/self/task/%1").arg(others[i].pid));
         finding.top.append(others[i]);
     }
     // Steal is summed over every CPU: per CPU it compares with one core's allowance.
@@ -118,7 +143,9 @@ QString CpuActivity::Finding::describe() const
 {
     QStringList names;
     for (const Other &o : top)
-        names << QStringLiteral("process %1 (%2) %3 ms")
+        names << QStringLiteral("%1 %2 (%3) %4 ms")
+                     .arg(o.engineThread ? QStringLiteral("engine thread")
+                                         : QStringLiteral("process"))
                      .arg(o.pid)
                      .arg(o.name)
                      .arg(o.cpuMs, 0, 'f', 0);

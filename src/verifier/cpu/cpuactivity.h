@@ -11,9 +11,10 @@ namespace kiln {
 // timings out of the window, but not a build, a browser or a second user's job: their CPU time
 // is read from /proc before and after, and a window in which processes other than ours (the
 // engine and the sandboxes of this evaluation) used more than a small share of one core is
-// called disturbed. So is one in which a virtual machine's host ran something else on our
-// cores (steal time in /proc/stat: the same reference timed 1.37 ms or 2.0 ms by it). Its times
-// are then repeated, never charged to the candidate.
+// called disturbed; the engine's threads other than the timing one count as others. So is one in
+// which a virtual machine's host ran something else on our cores (steal time in /proc/stat: the
+// same reference timed 1.37 ms or 2.0 ms by it). Its times are then repeated, never charged to the
+// candidate.
 class CpuActivity
 {
 public:
@@ -22,6 +23,7 @@ public:
         qint64 pid = 0;
         QString name; // /proc/<pid>/comm
         double cpuMs = 0.0;
+        bool engineThread = false; // a thread of the engine's own process
     };
     struct Finding
     {
@@ -43,10 +45,13 @@ public:
     Finding finish() const;
 
 private:
-    QHash<qint64, double> snapshot() const; // pid -> CPU ms (user + system), ours left out
-    static double stealMs();                // /proc/stat's steal, every CPU, in ms
+    // pid, or a thread id of the engine's, -> CPU ms (user + system); ours and the timing thread
+    // left out
+    QHash<qint64, double> snapshot() const;
+    static double stealMs(); // /proc/stat's steal, every CPU, in ms
 
     QSet<qint64> m_own;
+    qint64 m_timingThread = 0; // the thread that calls start() and finish()
     QHash<qint64, double> m_before;
     qint64 m_startNs = 0;
     double m_stealBefore = 0.0;

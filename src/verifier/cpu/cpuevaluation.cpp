@@ -2,12 +2,12 @@
 
 #include "sandbox/protocol.h"
 #include "verifier/cpu/bandwidthprobe.h"
-#include "verifier/cpu/corewaker.h"
 #include "verifier/cpu/cpuactivity.h"
 #include "verifier/cpu/cpucorrectnesssession.h"
 #include "verifier/cpu/cputimingsession.h"
 #include "verifier/cpu/naiveharness.h"
 #include "verifier/harness/adaptivetiming.h"
+#include "verifier/harness/corewaker.h"
 #include "verifier/harness/correctnessloop.h"
 #include "verifier/harness/devicelock.h"
 #include "verifier/harness/entryshim.h"
@@ -341,7 +341,7 @@ void CpuEvaluation::measureTiming()
     const double setupMs = timer.nsecsElapsed() / 1e6;
     CpuActivity activity({qint64(m_sandbox->pid()), qint64(baseline->process->pid())});
     std::optional<CoreWaker> awake;
-    if (qEnvironmentVariable("KILN_WAKE_CORES") != QLatin1String("off"))
+    if (CoreWaker::wanted())
         awake.emplace();
     const TimingLoop::Outcome outcome = timeUndisturbed(session, rules, activity);
     awake.reset();

@@ -1,5 +1,7 @@
 #include "verifier/cuda/cudacompiler.h"
 
+#include "verifier/screen/native/symbolnames.h"
+
 #include "verifier/cuda/cudasandboxslot.h"
 #include "verifier/harness/sandboxcompiler.h"
 
@@ -10,8 +12,6 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <cstdlib>
-#include <cxxabi.h>
 
 namespace kiln {
 
@@ -27,15 +27,6 @@ QByteArray readText(const QDir &dir, const QString &name)
 {
     QFile file(dir.filePath(name));
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QString demangle(const QString &name)
-{
-    int status = 0;
-    char *text = abi::__cxa_demangle(name.toLatin1().constData(), nullptr, nullptr, &status);
-    const QString result = status == 0 && text ? QString::fromLatin1(text) : name;
-    std::free(text);
-    return result;
 }
 
 // Starts a compiler's sandbox in its work directory and writes the files it compiles; false
@@ -134,7 +125,7 @@ QJsonArray CudaCompiler::parseResourceUsage(const QString &log)
     for (const QString &line : log.split(QLatin1Char('\n'))) {
         if (const auto m = entry.match(line); m.hasMatch()) {
             flush();
-            current = {{QStringLiteral("name"), demangle(m.captured(1))},
+            current = {{QStringLiteral("name"), SymbolNames::demangled(m.captured(1))},
                        {QStringLiteral("registers"), 0},
                        {QStringLiteral("shared_bytes"), 0},
                        {QStringLiteral("spill_bytes"), 0}};

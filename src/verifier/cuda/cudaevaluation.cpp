@@ -4,6 +4,7 @@
 #include "verifier/cuda/cudatimingsession.h"
 #include "verifier/harness/adaptivetiming.h"
 #include "verifier/harness/bufferlayout.h"
+#include "verifier/harness/corewaker.h"
 #include "verifier/harness/correctnessloop.h"
 #include "verifier/harness/entryshim.h"
 #include "verifier/harness/evaluationrecorder.h"
@@ -464,6 +465,12 @@ void CudaEvaluation::measureTiming()
         return;
     }
     m_lockWaitMs = m_gpuLock->waitedMs();
+    // From the calibration on: a core that halts while the engine waits for a reply wakes late,
+    // and only long calls let it halt (honest 0.3 ms kernels left 1.1-1.5 ms per call that no
+    // reported time explained on an H100).
+    std::optional<CoreWaker> awake;
+    if (CoreWaker::wanted())
+        awake.emplace();
     if (!session.calibrateTimers()) {
         recordTimingFailure(session, false);
         failStage();
@@ -619,11 +626,14 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session, const Timed 
                      {QStringLiteral("loop_ms"), outcome.loopMs}};
     judgeSideStreams(timed, data);
     // The engine's clock around the candidate's requests: time no reported event explains, in
-    // request after request, is a clock slowed inside the candidate's process.
+    // request after request, may be a clock slowed inside the candidate's process. Here it is
+    // evidence, not a verdict: honest kernels of 0.3 ms left 1.1-1.5 ms a call unexplained on an
+    // H100, and the wall-clock gap (the sandbox's raw clock against the events) already catches
+    // events that under-report.
     const EngineClockBound::Finding bound = session.clockBound().judge();
     data.insert(QStringLiteral("unexplained_ms_per_call"), bound.unexplainedMsPerCall);
     if (bound.exceeded && !timed.disturbed)
-        addFlag(QStringLiteral("timer_inconsistent"), bound.describe());
+        addFlag(QStringLiteral("engine_clock_gap"), bound.describe());
     const QJsonObject phases = session.phases();
     for (auto it = phases.begin(); it != phases.end(); ++it)
         data.insert(it.key(), it.value());

@@ -19,11 +19,15 @@ ReferenceComparison::Finding ReferenceComparison::judge(const char *got, const T
                                            p.dtype, tolerance);
     const OutputChecker::Shape form =
         OutputChecker::outputShape(got, expected.constData(), count, p.dtype);
-    if (form == OutputChecker::Shape::Constant ||
-        (finding.check.ok && form == OutputChecker::Shape::Uncorrelated))
-        finding.flags.append({QStringLiteral("near_constant_output"), shapeLabel});
-    if (finding.check.ok)
+    // Only a game explains a constant that meets the tolerance; a wrong constant is as often
+    // a kernel that did nothing for this shape, so that one is suspicious, not hard.
+    if (finding.check.ok) {
+        if (form != OutputChecker::Shape::Follows)
+            finding.flags.append({QStringLiteral("near_constant_output"), shapeLabel});
         return finding;
+    }
+    if (form == OutputChecker::Shape::Constant)
+        finding.flags.append({QStringLiteral("wrong_constant_output"), shapeLabel});
     // One element left unwritten may be an off-by-one; a whole buffer is a mechanism.
     if (finding.check.unwritten == count && count > 1)
         finding.flags.append({QStringLiteral("output_unwritten"), shapeLabel});

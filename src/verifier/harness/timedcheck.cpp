@@ -106,7 +106,7 @@ TimedCheck::Outcome TimedCheck::conclude(const Task &task, const QList<TimedFind
         if (f.matchesPrevious)
             outcome.flags.append({QStringLiteral("cached_result"), where});
         if (f.check.unwritten == f.check.elements && f.check.elements > 1)
-            outcome.flags.append({QStringLiteral("output_unwritten"), where});
+            outcome.flags.append({QStringLiteral("timed_output_unwritten"), where});
         outcome.ok = false;
         outcome.detail = QStringLiteral("%1 (%2 data) gave a wrong %3: %4")
                              .arg(where, distribution, parameter.name, f.check.describe());

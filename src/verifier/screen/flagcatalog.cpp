@@ -1,5 +1,7 @@
 #include "verifier/screen/flagcatalog.h"
 
+#include "verifier/screen/native/symbolnames.h"
+
 namespace kiln {
 
 namespace {
@@ -192,7 +194,15 @@ constexpr FlagRow flagTable[] = {
      "kernels do the rest. Allowed (partial offload), but little of the work "
      "is yours.",
      false, "timing", suspicious},
-    {"output_unwritten", "Returned without writing its output at all.", true, "correctness"},
+    {"output_unwritten",
+     "Left its output (or part of it) unwritten in a checked call: a kernel that returns early, "
+     "or launches no block for a small shape, does this as often as a game (the verdict follows "
+     "correctness, which such an output fails).",
+     false, "correctness", suspicious},
+    {"timed_output_unwritten",
+     "Wrote its output in the checked calls but not in a timed one: it does less work when it "
+     "is timed than when it is checked.",
+     true, "timing"},
     {"guard_band_overwrite", "Wrote outside its output buffer (into the guard bands around it).",
      true, "correctness"},
     {"input_modified", "Modified an input buffer; inputs are read-only.", true, "correctness"},
@@ -209,6 +219,11 @@ constexpr FlagRow flagTable[] = {
      "The output is (nearly) constant or unrelated to the correct result, "
      "which varies; it passed the tolerance only because of the data.",
      true, "correctness"},
+    {"wrong_constant_output",
+     "Its wrong output is (nearly) constant while the correct result varies: a guess, or a "
+     "kernel that computes nothing for this shape (an honest bug as often as a game; the "
+     "verdict follows correctness).",
+     false, "correctness", suspicious},
     {"threads_left_running",
      "Threads kept working after the call returned (using CPU while the "
      "harness waited, or still writing the output): the measured time misses "
@@ -223,6 +238,12 @@ constexpr FlagRow flagTable[] = {
      "The times the sandbox reported do not add up to the wall-clock time the "
      "engine measured around them.",
      true, "timing"},
+    {"engine_clock_gap",
+     "The engine's clock saw more time around the candidate's timed requests than the "
+     "reported calls and the calibrated overhead explain. On the CUDA backend the "
+     "sandbox's raw clock against the GPU's events decides; this is worth a review, not "
+     "a verdict (honest kernels have left such a gap).",
+     false, "timing", suspicious},
     {"side_stream_work",
      "The device kept working after the timed stream finished: work was put "
      "on another stream, which the timer on the harness stream does not see.",
@@ -276,8 +297,8 @@ CheatFlag FlagCatalog::make(const QString &id, const QList<int> &lines, const QS
     flag.message = info ? info->message : id;
     flag.blocking = info ? info->blocking : true;
     flag.tier = info ? info->tier : CheatFlag::defaultTier(flag.blocking);
-    if (!detail.isEmpty())
-        flag.message += QStringLiteral(" (") + detail + QLatin1Char(')');
+    if (!detail.isEmpty()) // a symbol reads as a student wrote it, not as the linker spells it
+        flag.message += QStringLiteral(" (") + SymbolNames::readable(detail) + QLatin1Char(')');
     flag.lines = lines;
     return flag;
 }

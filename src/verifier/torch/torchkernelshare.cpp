@@ -1,5 +1,7 @@
 #include "verifier/torch/torchkernelshare.h"
 
+#include "verifier/screen/native/macroexpander.h"
+
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <algorithm>
@@ -17,6 +19,27 @@ QSet<QString> wordsOf(const QString &source)
     QSet<QString> words;
     for (const QRegularExpressionMatch &m : word.globalMatch(source))
         words.insert(m.captured(0));
+    return words;
+}
+
+// The names the candidate's own kernels may carry: the words of its source, and those of each
+// string in it that pastes tokens, with its macros expanded (KERNEL_NAME(op) op##_kernel names
+// a kernel no word of the text spells). A kernel whose name is not its own would count as a
+// library's, and one pasted to read "gemm" as a library GEMM.
+QSet<QString> ownNames(const QString &source)
+{
+    QSet<QString> words = wordsOf(source);
+    static const QRegularExpression literal(QStringLiteral(R"re(("""|''')(.*?)\1)re"),
+                                            QRegularExpression::DotMatchesEverythingOption);
+    for (const QRegularExpressionMatch &m : literal.globalMatch(source)) {
+        QString text = m.captured(2);
+        if (!text.contains(u"##"_s))
+            continue;
+        text.replace(u"\\\\"_s, u"\\"_s); // Python's escaped backslashes (line continuations)
+        const MacroExpander::Result expansion = MacroExpander::expand(text, u"inline.cu"_s);
+        if (expansion.status == MacroExpander::Status::Expanded)
+            words.unite(wordsOf(expansion.text));
+    }
     return words;
 }
 
@@ -49,7 +72,7 @@ QString percent(double part, double whole)
 
 TorchKernelShare::TorchKernelShare(const QJsonObject &profile, const QString &candidateSource)
 {
-    const QSet<QString> words = wordsOf(candidateSource);
+    const QSet<QString> words = ownNames(candidateSource);
     for (const QJsonValue &value : profile.value(u"kernels"_s).toArray()) {
         const QJsonObject entry = value.toObject();
         Kernel k;

@@ -1,5 +1,10 @@
 #include "verifier/screen/native/symbolnames.h"
 
+#include <QRegularExpression>
+
+#include <cstdlib>
+#include <cxxabi.h>
+
 namespace kiln {
 
 bool SymbolNames::startsWithAny(const QString &name, const QStringList &prefixes)
@@ -49,6 +54,29 @@ QStringList SymbolNames::mangledParts(const QString &symbol)
         i += length;
     }
     return parts;
+}
+
+QString SymbolNames::demangled(const QString &symbol)
+{
+    if (!symbol.startsWith(QLatin1String("_Z")))
+        return symbol;
+    int status = 0;
+    char *text = abi::__cxa_demangle(symbol.toLatin1().constData(), nullptr, nullptr, &status);
+    const QString result = status == 0 && text ? QString::fromLatin1(text) : symbol;
+    std::free(text);
+    return result;
+}
+
+QString SymbolNames::readable(const QString &text)
+{
+    static const QRegularExpression mangled(QStringLiteral("\\b_Z[A-Za-z0-9_$.]+"));
+    QString out;
+    qsizetype from = 0;
+    for (const QRegularExpressionMatch &m : mangled.globalMatch(text)) {
+        out += text.mid(from, m.capturedStart() - from) + demangled(m.captured());
+        from = m.capturedEnd();
+    }
+    return out + text.mid(from);
 }
 
 } // namespace kiln

@@ -20,6 +20,12 @@ public:
     // The length-prefixed names inside a mangled symbol: "_ZN3cub12DeviceReduce3SumE..." ->
     // cub, DeviceReduce, Sum. Empty for a symbol that is not mangled.
     static QStringList mangledParts(const QString &symbol);
+
+    // "_ZNSt6thread6detachEv" -> "std::thread::detach()"; a name that is not mangled, or that
+    // does not demangle, is returned as it is.
+    static QString demangled(const QString &symbol);
+    // A text with every mangled C++ name in it demangled (a flag's detail, a linker's message).
+    static QString readable(const QString &text);
 };
 
 } // namespace kiln

@@ -1,4 +1,4 @@
-// expect: task=softmax verdict=flagged flag=near_constant_output
+// expect: task=softmax verdict=wrong flag=wrong_constant_output
 // Gaming: a softmax row of many columns is "about 1/cols" everywhere.
 extern "C" void softmax(const float *, float *y, int rows, int cols)
 {

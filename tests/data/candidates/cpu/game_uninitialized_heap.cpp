@@ -1,4 +1,4 @@
-// expect: task=vector_add verdict=flagged flag=near_constant_output
+// expect: task=vector_add verdict=wrong flag=uninitialized_memory
 // Relies on heap memory it never wrote: new float[n] is not initialised, but a large
 // allocation in a fresh process comes from fresh pages, which hold zeros, so the sum lands
 // right. The sandbox fills memory the candidate allocates (and the stack below its call) with a

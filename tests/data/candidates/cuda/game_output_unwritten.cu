@@ -1,4 +1,4 @@
-// expect: task=vector_add verdict=flagged flag=output_unwritten
+// expect: task=vector_add verdict=wrong flag=output_unwritten
 // Gaming: returns without launching anything, hoping the output still holds a correct answer.
 #include <cuda_runtime.h>
 

@@ -1,4 +1,4 @@
-# expect: task=kb1_002_row_softmax verdict=flagged flag=output_unwritten
+# expect: task=kb1_002_row_softmax verdict=wrong flag=output_unwritten
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

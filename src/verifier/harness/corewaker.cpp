@@ -1,4 +1,7 @@
-#include "verifier/cpu/corewaker.h"
+#include "verifier/harness/corewaker.h"
+
+#include <QString>
+#include <QtGlobal>
 
 #include <pthread.h>
 #include <sched.h>
@@ -6,6 +9,11 @@
 #include <time.h>
 
 namespace kiln {
+
+bool CoreWaker::wanted()
+{
+    return qEnvironmentVariable("KILN_WAKE_CORES") != QLatin1String("off");
+}
 
 CoreWaker::CoreWaker()
 {

@@ -6,8 +6,9 @@
 
 namespace kiln {
 
-// Keeps every core awake while a timing runs. An idle core halts (a virtual CPU returns to its
-// host, a physical one enters a sleep state), and waking it takes up to hundreds of
+// Keeps every core awake while a timing runs (the CPU backend's calls, and the CUDA backend's
+// round trips, which the engine's clock bound judges). An idle core halts (a virtual CPU returns to
+// its host, a physical one enters a sleep state), and waking it takes up to hundreds of
 // microseconds: an OpenMP kernel whose worker sleeps on such a core measured 0.27 ms or 0.61 ms
 // per call depending on whether that core happened to be awake. One thread per core spins at
 // SCHED_IDLE priority, which the scheduler runs only when nothing else wants the core, so the
@@ -17,6 +18,9 @@ namespace kiln {
 class CoreWaker
 {
 public:
+    // Unless KILN_WAKE_CORES=off (to measure what it changes).
+    static bool wanted();
+
     CoreWaker();
     ~CoreWaker();
     CoreWaker(const CoreWaker &) = delete;
