@@ -4,6 +4,7 @@
 # apt line to run and stops with status 1.
 set -euo pipefail
 
+# Xvfb and libxtst-dev: tst_realinput drives the window with real X input events.
 # librandom123-dev (Random123's headers) is the reference tst_freshinputs checks the fresh-input
 # generator against (sandbox/freshvalues.h).
 # The third-last line is packaging: PNG icons (rsvg-convert), CPack's dpkg-shlibdeps (file),
@@ -13,7 +14,7 @@ set -euo pipefail
 # The last is Slurm and munge, whose daemons tst_slurmexecutor starts on this host
 # (scripts/slurm-testbed.sh) for the --executor slurm tests.
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
-          libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb
+          libqscintilla2-qt6-dev libsqlite3-dev libcurl4-openssl-dev libdtl-dev xvfb libxtst-dev
           xauth sqlite3 binutils librandom123-dev
           librsvg2-bin file desktop-file-utils appstream groff-base debootstrap
           python3-torch libtorch-dev pybind11-dev python3-dev

@@ -15,6 +15,8 @@
 #       started with --new-run waits for the run to end. Both come from the GUI test
 #       tst_liverun (launcherStartsALiveRun saves them when KILN_SCREENSHOT_DIR is set), run
 #       here when BUILD_DIR/bin/tst_liverun exists; otherwise the existing files are kept.
+#   kiln-workshop.png  the workshop dialog beside the window after exercise 1, from the GUI test
+#       tst_workshopwindow (KILN_SCREENSHOT_DIR), run here when it is built.
 #   kiln-tree-10k.png  needs the synthetic 10,000-candidate run that kiln_bench_gui generates
 #       (a benchmark binary); kept as it is when BUILD_DIR/bin/kiln_bench_gui is missing.
 # Presentation mode (F11) and a replay in progress have no command-line switch, so the guide
@@ -186,6 +188,14 @@ read -r all_runs sampled <<<"$ids"
 plot plot-speedup.png --db "$cmp" --runs "$all_runs" --plot speedup --x-axis evals
 plot plot-coverage.png --db "$cmp" --run "$sampled" --plot coverage
 
+# ---- 3b. A suite's coverage, drawn per task; the window before any run -----------------------
+suite=$work/suite.db
+say "best-of-n over four tasks, even allocation, for the coverage per task"
+cli run --suite vector_add,softmax,matmul,transpose --strategy best-of-n --budget 24 --seed 7 \
+    --backend cpu --param allocation=even --db "$suite" >/dev/null
+plot plot-coverage-suite.png --db "$suite" --plot coverage
+shot kiln-start.png
+
 # ---- 4. The leaky verifier: a lenient run and its strict rejudgement -------------------------
 leaky=$work/leaky.db
 say "lenient run on reduce_sum and its strict rejudgement"
@@ -214,6 +224,18 @@ if [ -x "$bin/tst_liverun" ]; then
     done
 else
     kept+=(kiln-launcher.png kiln-live-run.png)
+fi
+if [ -x "$bin/tst_workshopwindow" ]; then
+    mkdir -p "$work/workshop"
+    (cd "$work" && KILN_SCREENSHOT_DIR=$work/workshop KILN_WORKSHOP_SCALE=0.5 \
+        "$bin/tst_workshopwindow" \
+        "everyExerciseRunsFromTheWindow:exercise 1" >"$log" 2>&1) ||
+        fail "tst_workshopwindow exercise 1 failed"
+    [ -s "$work/workshop/kiln-workshop.png" ] || fail "tst_workshopwindow saved no kiln-workshop.png"
+    cp "$work/workshop/kiln-workshop.png" "$img/"
+    say "kiln-workshop.png (tst_workshopwindow)"
+else
+    kept+=(kiln-workshop.png)
 fi
 
 cp "$img"/*.png "$out"/

@@ -180,6 +180,13 @@ QString StrategyRegistry::validate(const QString &name, const QVariantMap &value
     return ParameterValues::validate(strategy->parameters(), values, ignoreUnknown);
 }
 
+QString StrategyRegistry::budgetShortfall(const QString &name, const QVariantMap &values,
+                                          int evaluations)
+{
+    const std::unique_ptr<Strategy> strategy = create(name);
+    return strategy ? strategy->budgetShortfall(values, evaluations) : QString();
+}
+
 void StrategyRegistry::setPluginDirectories(const QStringList &directories)
 {
     Registry &r = registry();

@@ -27,6 +27,8 @@ public:
     // are errors unless ignoreUnknown (a --param list that also carries policy parameters).
     static QString validate(const QString &name, const QVariantMap &values,
                             bool ignoreUnknown = false);
+    // Strategy::budgetShortfall of a fresh instance ("" for an unknown name).
+    static QString budgetShortfall(const QString &name, const QVariantMap &values, int evaluations);
 
     // By default $KILN_PLUGIN_PATH, the installed lib/kiln/plugins and the user's
     // ~/.local/share/kiln/plugins; missing folders are skipped.

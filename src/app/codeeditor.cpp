@@ -1,5 +1,7 @@
 #include "codeeditor.h"
 
+#include "verifier/screen/native/symbolnames.h"
+
 #include "cudalexer.h"
 
 #include "models/verdictstyle.h"
@@ -111,7 +113,25 @@ CodeEditor::LineNote CodeEditor::flagNote(const CheatFlag &flag, int line)
         kind = NoteKind::Flag;
     else if (flag.isSuspicious())
         kind = NoteKind::SuspiciousFlag;
-    return {line, kind, flag.label() + QStringLiteral(": ") + flag.message};
+    return {line, kind,
+            wrapped(flag.label() + QStringLiteral(": ") + SymbolNames::readable(flag.message))};
+}
+
+// Annotations do not wrap: a long flag message ran off the editor's right edge.
+QString CodeEditor::wrapped(const QString &text, int columns)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > columns) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 CodeEditor::NoteLook CodeEditor::look(NoteKind kind) const

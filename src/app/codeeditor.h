@@ -36,6 +36,8 @@ public:
     };
     // The note of a cheat flag on one of its lines: "[tier] id: message" in its tier's colour.
     static LineNote flagNote(const CheatFlag &flag, int line);
+    // Words broken into lines of at most `columns` characters.
+    static QString wrapped(const QString &text, int columns = 100);
 
     explicit CodeEditor(QWidget *parent = nullptr);
 

@@ -13,6 +13,23 @@
 
 namespace kiln {
 
+// Flags found by running the kernel point at no line: named under the headline, or the code
+// view would show nothing of them.
+QString lineFreeFlags(const std::optional<EvaluationResult> &result)
+{
+    QStringList names;
+    for (const CheatFlag &flag : result ? result->flags : QList<CheatFlag>())
+        if (flag.lines.isEmpty())
+            names << QStringLiteral("<span style=\"color:%1;\">⚑ %2</span>")
+                         .arg(VerdictStyle::flagTierColor(flag.effectiveTier()).name(),
+                              flag.label().toHtmlEscaped());
+    if (names.isEmpty())
+        return {};
+    return QStringLiteral("<br>") + names.join(QStringLiteral(" &nbsp;")) +
+           QStringLiteral(" &nbsp;<i>found by running it, on no line (the Verifier report "
+                          "explains them)</i>");
+}
+
 QString candidateHeadline(const CandidateRecord &record,
                           const std::optional<EvaluationResult> &result)
 {
@@ -42,7 +59,7 @@ QString candidateHeadline(const CandidateRecord &record,
     } else {
         text += QStringLiteral(" &nbsp;<i>not verified yet</i>");
     }
-    return text;
+    return text + lineFreeFlags(result);
 }
 
 CodePanel::CodePanel(QWidget *parent)

@@ -5,6 +5,7 @@
 #include "commandlineoptions.h"
 #include "diffpanel.h"
 #include "doctordialog.h"
+#include "helpdialog.h"
 #include "lineageview.h"
 #include "manualeditorpanel.h"
 #include "memorydialog.h"
@@ -13,13 +14,16 @@
 #include "replaybar.h"
 #include "reportpanel.h"
 #include "runprogresswidget.h"
+#include "startpage.h"
 #include "steadylabel.h"
 #include "svgiconengine.h"
 #include "transcriptpanel.h"
 #include "ui_mainwindow.h"
 
 #include "models/candidateselection.h"
+#include "models/rules/backgroundruns.h"
 #include "models/rules/candidatepicks.h"
+#include "models/rules/recentdatabases.h"
 #include "models/rules/runsummarytext.h"
 #include "models/rules/runtoopen.h"
 #include "models/rundocument.h"
@@ -35,6 +39,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
@@ -62,6 +67,10 @@ MainWindow::MainWindow(Settings settings, QWidget *parent)
     setupDocks();
     setupActions();
     setupRunActions();
+    setupComparisonActions();
+    setupWorkshopActions();
+    setupHelpActions();
+    setupStartPage();
     setAcceptDrops(true);
     connectSelection();
     setupTimers();
@@ -150,6 +159,10 @@ void MainWindow::connectDocument()
         m_pendingSelect = 0;
     });
     connect(m_document, &RunDocument::runLoaded, this, &MainWindow::updateLiveSource);
+    for (auto signal : {&RunDocument::runLoaded, &RunDocument::runChanged})
+        connect(m_document, signal, this, &MainWindow::updateStartPage);
+    connect(m_document, &RunDocument::loadStarted, this, &MainWindow::updateStartPage);
+    connect(m_document, &RunDocument::loadFinished, this, &MainWindow::updateStartPage);
 }
 
 void MainWindow::restoreLayout()
@@ -231,9 +244,9 @@ void MainWindow::setupActions()
     // temporary QStatusBar message had no room beside a stretched permanent widget).
     m_notices = new Notices(this);
     m_noticeLabel = new NoticeLabel(*m_notices, this);
-    statusBar()->addPermanentWidget(m_noticeLabel, 2);
+    statusBar()->addPermanentWidget(m_noticeLabel, 1);
     m_statusLabel = new SteadyLabel(this);
-    statusBar()->addPermanentWidget(m_statusLabel, 3);
+    statusBar()->addPermanentWidget(m_statusLabel, 4);
 }
 
 void MainWindow::setActionIcons()
@@ -406,16 +419,29 @@ bool MainWindow::openDatabase(const QString &path, QString *error)
             *error = tr("cannot open database %1: no such file").arg(path);
         return false;
     }
+    // Runs of the workspace go on when another database is shown: say so first.
+    if (const std::optional<QString> question = backgroundRuns().openQuestion(path);
+        question && isVisible() &&
+        QMessageBox::question(this, tr("Open database"), *question) != QMessageBox::Yes) {
+        if (error)
+            error->clear(); // the person said no: nothing to report
+        return false;
+    }
     m_selection->clear();
     if (!m_document->openDatabase(path, &why)) {
         if (error)
             *error = tr("cannot open database %1: %2").arg(path, why);
         return false;
     }
-    if (m_settings == Settings::Remember)
-        QSettings().setValue(QStringLiteral("lastDatabase"), path);
+    if (m_settings == Settings::Remember) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("lastDatabase"), path);
+        RecentDatabases::remember(settings, path);
+    }
     refreshRuns();
     updateTitle();
+    updateBackgroundLine();
+    updateStartPage();
     return true;
 }
 
@@ -523,6 +549,9 @@ bool MainWindow::saveScreenshot(const QString &path, QString *error)
     // Dock sizes and the pending --view settle only once the window has its real geometry.
     for (int i = 0; i < 10; ++i)
         QApplication::processEvents();
+    // The plots redraw 300 ms after a change: draw them now, at the size they are shown.
+    if (m_plots->isVisible())
+        m_plots->refresh();
     const QPixmap pixmap = grab();
     if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
         if (error)
@@ -605,7 +634,7 @@ void MainWindow::openWithDialog()
     CommandLineOptions options;
     options.database = path;
     QString error;
-    if (!applyOptions(options, &error, false))
+    if (!applyOptions(options, &error, false) && !error.isEmpty())
         QMessageBox::warning(this, tr("Open database"), error);
 }
 
@@ -649,6 +678,100 @@ void MainWindow::warnOf(const QString &text)
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setObjectName(QStringLiteral("failureDialog"));
     box->open();
+}
+
+void MainWindow::setupStartPage()
+{
+    m_startPage = new StartPage(m_lineage);
+    m_lineage->installEventFilter(this);
+    connect(m_startPage, &StartPage::newRunRequested, this, [this] { openLauncher(); });
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openWithDialog);
+    connect(m_startPage, &StartPage::guideRequested, this, [this] { openHelp(false); });
+    connect(m_startPage, &StartPage::demoRequested, this, [this] {
+        QString error;
+        if (!startDemoRun(&error))
+            warnOf(error);
+    });
+    connect(m_startPage, &StartPage::recentRequested, this, [this](const QString &path) {
+        CommandLineOptions options;
+        options.database = path;
+        QString error;
+        if (!applyOptions(options, &error, false) && !error.isEmpty())
+            warnOf(error);
+    });
+    // File ▸ Open recent, filled when it opens.
+    m_recentMenu = new QMenu(tr("Open &recent"), this);
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    m_ui->menuFile->insertMenu(m_ui->actionReload, m_recentMenu);
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    updateStartPage();
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent =
+        m_settings == Settings::Remember ? RecentDatabases::load(QSettings()) : QStringList();
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No database opened yet"))->setEnabled(false);
+    for (const QString &path : recent)
+        m_recentMenu->addAction(path, this, [this, path] {
+            CommandLineOptions options;
+            options.database = path;
+            QString error;
+            if (!applyOptions(options, &error, false) && !error.isEmpty())
+                warnOf(error);
+        });
+}
+
+void MainWindow::updateStartPage()
+{
+    const bool empty = !m_document->hasRun() && !m_document->isLoading();
+    if (empty)
+        m_startPage->setRecent(m_settings == Settings::Remember ? RecentDatabases::load(QSettings())
+                                                                : QStringList());
+    m_startPage->setGeometry(m_lineage->rect());
+    m_startPage->setVisible(empty);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_lineage && event->type() == QEvent::Resize)
+        m_startPage->setGeometry(m_lineage->rect());
+    return QMainWindow::eventFilter(watched, event);
+}
+
+RunController *MainWindow::startDemoRun(QString *error)
+{
+    return startRunFromArguments(
+        {QStringLiteral("--task"), QStringLiteral("softmax"), QStringLiteral("--strategy"),
+         QStringLiteral("beam"), QStringLiteral("--param"), QStringLiteral("beams=3"),
+         QStringLiteral("--param"), QStringLiteral("children=3"), QStringLiteral("--budget"),
+         QStringLiteral("30"), QStringLiteral("--seed"), QStringLiteral("1")},
+        defaultDatabase(), error);
+}
+
+void MainWindow::setupHelpActions()
+{
+    auto *guide = new QAction(tr("&User guide"), this);
+    guide->setObjectName(QStringLiteral("actionUserGuide"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    auto *shortcuts = new QAction(tr("&Keyboard shortcuts"), this);
+    shortcuts->setObjectName(QStringLiteral("actionShortcuts"));
+    m_ui->menuHelp->insertAction(m_ui->actionDoctor, guide);
+    m_ui->menuHelp->insertAction(m_ui->actionDoctor, shortcuts);
+    m_ui->menuHelp->insertSeparator(m_ui->actionDoctor);
+    connect(guide, &QAction::triggered, this, [this] { openHelp(false); });
+    connect(shortcuts, &QAction::triggered, this, [this] { openHelp(true); });
+}
+
+void MainWindow::openHelp(bool shortcuts)
+{
+    auto *dialog = new HelpDialog(findChildren<QAction *>(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (shortcuts)
+        dialog->showShortcuts();
+    dialog->show();
 }
 
 } // namespace kiln

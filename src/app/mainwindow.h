@@ -2,6 +2,7 @@
 
 #include "core/backend.h"
 #include "core/evaluationresult.h"
+#include "models/computeaxis.h"
 #include "models/rules/comparisonplan.h"
 
 #include <QByteArray>
@@ -16,6 +17,7 @@ class QComboBox;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
+class QMenu;
 
 namespace Ui {
 class MainWindow;
@@ -32,6 +34,7 @@ class FileEvaluationPlan;
 class LineageView;
 class ManualEditorPanel;
 class ManualEditTab;
+class BackgroundRuns;
 class NoticeLabel;
 class Notices;
 class PlotsPanel;
@@ -40,6 +43,9 @@ class ReportPanel;
 class RunController;
 class RunDocument;
 class RunProgressWidget;
+class StartPage;
+class WorkshopDialog;
+struct WorkshopExercise;
 class SteadyLabel;
 class TranscriptPanel;
 class Workspace;
@@ -91,11 +97,17 @@ public:
     using Comparison = ComparisonPlan;
     QList<RunController *> startComparison(const Comparison &comparison, QString *error = nullptr);
     bool openCompareDialog();
+    // View ▸ Back to the comparison: the last comparison's curves and table again, after another
+    // run was looked at.
+    void showComparisonAgain();
     // Presentation mode for workshops: large fonts, a high-contrast palette, the plots (the
     // compare view) full screen. One key (F11) toggles it.
     void setPresentation(bool on);
     bool isPresenting() const { return m_presenting; }
     bool resumeShownRun(QString *error = nullptr);
+    // Run ▸ Judge again strictly: a lenient run's candidates judged by the strict verifier into
+    // a new run, shown when it is done (kiln-cli rejudge).
+    bool rejudgeShownRun(QString *error = nullptr);
     // The launcher, modal; true when it started something.
     bool openLauncher();
     // Hand-written candidates: an editable copy of the selected one, and files.
@@ -130,14 +142,25 @@ public:
     // What the window has said (progress, results, failures), newest last, and where it shows.
     Notices *notices() const { return m_notices; }
     NoticeLabel *noticeLabel() const { return m_noticeLabel; }
+    StartPage *startPage() const { return m_startPage; }
+    // The start page's "Run the demo search": scripts/demo.sh's search, in the default workspace.
+    RunController *startDemoRun(QString *error = nullptr);
+    // Help ▸ User guide (F1) and Help ▸ Keyboard shortcuts.
+    void openHelp(bool shortcuts);
+    // Run ▸ Workshop exercises: the dialog (kept, not modal), and one exercise's runs started.
+    WorkshopDialog *openWorkshop();
+    bool startWorkshopExercise(const WorkshopExercise &exercise, QString *error = nullptr);
 
 signals:
     // A dropped or chosen file's verdict (ok false: it could not be judged, error says why).
     void fileEvaluated(bool ok, qint64 candidateId, const kiln::EvaluationResult &result,
                        const QString &error);
+    // A workshop exercise's runs ended and its view is shown (runIds: its runs, in order).
+    void exerciseDone(int number, const QList<qint64> &runIds);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
@@ -148,6 +171,10 @@ private:
     void tell(const QString &text);
     void warnOf(const QString &text);
     void createPanels();
+    void setupStartPage();
+    void updateStartPage(); // shown while no run is on screen
+    void fillRecentMenu();
+    void setupHelpActions();
     void connectSelection();
     void setupTimers();
     void connectDocument();
@@ -172,9 +199,21 @@ private:
     void openWithDialog();
     void findFromEdit();
     void setupRunActions();
+    void setupComparisonActions();
+    void setupWorkshopActions();
+    bool startExerciseRun(const WorkshopExercise &exercise, int index,
+                          const std::shared_ptr<QList<qint64>> &runIds, QString *error);
+    void finishExercise(const WorkshopExercise &exercise, QList<qint64> runIds);
+    void showExerciseView(const WorkshopExercise &exercise, const QList<qint64> &runIds);
     void updateRunActions();
     void updateLiveSource(); // push from this window's controller, or follow the log
     void watchController(RunController *controller);
+    // Run ▸ Runs going: every run of the workspace that goes or waits, shown or not.
+    void setupRunsGoingMenu();
+    void fillRunsGoingMenu();
+    BackgroundRuns backgroundRuns() const;
+    void updateBackgroundLine(); // the status bar's line about runs going off screen
+    void showWorkspaceRun(qint64 runId);
     int otherLiveRuns() const; // going or queued, besides the one shown
     bool ensureWorkspace(const QString &path, QString *error);
     // Run ▸ Optimisation memory: the dialog over the workspace's writer; false when it cannot open.
@@ -183,17 +222,24 @@ private:
     QString openDatabasePath() const;  // empty when no database is open
     const RunRecord *shownRun() const; // nullptr when no run is shown
     void showRunWhenStarted(RunController *controller);
+    // One run of launcher settings (seed seed + seedOffset), checked and started or queued.
+    RunController *startLaunch(const LaunchSettings &settings, int seedOffset, QString *error);
     void submitTab(ManualEditTab *tab);
     // evaluateFile's two ways: a manual root of the shown search run, or an evaluation run.
     bool evaluateFileInRun(const CandidateFile &file, FileEvaluationPlan &plan, QString *error);
     bool evaluateFileAlone(const CandidateFile &file, FileEvaluationPlan &plan, QString *error);
     bool askTask(FileEvaluationPlan &plan); // false: the user cancelled
+    bool showsWorkspaceRun(qint64 runId) const;
+    void onRejudged(qint64 runId, qint64 newRunId, int changed, const QString &error);
     void onManualStored(int ticket, const CandidateRecord &candidate);
     void onManualFinished(int ticket, bool ok, const CandidateRecord &candidate,
                           const EvaluationResult &result, const QString &error);
 
     std::unique_ptr<Ui::MainWindow> m_ui;
     std::shared_ptr<QList<qint64>> m_compareRuns; // the shown comparison's runs, by slot
+    ComputeAxis m_compareAxis = ComputeAxis::Samples;
+    double m_compareBudget = 0.0;
+    QAction *m_backToComparison = nullptr;
     bool m_presenting = false;
     QByteArray m_stateBeforePresenting;
     Settings m_settings;
@@ -221,6 +267,11 @@ private:
     PlotsPanel *m_plots = nullptr;
     ReplayBar *m_replay = nullptr;
     QComboBox *m_runCombo = nullptr;
+    QMenu *m_runsGoingMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_rejudgeAction = nullptr;
+    StartPage *m_startPage = nullptr;
+    QPointer<WorkshopDialog> m_workshop;
     QLineEdit *m_findEdit = nullptr;
     SteadyLabel *m_statusLabel = nullptr;
     Notices *m_notices = nullptr;

@@ -11,6 +11,7 @@
 #include "models/strategycomparison.h"
 #include "models/workspace.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QMessageBox>
@@ -35,6 +36,9 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
     // has slots of its own; a run of an earlier one that starts late changes nothing here.
     auto runSlots = std::make_shared<QList<qint64>>(comparison.runCount(), 0);
     m_compareRuns = runSlots;
+    m_compareAxis = StrategyComparison::axisFor(axis);
+    m_compareBudget = comparison.budget;
+    m_backToComparison->setEnabled(true);
     for (const QString &strategy : comparison.strategies)
         for (int seed = 1; seed <= comparison.seeds; ++seed) {
             // The first run is shown; the others grow in the plot only.
@@ -61,6 +65,40 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
     m_plotsDock->raise();
     tell(comparison.queuedMessage(controllers.size()));
     return controllers;
+}
+
+void MainWindow::setupComparisonActions()
+{
+    m_backToComparison = new QAction(tr("&Back to the comparison"), this);
+    m_backToComparison->setObjectName(QStringLiteral("actionBackToComparison"));
+    m_backToComparison->setEnabled(false);
+    m_backToComparison->setToolTip(
+        tr("The last comparison's curves and table, after looking at another run"));
+    m_ui->menuView->insertAction(m_ui->actionPresentation, m_backToComparison);
+    connect(m_backToComparison, &QAction::triggered, this, &MainWindow::showComparisonAgain);
+}
+
+void MainWindow::showComparisonAgain()
+{
+    if (!m_compareRuns)
+        return;
+    const QList<qint64> runs = ComparisonPlan::startedRuns(*m_compareRuns);
+    if (runs.isEmpty()) {
+        tell(tr("No run of the comparison has started yet."));
+        return;
+    }
+    // Its runs are in the workspace's database: show that one if another is open.
+    QString error;
+    if (openDatabasePath() != m_workspace->path() && !openDatabase(m_workspace->path(), &error)) {
+        if (!error.isEmpty())
+            warnOf(error);
+        return;
+    }
+    if (!m_document->hasRun() || !runs.contains(m_document->run().id))
+        loadRun(runs.first(), &error);
+    m_plots->setComparison(runs, m_compareAxis, m_compareBudget);
+    m_plotsDock->show();
+    m_plotsDock->raise();
 }
 
 bool MainWindow::openCompareDialog()

@@ -16,8 +16,10 @@
 #include "ui_mainwindow.h"
 
 #include "engine/runarguments.h"
+#include "engine/runconfig.h"
 #include "models/candidateselection.h"
 #include "models/launchsettings.h"
+#include "models/rules/backgroundruns.h"
 #include "models/rules/candidatefile.h"
 #include "models/rules/candidatepicks.h"
 #include "models/rules/controllerstatus.h"
@@ -30,12 +32,14 @@
 #include "models/rundocument.h"
 #include "models/workspace.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -108,8 +112,117 @@ void MainWindow::setupRunActions()
     connect(m_workspace, &Workspace::manualStored, this, &MainWindow::onManualStored);
     connect(m_workspace, &Workspace::manualFinished, this, &MainWindow::onManualFinished);
     connect(m_workspace, &Workspace::runAdded, this, &MainWindow::watchController);
+    connect(m_workspace, &Workspace::rejudged, this,
+            [this](int, qint64 runId, qint64 newRunId, int changed, const QString &error) {
+                onRejudged(runId, newRunId, changed, error);
+            });
+    m_rejudgeAction = new QAction(tr("&Judge again strictly"), this);
+    m_rejudgeAction->setObjectName(QStringLiteral("actionRejudge"));
+    m_rejudgeAction->setToolTip(tr("The shown lenient run's candidates judged by the strict "
+                                   "verifier, as a new run (kiln-cli rejudge)"));
+    ui.menuRun->insertAction(ui.actionEvaluateFile, m_rejudgeAction);
+    connect(m_rejudgeAction, &QAction::triggered, this, [this] {
+        QString error;
+        if (!rejudgeShownRun(&error))
+            warnOf(error);
+    });
     connect(m_selection, &CandidateSelection::currentChanged, this, &MainWindow::updateRunActions);
+    setupRunsGoingMenu();
     updateRunActions();
+}
+
+bool MainWindow::rejudgeShownRun(QString *error)
+{
+    const RunRecord *run = shownRun();
+    if (!run || !RunConfig::lenientOf(run->config)) {
+        if (error)
+            *error = tr("Only a run judged by the lenient verifier is judged again strictly.");
+        return false;
+    }
+    if (!ensureWorkspace(m_document->databasePath(), error))
+        return false;
+    m_workspace->rejudgeStrictly(run->id);
+    tell(tr("Judging run #%1 again with the strict verifier…").arg(run->id));
+    return true;
+}
+
+void MainWindow::onRejudged(qint64 runId, qint64 newRunId, int changed, const QString &error)
+{
+    if (newRunId == 0) {
+        warnOf(tr("Run #%1 was not judged again: %2").arg(runId).arg(error));
+        return;
+    }
+    refreshRuns();
+    if (openDatabasePath() == m_workspace->path())
+        loadRun(newRunId);
+    tell(tr("Run #%1 judged strictly as run #%2: %3 of its verdicts changed")
+             .arg(runId)
+             .arg(newRunId)
+             .arg(changed));
+}
+
+void MainWindow::setupRunsGoingMenu()
+{
+    m_runsGoingMenu = new QMenu(tr("Runs &going"), this);
+    m_runsGoingMenu->setObjectName(QStringLiteral("runsGoingMenu"));
+    m_ui->menuRun->insertMenu(m_ui->actionContinueRun, m_runsGoingMenu);
+    m_ui->menuRun->insertSeparator(m_ui->actionContinueRun);
+    connect(m_runsGoingMenu, &QMenu::aboutToShow, this, &MainWindow::fillRunsGoingMenu);
+}
+
+BackgroundRuns MainWindow::backgroundRuns() const
+{
+    return BackgroundRuns(m_workspace->controllers(), m_workspace->path(), openDatabasePath(),
+                          m_document->hasRun() ? m_document->run().id : 0);
+}
+
+void MainWindow::fillRunsGoingMenu()
+{
+    m_runsGoingMenu->clear();
+    const BackgroundRuns runs = backgroundRuns();
+    if (runs.entries().isEmpty()) {
+        m_runsGoingMenu->addAction(tr("No run is going"))->setEnabled(false);
+        return;
+    }
+    for (const BackgroundRuns::Entry &e : runs.entries()) {
+        QMenu *menu = m_runsGoingMenu->addMenu(e.shown ? tr("%1 (shown)").arg(e.label) : e.label);
+        const QPointer<RunController> c = e.controller;
+        const qint64 runId = e.runId;
+        menu->addAction(tr("Show"), this, [this, runId] { showWorkspaceRun(runId); })
+            ->setEnabled(runId != 0 && !e.shown);
+        menu->addAction(tr("Pause"), this, [c] { c ? c->pause() : void(); })
+            ->setEnabled(e.canPause);
+        menu->addAction(tr("Resume"), this, [c] { c ? c->resume() : void(); })
+            ->setEnabled(e.canResume);
+        menu->addAction(tr("Stop"), this, [c] { c ? c->stop() : void(); })->setEnabled(e.canStop);
+    }
+}
+
+void MainWindow::updateBackgroundLine()
+{
+    if (m_live)
+        return; // the live run's progress line counts the others
+    const QString line = backgroundRuns().statusLine();
+    if (line.isEmpty())
+        m_progress->setVisible(false);
+    else
+        m_progress->showNote(line);
+}
+
+// A run of the workspace, brought back on screen from wherever the window is.
+void MainWindow::showWorkspaceRun(qint64 runId)
+{
+    QString error;
+    if (openDatabasePath() != m_workspace->path() && !openDatabase(m_workspace->path(), &error)) {
+        warnOf(error);
+        return;
+    }
+    if (!loadRun(runId, &error)) {
+        warnOf(error);
+        return;
+    }
+    updateLiveSource();
+    selectAfterLoad(0);
 }
 
 void MainWindow::updateRunActions()
@@ -125,6 +238,8 @@ void MainWindow::updateRunActions()
     ui.actionStopRun->setEnabled(actions.stop);
     ui.actionContinueRun->setEnabled(actions.continueRun);
     ui.actionEditCopy->setEnabled(actions.editCopy);
+    if (m_rejudgeAction)
+        m_rejudgeAction->setEnabled(shownRun() && RunConfig::lenientOf(shownRun()->config));
     m_code->setEditCopyEnabled(ui.actionEditCopy->isEnabled());
 }
 
@@ -133,6 +248,7 @@ void MainWindow::watchController(RunController *controller)
     connect(controller, &RunController::stateChanged, this, [this] {
         refreshRuns();
         updateRunActions();
+        updateBackgroundLine();
     });
     connect(controller, &RunController::failed, this, [this](qint64, const QString &error) {
         warnOf(tr("The run could not start: %1").arg(error));
@@ -142,6 +258,9 @@ void MainWindow::watchController(RunController *controller)
                 tell(tr("Run #%1 %2: %3")
                          .arg(runId)
                          .arg(ControllerStatus::name(controller->state()), reason));
+                // The run on screen ended with nothing selected: show what it found.
+                if (showsWorkspaceRun(runId) && !m_selection->current())
+                    QTimer::singleShot(0, this, [this] { selectBestCandidate(); });
             });
 }
 
@@ -193,26 +312,32 @@ bool MainWindow::openMemory()
     return true;
 }
 
-bool MainWindow::startRuns(const LaunchSettings &settings, QString *error)
+RunController *MainWindow::startLaunch(const LaunchSettings &settings, int seedOffset,
+                                       QString *error)
 {
     if (const std::optional<QString> refusal =
             LaunchCheck::refusal(settings, m_workspace->tasks(), m_workspace->gpus())) {
         if (error)
             *error = *refusal;
-        return false;
+        return nullptr;
     }
     if (!ensureWorkspace(settings.database, error))
-        return false;
+        return nullptr;
+    QString why;
+    const std::optional<RunArguments::Parsed> parsed =
+        RunArguments::parse(settings.arguments(seedOffset), &why);
+    RunController *controller = parsed ? m_workspace->startRun(*parsed, &why) : nullptr;
+    if (!controller && error)
+        *error = why;
+    return controller;
+}
+
+bool MainWindow::startRuns(const LaunchSettings &settings, QString *error)
+{
     for (int i = 0; i < settings.seeds; ++i) {
-        QString why;
-        const std::optional<RunArguments::Parsed> parsed =
-            RunArguments::parse(settings.arguments(i), &why);
-        RunController *controller = parsed ? m_workspace->startRun(*parsed, &why) : nullptr;
-        if (!controller) {
-            if (error)
-                *error = why;
+        RunController *controller = startLaunch(settings, i, error);
+        if (!controller)
             return false;
-        }
         if (i == 0)
             showRunWhenStarted(controller);
     }
@@ -298,6 +423,9 @@ bool MainWindow::openLauncher()
     if (m_settings == Settings::Remember)
         settings = LaunchSettings::load(QSettings());
     settings.database = DatabaseChoice::forLauncher(settings.database, openDatabasePath());
+    // The task on screen is the one a person means to search again.
+    if (const RunRecord *shown = shownRun(); shown && !shown->tasks.isEmpty())
+        settings.tasks = shown->tasks;
     RunLauncherDialog dialog(m_workspace->tasks(), m_workspace->gpus(), m_document->runs(), this);
     dialog.setSettings(settings);
     if (dialog.exec() != QDialog::Accepted)
@@ -325,7 +453,7 @@ void MainWindow::updateLiveSource()
         controller = m_workspace->controllerFor(m_document->run().id);
     m_live = controller && controller->isLive() ? controller : nullptr;
     if (!m_live) {
-        m_progress->setVisible(false);
+        updateBackgroundLine();
         m_document->setFollowing(m_document->isLive());
         updateRunActions();
         return;
@@ -375,7 +503,7 @@ ManualEditTab *MainWindow::editCopyOfCurrent()
     const std::optional<CandidateRecord> record = m_document->candidate(id);
     if (!record)
         return nullptr;
-    ManualEditTab *tab = m_editor->openCopy(*record);
+    ManualEditTab *tab = m_editor->openCopy(*record, m_document->databasePath());
     m_editorDock->show();
     m_editorDock->raise();
     tab->editor()->setFocus();
@@ -389,8 +517,10 @@ void MainWindow::submitTab(ManualEditTab *tab)
         tab->setResult(false, 0, EvaluationResult(), error);
         return;
     }
-    if (!ensureWorkspace(m_document->databasePath(), &error)) {
-        tab->setResult(false, 0, EvaluationResult(), error);
+    // The copy's own workspace, whatever the window shows now; the view stays where it is.
+    if (!m_workspace->open(tab->database(), &error)) {
+        tab->setResult(false, 0, EvaluationResult(),
+                       tr("cannot open %1 for writing: %2").arg(tab->database(), error));
         return;
     }
     tab->setSubmitted(m_workspace->submit(
@@ -463,9 +593,16 @@ bool MainWindow::evaluateFileAlone(const CandidateFile &file, FileEvaluationPlan
     return true;
 }
 
+// Whether the shown run is the workspace's run `runId` (run ids repeat across databases).
+bool MainWindow::showsWorkspaceRun(qint64 runId) const
+{
+    return m_document->hasRun() && m_document->run().id == runId &&
+           m_document->databasePath() == m_workspace->path();
+}
+
 void MainWindow::onManualStored(int ticket, const CandidateRecord &candidate)
 {
-    if (m_document->hasRun() && candidate.runId == m_document->run().id) {
+    if (showsWorkspaceRun(candidate.runId)) {
         m_document->addCandidate(candidate.runId, candidate);
         m_document->flushPushed(); // one node a person is waiting for: show it now
     }
@@ -476,27 +613,34 @@ void MainWindow::onManualStored(int ticket, const CandidateRecord &candidate)
 void MainWindow::onManualFinished(int ticket, bool ok, const CandidateRecord &candidate,
                                   const EvaluationResult &result, const QString &error)
 {
-    if (ok) {
-        if (!m_document->hasRun() || candidate.runId != m_document->run().id) {
+    // Another database on screen: the result is stored in its own, and told, not shown here.
+    const bool ownDatabase = m_document->databasePath() == m_workspace->path();
+    if (ok && ownDatabase) {
+        if (!showsWorkspaceRun(candidate.runId)) {
             refreshRuns(); // an evaluation run of its own
             loadRun(candidate.runId);
         }
         m_document->addEvaluation(candidate.runId, candidate.id, result);
         m_document->flushPushed();
+    } else if (ok) {
+        tell(tr("#%1 (run #%2 of %3): %4")
+                 .arg(candidate.id)
+                 .arg(candidate.runId)
+                 .arg(QFileInfo(m_workspace->path()).fileName(), verdictName(result.verdict)));
     }
     if (ManualEditTab *tab = m_editor->tabForTicket(ticket)) {
         tab->setResult(ok, candidate.id, result, error);
-        if (ok)
+        if (ok && ownDatabase)
             m_selection->setCurrent(candidate.id);
     }
     if (!m_fileTickets.contains(ticket))
         return;
     const QString path = m_fileTickets.take(ticket);
-    if (ok) {
+    if (ok && ownDatabase) {
         m_selection->setCurrent(candidate.id);
         showView(QStringLiteral("report"));
         tell(tr("%1: %2").arg(QFileInfo(path).fileName(), verdictName(result.verdict)));
-    } else {
+    } else if (!ok) {
         warnOf(tr("%1 was not judged: %2").arg(QFileInfo(path).fileName(), error));
     }
     emit fileEvaluated(ok, candidate.id, result, error);

@@ -35,9 +35,9 @@ ManualEditorPanel::ManualEditorPanel(QWidget *parent)
     layout->setCurrentWidget(m_empty);
 }
 
-ManualEditTab *ManualEditorPanel::openCopy(const CandidateRecord &original)
+ManualEditTab *ManualEditorPanel::openCopy(const CandidateRecord &original, const QString &database)
 {
-    auto *tab = new ManualEditTab(original);
+    auto *tab = new ManualEditTab(original, database);
     connect(tab, &ManualEditTab::submitRequested, this, &ManualEditorPanel::submitRequested);
     connect(tab, &ManualEditTab::candidateRequested, this, &ManualEditorPanel::candidateRequested);
     m_tabs->setCurrentIndex(m_tabs->addTab(tab, tab->title()));

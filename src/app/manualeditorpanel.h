@@ -20,7 +20,7 @@ class ManualEditorPanel : public QWidget
 public:
     explicit ManualEditorPanel(QWidget *parent = nullptr);
 
-    ManualEditTab *openCopy(const CandidateRecord &original);
+    ManualEditTab *openCopy(const CandidateRecord &original, const QString &database);
     QTabWidget *tabs() const { return m_tabs; }
     QList<ManualEditTab *> editTabs() const;
     ManualEditTab *tabForTicket(int ticket) const;

@@ -4,6 +4,7 @@
 
 #include "models/verdictstyle.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -11,9 +12,10 @@
 
 namespace kiln {
 
-ManualEditTab::ManualEditTab(const CandidateRecord &original, QWidget *parent)
-    : QWidget(parent), m_runId(original.runId), m_parentId(original.id), m_task(original.task),
-      m_editor(new CodeEditor(this)), m_submit(new QPushButton(this)),
+ManualEditTab::ManualEditTab(const CandidateRecord &original, const QString &database,
+                             QWidget *parent)
+    : QWidget(parent), m_database(database), m_runId(original.runId), m_parentId(original.id),
+      m_task(original.task), m_editor(new CodeEditor(this)), m_submit(new QPushButton(this)),
       m_show(new QPushButton(tr("Show in tree"), this)), m_status(new QLabel(this))
 {
     setObjectName(QStringLiteral("manualEditTab"));
@@ -28,8 +30,10 @@ ManualEditTab::ManualEditTab(const CandidateRecord &original, QWidget *parent)
     row->setContentsMargins(8, 4, 8, 4);
     m_submit->setText(tr("Submit as child of #%1").arg(m_parentId));
     m_submit->setToolTip(tr("Verify this source on the run's own inputs and add it to the tree "
-                            "as a manual node under #%1")
-                             .arg(m_parentId));
+                            "as a manual node under #%1 of run #%2 in %3")
+                             .arg(m_parentId)
+                             .arg(m_runId)
+                             .arg(QFileInfo(m_database).fileName()));
     m_status->setTextFormat(Qt::RichText);
     m_status->setText(tr("An editable copy of #%1. Change it, then submit it.").arg(m_parentId));
     m_show->setEnabled(false);

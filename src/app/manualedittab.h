@@ -21,8 +21,12 @@ class ManualEditTab : public QWidget
     Q_OBJECT
 
 public:
-    ManualEditTab(const CandidateRecord &original, QWidget *parent = nullptr);
+    // `database`: the workspace the original belongs to; the copy is submitted there whatever
+    // the window shows by then.
+    ManualEditTab(const CandidateRecord &original, const QString &database,
+                  QWidget *parent = nullptr);
 
+    QString database() const { return m_database; }
     qint64 runId() const { return m_runId; }
     qint64 parentId() const { return m_parentId; }
     QString task() const { return m_task; }
@@ -44,6 +48,7 @@ signals:
     void candidateRequested(qint64 candidateId); // "show it in the tree"
 
 private:
+    QString m_database;
     qint64 m_runId;
     qint64 m_parentId;
     QString m_task;

@@ -36,6 +36,18 @@ QCPItemText *note(QCustomPlot *plot, const QString &text, double rx, double ry, 
     return item;
 }
 
+// "run #3" or "runs #3, #5": which runs a plot of one run's series shows.
+QString runNames(const QList<PlotRun> &runs)
+{
+    QStringList ids;
+    for (const PlotRun &run : runs)
+        ids << QStringLiteral("#%1").arg(run.run.id);
+    if (ids.isEmpty())
+        return QStringLiteral("no run");
+    return (ids.size() == 1 ? QStringLiteral("run ") : QStringLiteral("runs ")) +
+           ids.join(QStringLiteral(", "));
+}
+
 void verticalLine(QCustomPlot *plot, double x, const QColor &color)
 {
     auto *line = new QCPItemStraightLine(plot);
@@ -51,7 +63,16 @@ PlotRenderer::PlotRenderer(QCustomPlot *plot) : m_plot(plot)
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
     m_plot->legend->setFont(QFont(m_plot->font().family(), m_plot->font().pointSize() - 1));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend has a row of its own under the axes: inside them it sat on curves, on the
+    // roofline's only point and on the histogram's outlier bars, whatever corner it took.
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(2, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(2);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setMargins(QMargins(4, 0, 4, 2));
 }
 
 void PlotRenderer::setPresentation(bool on)
@@ -61,7 +82,7 @@ void PlotRenderer::setPresentation(bool on)
     QFont base = m_plot->font();
     base.setPointSizeF(QFont().pointSizeF() * scale);
     QFont bold = base;
-    bold.setBold(true);
+    bold.setBold(on); // leaving presentation mode leaves no bold behind
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
         axis->setLabelFont(bold);
         axis->setTickLabelFont(base);
@@ -101,7 +122,7 @@ void PlotRenderer::draw(const QList<PlotRun> &runs, const PlotOptions &options, 
         drawSpeedup(runs, options);
         break;
     case PlotKind::Coverage:
-        drawCoverage(first);
+        drawCoverage(runs);
         break;
     case PlotKind::Reasoning:
         drawReasoning(first);
@@ -110,7 +131,7 @@ void PlotRenderer::draw(const QList<PlotRun> &runs, const PlotOptions &options, 
         drawTiming(selected, selectedEvaluation);
         break;
     case PlotKind::Roofline:
-        drawRoofline(first, selected);
+        drawRoofline(runs, selected);
         break;
     case PlotKind::FastP:
         drawFastP();
@@ -134,6 +155,47 @@ qint64 PlotRenderer::candidateAt(const QPointF &position, double radius) const
     return found;
 }
 
+QString PlotRenderer::readoutAt(const QPointF &position) const
+{
+    if (!m_plot->axisRect()->rect().contains(position.toPoint()))
+        return {};
+    const double x = m_plot->xAxis->pixelToCoord(position.x());
+    QStringList lines{QStringLiteral("%1 = %2").arg(m_plot->xAxis->label()).arg(x, 0, 'g', 4)};
+    for (int g = 0; g < m_plot->graphCount(); ++g) {
+        QCPGraph *graph = m_plot->graph(g);
+        if (graph->name().isEmpty() || graph->data()->isEmpty())
+            continue;
+        // Curves here are steps or points: the last one at or before x is the value there.
+        auto it = graph->data()->findEnd(x, false);
+        if (it == graph->data()->constBegin())
+            continue;
+        --it;
+        lines << QStringLiteral("%1: %2").arg(graph->name()).arg(it->value, 0, 'g', 4);
+    }
+    return lines.size() > 1 ? lines.join(QLatin1Char('\n')) : QString();
+}
+
+QString PlotRenderer::csv() const
+{
+    const auto quoted = [](QString text) {
+        return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+               QLatin1Char('"');
+    };
+    QString out = QStringLiteral("series,%1,%2\n")
+                      .arg(quoted(m_plot->xAxis->label()), quoted(m_plot->yAxis->label()));
+    for (int g = 0; g < m_plot->graphCount(); ++g) {
+        const QCPGraph *graph = m_plot->graph(g);
+        if (graph->name().isEmpty())
+            continue; // bands' edges and markers repeat a named curve
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            out += QStringLiteral("%1,%2,%3\n")
+                       .arg(quoted(graph->name()))
+                       .arg(it->key, 0, 'g', 10)
+                       .arg(it->value, 0, 'g', 10);
+    }
+    return out;
+}
+
 void PlotRenderer::reset(const QString &title)
 {
     m_plot->clearPlottables();
@@ -145,7 +207,6 @@ void PlotRenderer::reset(const QString &title)
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     setLogX(false);
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     m_padX = true;
     m_fixedRanges = false;
 }
@@ -173,6 +234,13 @@ void PlotRenderer::remember(const QList<CandidatePoint> &points, QCPAxis *valueA
 
 void PlotRenderer::finish()
 {
+    // Two legend columns while they fit the plot's width, else one.
+    m_plot->legend->setWrap(2);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    if (m_plot->legend->minimumOuterSizeHint().width() > m_plot->width()) {
+        m_plot->legend->setWrap(1);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
     if (m_fixedRanges) { // the plot set both ranges itself
         if (!m_emptyReason.isEmpty())
             note(m_plot, m_emptyReason, 0.5, 0.5, Qt::AlignCenter);
@@ -205,8 +273,6 @@ void PlotRenderer::drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &op
 {
     reset(QStringLiteral("Best verified speedup against compute spent"));
     m_padX = false;
-    // The curves rise to the right: the top left is where they are not.
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     m_plot->xAxis->setLabel(computeAxisTitle(options.axis));
     m_plot->yAxis->setLabel(QStringLiteral("best verified speedup (×)"));
     setLogX(options.logX);
@@ -308,28 +374,74 @@ void PlotRenderer::drawCurve(const StepCurve &curve, const PlotOptions &options,
     remember(curve.records, m_plot->yAxis);
 }
 
-void PlotRenderer::drawCoverage(const PlotRun &run)
+// Every plotted run's curves, so the runs ticked in the panel compare; the title names them.
+void PlotRenderer::drawCoverage(const QList<PlotRun> &runs)
 {
-    reset(QStringLiteral("Coverage: pass@k and fast_p@k (unbiased estimator)"));
-    const CoverageSeries s = PlotData::coverage(run);
-    m_plot->xAxis->setLabel(QStringLiteral("k (samples drawn from the n = %1 taken)").arg(s.n));
+    reset(QStringLiteral("Coverage: pass@k and fast_p@k (unbiased estimator), %1")
+              .arg(runNames(runs)));
+    m_plot->xAxis->setLabel(QStringLiteral("k (samples drawn from the n taken)"));
     m_plot->yAxis->setLabel(QStringLiteral("probability"));
     auto ticker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
     ticker->setTickStep(1.0);
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples); // whole numbers of samples
     m_plot->xAxis->setTicker(ticker);
-    if (s.n == 0) {
-        m_emptyReason = QStringLiteral("No evaluated sample (operation \"sample\") in this run.");
+    if (runs.size() == 1 && PlotData::sampledTasks(runs.first()).size() > 1) {
+        drawCoveragePerTask(runs.first());
         return;
     }
-    QCPGraph *pass = addGraph(QStringLiteral("pass@k (= fast_0@k)"), seriesColor(0));
-    pass->setData(s.k, s.passAtK, true);
-    pass->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
-    for (int t = 1; t < s.thresholds.size(); ++t) { // fast_0 is pass@k
-        QCPGraph *fast = addGraph(QStringLiteral("fast_%1@k").arg(s.thresholds[t]), seriesColor(t));
-        fast->setData(s.k, s.fastPAtK[t], true);
+    int drawn = 0;
+    for (int r = 0; r < runs.size(); ++r) {
+        const CoverageSeries s = PlotData::coverage(runs[r]);
+        if (s.n == 0)
+            continue;
+        ++drawn;
+        const QString run =
+            runs.size() > 1 ? QStringLiteral("run %1: ").arg(runs[r].run.id) : QString();
+        const QColor color = seriesColor(runs.size() > 1 ? r : 0);
+        QCPGraph *pass = addGraph(QStringLiteral("%1pass@k (n = %2)").arg(run).arg(s.n), color);
+        pass->setData(s.k, s.passAtK, true);
+        pass->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+        for (int t = 1; t < s.thresholds.size(); ++t) { // fast_0 is pass@k
+            QCPGraph *fast = addGraph(QStringLiteral("%1fast_%2@k").arg(run).arg(s.thresholds[t]),
+                                      runs.size() > 1 ? color : seriesColor(t));
+            fast->setData(s.k, s.fastPAtK[t], true);
+            if (runs.size() > 1)
+                fast->setPen(QPen(color, m_presenting ? 3 : 1.5,
+                                  Qt::PenStyle(Qt::DashLine + std::min(t, 3) - 1)));
+        }
     }
-    m_plot->yAxis->setRange(0, 1.05);
+    if (drawn == 0)
+        m_emptyReason = QStringLiteral("No evaluated sample (operation \"sample\") in this run.");
+    m_plot->yAxis->setRange(-0.03, 1.05); // a task that never passes stays visible at 0
+}
+
+// A suite's run: each task's pass@k and their mean, which pooling the samples would hide (a
+// draw of k samples then mixes tasks, and a task no sample solves plateaus unseen).
+void PlotRenderer::drawCoveragePerTask(const PlotRun &run)
+{
+    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+        title->setText(QStringLiteral("Coverage per task: pass@k of each task's samples, run #%1")
+                           .arg(run.run.id));
+    QList<CoverageSeries> tasks;
+    const QStringList names = PlotData::sampledTasks(run);
+    for (int t = 0; t < names.size(); ++t) {
+        tasks.append(PlotData::coverage(run, names[t]));
+        if (tasks.last().n == 0)
+            continue;
+        QCPGraph *task = addGraph(QStringLiteral("%1 (n = %2)").arg(names[t]).arg(tasks.last().n),
+                                  seriesColor(t + 1));
+        task->setPen(QPen(seriesColor(t + 1), m_presenting ? 3 : 1.5));
+        task->setData(tasks.last().k, tasks.last().passAtK, true);
+    }
+    const CoverageSeries mean = PlotData::meanOverTasks(tasks);
+    QCPGraph *line =
+        addGraph(QStringLiteral("mean over the %1 tasks").arg(names.size()), seriesColor(0));
+    line->setPen(QPen(seriesColor(0), m_presenting ? 6 : 3.5));
+    line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    line->setData(mean.k, mean.passAtK, true);
+    if (mean.k.isEmpty())
+        m_emptyReason = QStringLiteral("No evaluated sample (operation \"sample\") in this run.");
+    m_plot->yAxis->setRange(-0.03, 1.05); // a task that never passes stays visible at 0
 }
 
 void PlotRenderer::drawReasoning(const PlotRun &run)
@@ -363,11 +475,16 @@ void PlotRenderer::drawReasoning(const PlotRun &run)
         fit->setPen(QPen(seriesColor(0).darker(), 1.5, Qt::DashLine));
         fit->setData({lo, hi}, {s.intercept + s.slope * lo, s.intercept + s.slope * hi});
     }
+    // A correlation needs three points and some spread to mean anything.
+    const auto r = [](double value, qsizetype n) {
+        return n >= 3 && std::isfinite(value) ? QString::number(value, 'f', 2)
+                                              : QStringLiteral("n/a");
+    };
     note(m_plot,
          QStringLiteral("Pearson r: speedup %1 (n = %2), correctness %3 (n = %4)")
-             .arg(s.speedupR, 0, 'f', 2)
+             .arg(r(s.speedupR, s.speedups.size()))
              .arg(s.speedups.size())
-             .arg(s.correctR, 0, 'f', 2)
+             .arg(r(s.correctR, s.correctness.size()))
              .arg(s.correctness.size()),
          0.02, 0.03, Qt::AlignLeft | Qt::AlignTop);
 }
@@ -451,40 +568,51 @@ void PlotRenderer::drawTiming(qint64 selected, const std::optional<EvaluationRes
     }
 }
 
-void PlotRenderer::drawRoofline(const PlotRun &run, qint64 selected)
+void PlotRenderer::drawRoofline(const QList<PlotRun> &runs, qint64 selected)
 {
-    reset(QStringLiteral("Roofline: passing candidates under the measured roofs"));
+    reset(QStringLiteral("Roofline: passing candidates under the measured roofs, %1")
+              .arg(runNames(runs)));
     m_plot->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte)"));
     m_plot->yAxis->setLabel(QStringLiteral("achieved GFLOP/s"));
     setLogX(true);
     m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
-    const RooflineSeries s = PlotData::roofline(run);
-    if (s.points.isEmpty()) {
+    QList<RooflineSeries> series;
+    double lo = 0.0, hi = 0.0;
+    for (const PlotRun &run : runs) {
+        series.append(PlotData::roofline(run));
+        for (const CandidatePoint &p : series.last().points) {
+            lo = lo > 0.0 ? std::min(lo, p.x) : p.x;
+            hi = std::max(hi, p.x);
+        }
+    }
+    if (hi <= 0.0) {
         m_emptyReason = QStringLiteral("No passing candidate with recorded work: this task does no "
                                        "floating-point work, or nothing has passed yet.");
         return;
     }
-    double lo = s.points.first().x, hi = lo;
-    for (const CandidatePoint &p : s.points) {
-        lo = std::min(lo, p.x);
-        hi = std::max(hi, p.x);
-    }
-    drawRoofs(s, std::min(lo, s.ridge()) / 4, std::max(hi, s.ridge()) * 4);
-    QCPGraph *points = addGraph(QStringLiteral("passing candidates"), seriesColor(0));
-    points->setLineStyle(QCPGraph::lsNone);
-    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    for (const CandidatePoint &p : s.points) {
-        points->addData(p.x, p.y);
-        if (p.candidateId == selected) {
-            QCPGraph *mark = addGraph(QStringLiteral("candidate %1").arg(selected), seriesColor(1));
-            mark->setLineStyle(QCPGraph::lsNone);
-            mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
-                                                  QPen(seriesColor(1), 2.5), Qt::NoBrush, 14));
-            mark->addData(p.x, p.y);
+    const RooflineSeries &roofs = series.first(); // the runs plotted together share their task
+    drawRoofs(roofs, std::min(lo, roofs.ridge()) / 4, std::max(hi, roofs.ridge()) * 4);
+    for (int r = 0; r < series.size(); ++r) {
+        QCPGraph *points =
+            addGraph(runs.size() > 1 ? QStringLiteral("run %1: passing").arg(runs[r].run.id)
+                                     : QStringLiteral("passing candidates"),
+                     seriesColor(r == 0 ? 0 : r + 1));
+        points->setLineStyle(QCPGraph::lsNone);
+        points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+        for (const CandidatePoint &p : series[r].points) {
+            points->addData(p.x, p.y);
+            if (p.candidateId == selected) {
+                QCPGraph *mark =
+                    addGraph(QStringLiteral("candidate %1").arg(selected), seriesColor(1));
+                mark->setLineStyle(QCPGraph::lsNone);
+                mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                      QPen(seriesColor(1), 2.5), Qt::NoBrush, 14));
+                mark->addData(p.x, p.y);
+            }
         }
+        remember(series[r].points, m_plot->yAxis);
     }
-    remember(s.points, m_plot->yAxis);
 }
 
 void PlotRenderer::drawRoofs(const RooflineSeries &s, double from, double to)
@@ -493,8 +621,7 @@ void PlotRenderer::drawRoofs(const RooflineSeries &s, double from, double to)
         return;
     QVector<double> x{from, s.ridge(), to};
     QVector<double> y{s.roofAt(from), s.roofAt(s.ridge()), s.roofAt(to)};
-    QCPGraph *roof = addGraph(QStringLiteral("roofs: memory %1 GB/s (measured), compute %2 "
-                                             "GFLOP/s (nominal peak)")
+    QCPGraph *roof = addGraph(QStringLiteral("roofs: %1 GB/s (measured), %2 GFLOP/s (peak)")
                                   .arg(s.bandwidthGbps, 0, 'f', 0)
                                   .arg(s.peakGflops, 0, 'f', 0),
                               Qt::darkGray);
@@ -513,7 +640,6 @@ void PlotRenderer::drawFastP()
     reset(title);
     m_padX = false;
     m_fixedRanges = true; // shares over p in [0, pMax]: levels and databases compare at a glance
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->xAxis->setLabel(QStringLiteral("p (speedup threshold, ×)"));
     m_plot->yAxis->setLabel(QStringLiteral("fast_p: share of problems correct and faster than p"));
     // A little room beyond 0, so steps at p = 0 and curves at 0 are not hidden by the frame.

@@ -44,6 +44,11 @@ public:
     void setFastP(const FastPSeries &series) { m_fastP = series; }
     // The candidate drawn nearest to a pixel position within `radius` pixels; 0 for none.
     qint64 candidateAt(const QPointF &position, double radius = 8.0) const;
+    // Every named curve's value at the pixel's x (a step holds its last value), one per line
+    // under the x value; empty outside the axes or when no curve has a value there.
+    QString readoutAt(const QPointF &position) const;
+    // The named curves' points as CSV (series, x, y), with the axis titles as the header.
+    QString csv() const;
     // Why the plot is empty, when it is ("no candidate has passed yet"); else empty.
     QString emptyReason() const { return m_emptyReason; }
 
@@ -64,11 +69,12 @@ private:
                      const QVector<double> &high, const QColor &fill);
     void drawCurve(const StepCurve &curve, const PlotOptions &options, const QColor &color,
                    bool dashed);
-    void drawCoverage(const PlotRun &run);
+    void drawCoverage(const QList<PlotRun> &runs);
+    void drawCoveragePerTask(const PlotRun &run);
     void drawReasoning(const PlotRun &run);
     void drawSpeedupPoints(const ReasoningSeries &series); // with their intervals as error bars
     void drawTiming(qint64 selected, const std::optional<EvaluationResult> &evaluation);
-    void drawRoofline(const PlotRun &run, qint64 selected);
+    void drawRoofline(const QList<PlotRun> &runs, qint64 selected);
     void drawRoofs(const RooflineSeries &series, double from, double to);
     void drawFastP();
     QCPGraph *addGraph(const QString &name, const QColor &color, QCPAxis *valueAxis = nullptr);

@@ -19,6 +19,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSplitter>
 #include <QSvgGenerator>
 #include <QTableWidget>
@@ -79,6 +80,20 @@ PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWi
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &PlotsPanel::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &PlotsPanel::onMousePress);
+    // A view the person zoomed or dragged to stays through the redraws of a growing run, until a
+    // double-click or another plot resets it.
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis})
+        connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
+            if (!m_drawing)
+                m_userView = true;
+        });
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] {
+        m_userView = false;
+        refresh();
+    });
+    m_plot->setToolTip(QString());
+    m_plot->setStatusTip(tr("Drag to pan, wheel to zoom, double-click to see everything; hover "
+                            "for the curves' values"));
 }
 
 void PlotsPanel::buildControls()
@@ -105,6 +120,8 @@ void PlotsPanel::buildControls()
     m_runList = new QListWidget;
     m_runList->setObjectName(QStringLiteral("plotRuns"));
     m_runList->setToolTip(tr("Runs drawn together (same task); seeds of one setting form a band"));
+    // A narrow column: the plot is what the panel is for.
+    m_runList->setMaximumWidth(m_runList->fontMetrics().averageCharWidth() * 30);
 
     auto *controls = new QHBoxLayout;
     for (QWidget *w : std::initializer_list<QWidget *>{m_kind, m_axis, m_logX, m_band, m_leaky})
@@ -127,8 +144,9 @@ void PlotsPanel::buildControls()
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(plotAndTable);
     split->addWidget(m_runList);
-    split->setStretchFactor(0, 4);
+    split->setStretchFactor(0, 5);
     split->setStretchFactor(1, 1);
+    split->setCollapsible(0, false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -166,6 +184,7 @@ void PlotsPanel::controlsChanged()
 {
     if (m_updatingControls)
         return;
+    m_userView = false; // another plot: its own ranges
     PlotOptions o;
     o.kind = allPlotKinds().value(m_kind->currentIndex());
     o.axis = allComputeAxes().value(m_axis->currentIndex());
@@ -302,7 +321,15 @@ void PlotsPanel::refresh()
     std::optional<EvaluationResult> evaluation;
     if (m_options.kind == PlotKind::Timing && selected)
         evaluation = m_document->evaluation(selected);
+    const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
+    m_drawing = true;
     m_renderer.draw(m_runs, m_options, selected, evaluation);
+    if (m_userView) {
+        m_plot->xAxis->setRange(x);
+        m_plot->yAxis->setRange(y);
+        m_plot->replot();
+    }
+    m_drawing = false;
     fillComparisonTable();
     // A large run takes a while to plot: redraw it less often, so the window stays responsive.
     m_refreshTimer.setInterval(int(std::clamp<qint64>(4 * took.elapsed(), 300, 5000)));
@@ -339,9 +366,13 @@ QString PlotsPanel::describe(qint64 candidateId) const
 
 void PlotsPanel::onMouseMove(QMouseEvent *event)
 {
+    if (event->buttons() != Qt::NoButton)
+        return; // dragging the view
+    // A candidate under the cursor, else every curve's value where the cursor is.
     const qint64 id = m_renderer.candidateAt(event->position());
-    if (id)
-        QToolTip::showText(event->globalPosition().toPoint(), describe(id), m_plot);
+    const QString text = id ? describe(id) : m_renderer.readoutAt(event->position());
+    if (!text.isEmpty())
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
     else
         QToolTip::hideText();
 }
@@ -358,7 +389,8 @@ void PlotsPanel::onExportClicked()
 {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export plot"), QStringLiteral("%1.png").arg(plotKindName(m_options.kind)),
-        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;"
+           "Curves as CSV (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportTo(path, 0, 0, &error))
         QMessageBox::warning(this, tr("Export plot"), error);
@@ -378,13 +410,24 @@ bool PlotsPanel::exportTo(const QString &path, int width, int height, QString *e
         ok = m_plot->savePdf(path, w, h);
     else if (suffix == QLatin1String("svg"))
         ok = exportSvg(path, w, h);
+    else if (suffix == QLatin1String("csv"))
+        ok = exportCsv(path);
     else {
-        *error = tr("cannot export to %1: the name must end in .png, .pdf or .svg").arg(path);
+        *error = tr("cannot export to %1: the name must end in .png, .pdf, .svg or .csv").arg(path);
         return false;
     }
     if (!ok)
         *error = tr("could not write %1").arg(path);
     return ok;
+}
+
+bool PlotsPanel::exportCsv(const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return false;
+    file.write(m_renderer.csv().toUtf8());
+    return file.commit();
 }
 
 bool PlotsPanel::exportSvg(const QString &path, int width, int height)

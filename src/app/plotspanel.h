@@ -45,7 +45,8 @@ public:
     QTableWidget *comparisonTable() const { return m_compareTable; }
     // Workshop mode: thick lines, large type, a high-contrast palette.
     void setPresentation(bool on);
-    // PNG, PDF or SVG by the file's suffix; width and height in pixels (0: the widget's size).
+    // PNG, PDF, SVG or the curves as CSV by the file's suffix; width and height in pixels (0:
+    // the widget's size).
     bool exportTo(const QString &path, int width, int height, QString *error);
     QCustomPlot *plot() const { return m_plot; }
     const PlotRenderer &renderer() const { return m_renderer; }
@@ -64,6 +65,7 @@ private:
     void onMousePress(QMouseEvent *event);
     void onExportClicked();
     bool exportSvg(const QString &path, int width, int height);
+    bool exportCsv(const QString &path);
     void fillComparisonTable();
     FastPSeries kernelBenchSeries(); // the fastp plot's data, read from the database
 
@@ -74,6 +76,8 @@ private:
     PlotOptions m_options;
     QList<qint64> m_fixedRuns;
     QList<PlotRun> m_runs;
+    bool m_drawing = false;  // the renderer sets the ranges: not the person's view
+    bool m_userView = false; // the person zoomed or dragged: redraws keep that view
     QTimer m_refreshTimer;
     QComboBox *m_kind = nullptr;
     QComboBox *m_axis = nullptr;

@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
@@ -100,6 +101,13 @@ QWidget *parameterEditor(const StrategyParameter &p, const QVariant &value)
             editor = line;
         }
     }
+    // "auto", "never", "off": what 0 means, shown instead of a bare 0.
+    if (const QString zero = p.zeroMeaning(); !zero.isEmpty()) {
+        if (auto *spin = qobject_cast<QSpinBox *>(editor); spin && spin->minimum() == 0)
+            spin->setSpecialValueText(zero);
+        if (auto *spin = qobject_cast<QDoubleSpinBox *>(editor); spin && spin->minimum() == 0.0)
+            spin->setSpecialValueText(zero);
+    }
     editor->setObjectName(QStringLiteral("param_") + p.name);
     editor->setToolTip(help);
     return editor;
@@ -131,17 +139,18 @@ RunLauncherDialog::RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability 
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &RunLauncherDialog::accept);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &RunLauncherDialog::reject);
     fillChoices(recordedRuns);
+    addWorkshopFields();
     m_ui->gpuLabel->setText(gpuText(m_gpus));
 
     // The policy's page takes the room it needs, not the room of the largest page, and spare
     // height goes below the form.
-    m_ui->policyStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_ui->policyStack->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     connect(m_ui->policyCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         for (int i = 0; i < m_ui->policyStack->count(); ++i)
             m_ui->policyStack->widget(i)->setSizePolicy(
                 QSizePolicy::Preferred, i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
         m_ui->policyStack->setCurrentIndex(index);
-        m_ui->policyStack->updateGeometry();
+        fitPolicyPage();
     });
     // A preset fills the settings it gives; editing one afterwards overrides that one only.
     connect(m_ui->presetCombo, &QComboBox::currentTextChanged, this, [this](const QString &name) {
@@ -153,10 +162,12 @@ RunLauncherDialog::RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability 
         m_ui->compileErrorSpin->setValue(o.compileErrorRate);
         m_ui->wrongSpin->setValue(o.wrongRate);
         m_ui->gamingSpin->setValue(o.gamingRate);
+        fillOfflineExtras(name, {});
     });
     connect(m_ui->suiteCheck, &QCheckBox::toggled, this, [this](bool suite) {
         m_ui->suiteList->setVisible(suite);
         m_ui->taskCombo->setEnabled(!suite);
+        m_allocationCombo->setEnabled(suite);
         refresh();
     });
     connect(m_ui->strategyCombo, &QComboBox::currentTextChanged, this,
@@ -219,6 +230,75 @@ void RunLauncherDialog::fillChoices(const QList<RunRecord> &recordedRuns)
         m_ui->axisCombo->addItem(QString::fromLatin1(axis));
 }
 
+void RunLauncherDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    fitPolicyPage(); // polished now: its fields have their real heights
+}
+
+// The stack holds pages of very different heights: it takes the shown one's, and the scroll
+// area scrolls when the form is taller than the dialog (the offline page's rows were squeezed to
+// slivers instead).
+void RunLauncherDialog::fitPolicyPage()
+{
+    QWidget *page = m_ui->policyStack->currentWidget();
+    if (!page)
+        return;
+    page->layout()->activate();
+    m_ui->policyStack->setFixedHeight(page->sizeHint().height());
+    m_ui->formLayout->invalidate();
+}
+
+void RunLauncherDialog::addWorkshopFields()
+{
+    m_allocationCombo = new QComboBox;
+    m_allocationCombo->setObjectName(QStringLiteral("allocationCombo"));
+    m_allocationCombo->addItems({QStringLiteral("adaptive"), QStringLiteral("even")});
+    m_allocationCombo->setToolTip(
+        tr("How a suite's budget is shared among its tasks: adaptive (probe, then more for the "
+           "tasks that fail) or even (the same share each)"));
+    m_ui->taskLayout->addWidget(new QLabel(tr("Allocation")));
+    m_ui->taskLayout->addWidget(m_allocationCombo);
+    // The offline settings the exercises change (docs/offline-policy.md names each).
+    for (const QString &name : LaunchSettings::extraOfflineSettings()) {
+        auto *spin = new QDoubleSpinBox;
+        spin->setObjectName(QStringLiteral("offline_") + name);
+        spin->setRange(0.0, 1.0);
+        spin->setDecimals(3);
+        spin->setSingleStep(0.05);
+        spin->setToolTip(tr("--param %1 (the preset's value unless changed)").arg(name));
+        m_offlineEditors.insert(name, spin);
+        m_ui->offlineLayout->addRow(name, spin);
+    }
+    // Both re-check the form through the constructor's connections to every field.
+}
+
+void RunLauncherDialog::fillOfflineExtras(const QString &preset, const QVariantMap &overrides)
+{
+    OfflinePolicyOptions options =
+        OfflinePolicyOptions::fromPreset(preset).value_or(OfflinePolicyOptions{});
+    m_offlineShown.clear();
+    for (const auto &[name, value] : options.numericSettings()) {
+        QDoubleSpinBox *spin = m_offlineEditors.value(name);
+        if (!spin)
+            continue;
+        const QSignalBlocker block(spin);
+        spin->setValue(*value);
+        m_offlineShown.insert(name, spin->value());
+        if (overrides.contains(name))
+            spin->setValue(overrides.value(name).toDouble());
+    }
+}
+
+QVariantMap RunLauncherDialog::offlineOverrides() const
+{
+    QVariantMap overrides;
+    for (auto it = m_offlineEditors.cbegin(); it != m_offlineEditors.cend(); ++it)
+        if (it.value()->value() != m_offlineShown.value(it.key()))
+            overrides.insert(it.key(), it.value()->value());
+    return overrides;
+}
+
 void RunLauncherDialog::setSettings(const LaunchSettings &s)
 {
     m_filling = true;
@@ -241,6 +321,9 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
     m_ui->compileErrorSpin->setValue(s.compileErrorRate);
     m_ui->wrongSpin->setValue(s.wrongRate);
     m_ui->gamingSpin->setValue(s.gamingRate);
+    fillOfflineExtras(s.preset, s.offlineOverrides);
+    m_allocationCombo->setCurrentText(s.allocation);
+    m_allocationCombo->setEnabled(suite);
     m_ui->endpointEdit->setText(s.endpoint);
     m_ui->modelEdit->setText(s.model);
     m_ui->apiCombo->setCurrentText(s.api);
@@ -273,11 +356,14 @@ void RunLauncherDialog::rebuildParameters(const QString &strategy, const QVarian
         form->removeRow(0);
     m_parameterEditors.clear();
     m_parameterDefaults.clear();
+    m_parameterShown.clear();
+    m_parameterGiven = values;
     const QList<StrategyParameter> parameters = StrategyRegistry::parameters(strategy);
     for (const StrategyParameter &p : parameters) {
         QWidget *editor = parameterEditor(p, values.value(p.name, p.defaultValue));
         m_parameterEditors.insert(p.name, editor);
         m_parameterDefaults.insert(p.name, p.defaultValue);
+        m_parameterShown.insert(p.name, editorValue(editor));
         form->addRow(p.name, editor);
         if (auto *spin = qobject_cast<QSpinBox *>(editor))
             connect(spin, &QSpinBox::valueChanged, this, &RunLauncherDialog::refresh);
@@ -299,8 +385,11 @@ QVariantMap RunLauncherDialog::parameterValues() const
     QVariantMap values;
     for (auto it = m_parameterEditors.cbegin(); it != m_parameterEditors.cend(); ++it) {
         const QVariant value = editorValue(it.value());
-        const QVariant fallback = m_parameterDefaults.value(it.key());
-        if (value.toString() != fallback.toString())
+        // An untouched editor passes nothing: a spin box shows 1.414 for mcts's 1.41421356.
+        const bool changed = value.toString() != m_parameterShown.value(it.key()).toString();
+        if (!changed && !m_parameterGiven.contains(it.key()))
+            continue;
+        if (value.toString() != m_parameterDefaults.value(it.key()).toString())
             values.insert(it.key(), value);
     }
     return values;
@@ -325,6 +414,8 @@ LaunchSettings RunLauncherDialog::settings() const
     s.compileErrorRate = m_ui->compileErrorSpin->value();
     s.wrongRate = m_ui->wrongSpin->value();
     s.gamingRate = m_ui->gamingSpin->value();
+    s.offlineOverrides = offlineOverrides();
+    s.allocation = m_allocationCombo->currentText();
     s.endpoint = m_ui->endpointEdit->text();
     s.model = m_ui->modelEdit->text();
     s.api = m_ui->apiCombo->currentText();
@@ -385,14 +476,17 @@ void RunLauncherDialog::refresh()
     m_ui->problemsLabel->setText(lines.join(QStringLiteral("<br>")));
     m_ui->problemsLabel->setVisible(!found.isEmpty());
     QStringList notes;
-    for (const QString &line : LintNotes::lines(settings().tasks, m_lints))
+    const LaunchSettings chosen = settings();
+    for (const QString &line : chosen.warnings() + LintNotes::lines(chosen.tasks, m_lints))
         notes << QStringLiteral("• ") + line.toHtmlEscaped();
     m_ui->lintLabel->setText(notes.join(QStringLiteral("<br>")));
     m_ui->lintLabel->setVisible(!notes.isEmpty());
     m_ui->commandEdit->setPlainText(commandLine());
-    m_ui->buttonBox->button(QDialogButtonBox::Ok)
-        ->setToolTip(found.isEmpty() ? tr("Start the run")
-                                     : tr("Fix the problems listed above first"));
+    // Start only looks possible when it is.
+    QPushButton *start = m_ui->buttonBox->button(QDialogButtonBox::Ok);
+    start->setEnabled(found.isEmpty());
+    start->setToolTip(found.isEmpty() ? tr("Start the run")
+                                      : tr("Fix the problems listed above first"));
 }
 
 void RunLauncherDialog::accept()

@@ -9,6 +9,9 @@
 #include <QHash>
 #include <memory>
 
+class QComboBox;
+class QDoubleSpinBox;
+
 namespace Ui {
 class RunLauncher;
 }
@@ -35,14 +38,23 @@ public:
     QList<LaunchSettings::Problem> problems() const;
     QString commandLine() const;
     QString problemsText() const;
-    // What problem lint found in the chosen tasks (advice; never refuses the start).
+    // What problem lint found in the chosen tasks and what would start but not be what was
+    // asked (advice; never refuses the start).
     QString lintText() const;
 
     // Start: refused (the dialog stays) while a problem remains.
     void accept() override;
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void fitPolicyPage(); // the stack exactly as tall as the policy page shown
     void fillChoices(const QList<RunRecord> &recordedRuns);
+    void addWorkshopFields(); // allocation and the offline settings beyond the four rates
+    // The preset's values in the extra offline fields; `overrides` on top (given settings).
+    void fillOfflineExtras(const QString &preset, const QVariantMap &overrides);
+    QVariantMap offlineOverrides() const;
     void rebuildParameters(const QString &strategy, const QVariantMap &values);
     QVariantMap parameterValues() const;
     void refresh();
@@ -53,8 +65,15 @@ private:
     CudaAvailability m_gpus;
     QHash<QString, QWidget *> m_parameterEditors;
     QHash<QString, QVariant> m_parameterDefaults;
+    // What each editor showed when it was made (after the spin box's rounding), and the values
+    // given by the settings: only an editor the person changed, or a given value, is passed on.
+    QHash<QString, QVariant> m_parameterShown;
+    QVariantMap m_parameterGiven;
     QHash<QString, ProblemLint> m_lints; // kept lint of every task, read once
     bool m_filling = false;
+    QComboBox *m_allocationCombo = nullptr;
+    QHash<QString, QDoubleSpinBox *> m_offlineEditors;
+    QHash<QString, double> m_offlineShown; // what each showed before the person changed it
 };
 
 } // namespace kiln

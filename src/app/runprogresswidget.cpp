@@ -72,6 +72,15 @@ void RunProgressWidget::showProgress(const RunProgress &p, const QString &state,
     if (otherRuns > 0)
         parts << tr("%n more run(s) going", nullptr, otherRuns);
     m_label->setText(parts.join(QStringLiteral(" · ")));
+    m_bar->setVisible(true);
+    setVisible(true);
+}
+
+void RunProgressWidget::showNote(const QString &text)
+{
+    m_bar->setVisible(false);
+    m_bar->setFormat(QString());
+    m_label->setText(text.toHtmlEscaped());
     setVisible(true);
 }
 

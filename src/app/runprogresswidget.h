@@ -22,6 +22,8 @@ public:
 
     // otherRuns: runs of the window going or queued besides this one.
     void showProgress(const RunProgress &progress, const QString &state, int otherRuns = 0);
+    // No run of this window's on screen grows: a line about the ones that go elsewhere.
+    void showNote(const QString &text);
     QString text() const;
     int percent() const;
 

@@ -27,6 +27,8 @@ int runRunCommand(const QStringList &arguments)
         runConfigFromOptions(cli, cli.parser().value(QStringLiteral("strategy")), &error);
     if (!config)
         return cli.usageError(error);
+    if (const QString shortfall = config->budgetShortfall(); !shortfall.isEmpty())
+        std::fprintf(stderr, "kiln-cli run: warning: %s\n", qPrintable(shortfall));
     int status = ExitOk;
     auto store = openWorkspace(cli, cli.parser().value(QStringLiteral("db")), &status);
     if (!store)

@@ -1,5 +1,7 @@
 #include "runconfig.h"
 
+#include "strategyregistry.h"
+
 #include <QJsonArray>
 
 namespace kiln {
@@ -77,6 +79,14 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.executor = o.value(QStringLiteral("executor")).toString(c.executor);
     c.slurm = SlurmSettings::fromJson(o.value(QStringLiteral("slurm")).toObject());
     return c;
+}
+
+QString RunConfig::budgetShortfall() const
+{
+    if ((budgetAxis != BudgetAxis::Evals && budgetAxis != BudgetAxis::Samples) || !(budget > 0) ||
+        !StrategyRegistry::contains(strategy))
+        return {};
+    return StrategyRegistry::budgetShortfall(strategy, strategyParameters, int(budget));
 }
 
 } // namespace kiln

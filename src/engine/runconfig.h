@@ -36,6 +36,9 @@ struct RunConfig
     // noise), still marked as a duplicate.
     QString duplicates = QStringLiteral("reuse");
     bool reusesDuplicates() const { return duplicates == QLatin1String("reuse"); }
+    // Why the budget ends the run before its strategy does what it is named for
+    // (Strategy::budgetShortfall), where the budget counts evaluations or samples; else empty.
+    QString budgetShortfall() const;
     // Re-measure a candidate with more trials before it becomes its task's best.
     bool confirmBest = true;
     qint64 replayRunId = 0;

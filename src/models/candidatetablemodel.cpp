@@ -1,5 +1,7 @@
 #include "candidatetablemodel.h"
 
+#include "verifier/screen/native/symbolnames.h"
+
 #include "rundocument.h"
 #include "speedupnotes.h"
 #include "verdictstyle.h"
@@ -150,7 +152,11 @@ QVariant CandidateTableModel::toolTipData(const CandidateSummary &c, int column)
 {
     switch (column) {
     case FlagsColumn:
-        return c.firstFlag.isEmpty() ? QVariant() : QVariant(c.firstFlag);
+        // Rich text wraps in a tooltip; the symbol reads as written, not as mangled.
+        return c.firstFlag.isEmpty()
+                   ? QVariant()
+                   : QVariant(QStringLiteral("<qt>%1</qt>")
+                                  .arg(SymbolNames::readable(c.firstFlag).toHtmlEscaped()));
     case VerdictColumn: {
         QStringList lines;
         if (c.duplicateOf)

@@ -46,7 +46,7 @@ QString computeAxisTitle(ComputeAxis axis)
     case ComputeAxis::DeviceSeconds:
         return QStringLiteral("device seconds (verifier time)");
     case ComputeAxis::WallSeconds:
-        return QStringLiteral("wall seconds since the run started");
+        return QStringLiteral("wall seconds the run went (stops and pauses left out)");
     case ComputeAxis::Cost:
         return QStringLiteral("cost (USD, list price)");
     default:

@@ -1,6 +1,7 @@
 #include "launchsettings.h"
 
 #include "engine/runarguments.h"
+#include "engine/runconfig.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
 
@@ -94,6 +95,8 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
             QObject::tr("A budget of %1 counts whole units.").arg(budgetAxis));
     if (!budgetAxisFromName(budgetAxis))
         add(QStringLiteral("budgetAxis"), QObject::tr("Unknown budget axis '%1'.").arg(budgetAxis));
+    if (allocation != QLatin1String("adaptive") && allocation != QLatin1String("even"))
+        add(QStringLiteral("allocation"), QObject::tr("A suite's allocation is adaptive or even."));
     if (seeds < 1 || seeds > 100)
         add(QStringLiteral("seeds"), QObject::tr("Run between 1 and 100 seeds."));
     if (database.trimmed().isEmpty())
@@ -115,6 +118,16 @@ void LaunchSettings::policyProblems(
                     QObject::tr("Skill and failure rates lie between 0 and 1."));
                 break;
             }
+        }
+        for (auto it = offlineOverrides.cbegin(); it != offlineOverrides.cend(); ++it) {
+            bool number = false;
+            const double value = it.value().toDouble(&number);
+            if (!extraOfflineSettings().contains(it.key()))
+                add(QStringLiteral("offline"),
+                    QObject::tr("Unknown offline setting '%1'.").arg(it.key()));
+            else if (!number || !(value >= 0.0 && value <= 1.0))
+                add(QStringLiteral("offline"),
+                    QObject::tr("The offline setting %1 lies between 0 and 1.").arg(it.key()));
         }
     } else if (policy == QLatin1String("llm")) {
         const QUrl url(endpoint.trimmed(), QUrl::StrictMode);
@@ -159,6 +172,20 @@ void LaunchSettings::executorProblems(
         add(QStringLiteral("slurmMaxJobs"), QObject::tr("At least one worker job runs."));
 }
 
+QStringList LaunchSettings::warnings() const
+{
+    RunConfig config;
+    config.strategy = strategy;
+    config.strategyParameters = strategyParameters;
+    config.budget = budget;
+    const std::optional<BudgetAxis> axis = budgetAxisFromName(budgetAxis);
+    if (!axis)
+        return {};
+    config.budgetAxis = *axis;
+    const QString shortfall = config.budgetShortfall();
+    return shortfall.isEmpty() ? QStringList() : QStringList{shortfall};
+}
+
 QStringList LaunchSettings::arguments(int seedOffset) const
 {
     QStringList words;
@@ -177,6 +204,8 @@ QStringList LaunchSettings::arguments(int seedOffset) const
     words << QStringLiteral("--seed") << QString::number(seed + quint64(seedOffset));
     for (auto it = strategyParameters.cbegin(); it != strategyParameters.cend(); ++it)
         words << QStringLiteral("--param") << it.key() + QLatin1Char('=') + text(it.value());
+    if (tasks.size() > 1 && allocation != LaunchSettings().allocation)
+        words << QStringLiteral("--param") << QStringLiteral("allocation=") + allocation;
     if (policy == QLatin1String("offline")) {
         const OfflinePolicyOptions defaults =
             OfflinePolicyOptions::fromPreset(preset).value_or(OfflinePolicyOptions{});
@@ -192,6 +221,9 @@ QStringList LaunchSettings::arguments(int seedOffset) const
                 words << QStringLiteral("--param")
                       << QString::fromLatin1(name) + QLatin1Char('=') + number(values.first);
         }
+        for (auto it = offlineOverrides.cbegin(); it != offlineOverrides.cend(); ++it)
+            words << QStringLiteral("--param")
+                  << it.key() + QLatin1Char('=') + number(it.value().toDouble());
     } else if (policy == QLatin1String("llm")) {
         words << QStringLiteral("--policy") << policy << QStringLiteral("--endpoint")
               << endpoint.trimmed() << QStringLiteral("--model") << model.trimmed()
@@ -241,6 +273,18 @@ QString LaunchSettings::commandLine() const
                                                     QStringLiteral("\"$seed\"")));
 }
 
+QStringList LaunchSettings::extraOfflineSettings()
+{
+    static const QStringList own = {QStringLiteral("skill"), QStringLiteral("compile_error_rate"),
+                                    QStringLiteral("wrong_rate"), QStringLiteral("gaming_rate")};
+    QStringList extra;
+    OfflinePolicyOptions options;
+    for (const auto &[name, value] : options.numericSettings())
+        if (!own.contains(name))
+            extra << name;
+    return extra;
+}
+
 void LaunchSettings::save(QSettings &s) const
 {
     s.beginGroup(QStringLiteral("launcher"));
@@ -253,6 +297,8 @@ void LaunchSettings::save(QSettings &s) const
     s.setValue(QStringLiteral("compileErrorRate"), compileErrorRate);
     s.setValue(QStringLiteral("wrongRate"), wrongRate);
     s.setValue(QStringLiteral("gamingRate"), gamingRate);
+    s.setValue(QStringLiteral("offlineOverrides"), offlineOverrides);
+    s.setValue(QStringLiteral("allocation"), allocation);
     s.setValue(QStringLiteral("endpoint"), endpoint);
     s.setValue(QStringLiteral("model"), model);
     s.setValue(QStringLiteral("api"), api);
@@ -289,6 +335,8 @@ LaunchSettings LaunchSettings::load(const QSettings &s)
     l.compileErrorRate = value("compileErrorRate", l.compileErrorRate).toDouble();
     l.wrongRate = value("wrongRate", l.wrongRate).toDouble();
     l.gamingRate = value("gamingRate", l.gamingRate).toDouble();
+    l.offlineOverrides = value("offlineOverrides", l.offlineOverrides).toMap();
+    l.allocation = value("allocation", l.allocation).toString();
     l.endpoint = value("endpoint", l.endpoint).toString();
     l.model = value("model", l.model).toString();
     l.api = value("api", l.api).toString();

@@ -36,6 +36,9 @@ struct LaunchSettings
     double compileErrorRate = OfflinePolicyOptions().compileErrorRate;
     double wrongRate = OfflinePolicyOptions().wrongRate;
     double gamingRate = OfflinePolicyOptions().gamingRate;
+    // The offline settings beyond those four (stuck_share, fix_rate, ...), only where they
+    // differ from the preset's: `--param NAME=VALUE`.
+    QVariantMap offlineOverrides;
     // llm
     QString endpoint;
     QString model;
@@ -51,6 +54,8 @@ struct LaunchSettings
     QVariantMap strategyParameters; // only values that differ from the declared defaults
     double budget = 32;
     QString budgetAxis = QStringLiteral("evals");
+    // A suite's budget among its tasks: adaptive (the engine's default) or even.
+    QString allocation = QStringLiteral("adaptive");
     quint64 seed = 1;
     int seeds = 1; // runs of seeds seed, seed+1, ...
     QString database;
@@ -64,6 +69,9 @@ struct LaunchSettings
     // --backend cuda can run; `environment` answers whether a variable is set (the API key).
     QList<Problem> problems(const TaskLibrary &library, const CudaAvailability &gpus,
                             const std::function<bool(const QString &)> &environment) const;
+    // What would start but not be what was asked (a budget that ends an evolve run before its
+    // first generation): advice shown beside the form, never a refusal.
+    QStringList warnings() const;
     // The words after `kiln-cli run` for the run of seed seed + seedOffset (with --db).
     QStringList arguments(int seedOffset = 0) const;
     // The equivalent command line(s): one `kiln-cli run …`, or a loop over the seeds.
@@ -74,6 +82,11 @@ struct LaunchSettings
                         const std::function<bool(const QString &)> &environment) const;
     // The problems of the Evaluations row (executor and Slurm settings), given to `add`.
     void executorProblems(const std::function<void(const QString &, const QString &)> &add) const;
+
+    // The offline settings the launcher shows under "More offline settings": every numeric
+    // setting of OfflinePolicyOptions but skill and the three rates, which have fields of their
+    // own.
+    static QStringList extraOfflineSettings();
 
     void save(QSettings &settings) const;
     static LaunchSettings load(const QSettings &settings);

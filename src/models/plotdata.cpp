@@ -6,6 +6,7 @@
 #include <QMap>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kiln {
 
@@ -74,9 +75,16 @@ QList<Spent> spentAlong(const PlotRun &run, ComputeAxis axis)
         total += PlotData::spentBy(c, facts, axis);
         spent.append({total, &c});
     }
-    if (axis == ComputeAxis::WallSeconds)
+    if (axis == ComputeAxis::WallSeconds) {
         std::stable_sort(spent.begin(), spent.end(),
                          [](const Spent &a, const Spent &b) { return a.x < b.x; });
+        QVector<double> seconds;
+        for (const Spent &s : spent)
+            seconds.append(s.x);
+        seconds = PlotData::activeSeconds(seconds);
+        for (qsizetype i = 0; i < spent.size(); ++i)
+            spent[i].x = seconds[i];
+    }
     return spent;
 }
 
@@ -181,6 +189,27 @@ double PlotData::spentBy(const CandidateSummary &c, const CandidatePlotFacts &fa
     return 0.0;
 }
 
+QVector<double> PlotData::activeSeconds(const QVector<double> &sortedSeconds)
+{
+    QVector<double> gaps;
+    double previous = 0.0;
+    for (double t : sortedSeconds) {
+        gaps.append(t - previous);
+        previous = t;
+    }
+    QVector<double> sortedGaps = gaps;
+    std::sort(sortedGaps.begin(), sortedGaps.end());
+    const double median = sortedGaps.isEmpty() ? 0.0 : quantile(sortedGaps, 0.5);
+    const double still = std::max(60.0, 10.0 * median);
+    QVector<double> active;
+    double at = 0.0;
+    for (double gap : gaps) {
+        at += gap > still ? median : gap;
+        active.append(at);
+    }
+    return active;
+}
+
 StepCurve PlotData::bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky)
 {
     StepCurve curve;
@@ -261,14 +290,47 @@ QList<QList<int>> PlotData::seedGroups(const QList<PlotRun> &runs)
     return groups;
 }
 
-CoverageSeries PlotData::coverage(const PlotRun &run)
+QStringList PlotData::sampledTasks(const PlotRun &run)
+{
+    QStringList tasks;
+    for (const CandidateSummary &c : run.candidates)
+        if (!c.placeholder && c.operation == Operation::Sample && !tasks.contains(c.task))
+            tasks << c.task;
+    return tasks;
+}
+
+CoverageSeries PlotData::meanOverTasks(const QList<CoverageSeries> &tasks)
+{
+    CoverageSeries mean;
+    if (tasks.isEmpty())
+        return mean;
+    int reach = std::numeric_limits<int>::max();
+    for (const CoverageSeries &t : tasks)
+        reach = std::min(reach, t.k.isEmpty() ? 0 : int(t.k.last()));
+    for (const CoverageSeries &t : tasks)
+        mean.n += t.n;
+    for (int i = 0; i < tasks.first().k.size() && tasks.first().k[i] <= reach; ++i) {
+        const double k = tasks.first().k[i];
+        double sum = 0.0;
+        for (const CoverageSeries &t : tasks) {
+            const qsizetype at = t.k.indexOf(k);
+            sum += at >= 0 ? t.passAtK[at] : 0.0;
+        }
+        mean.k.append(k);
+        mean.passAtK.append(sum / double(tasks.size()));
+    }
+    return mean;
+}
+
+CoverageSeries PlotData::coverage(const PlotRun &run, const QString &task)
 {
     CoverageSeries series;
     series.thresholds = {0.0, 1.0, 1.5, 2.0};
     QList<bool> passed;
     QList<double> speedups;
     for (const CandidateSummary &c : run.candidates) {
-        if (c.placeholder || !c.evaluated || c.operation != Operation::Sample)
+        if (c.placeholder || !c.evaluated || c.operation != Operation::Sample ||
+            (!task.isEmpty() && c.task != task))
             continue;
         passed.append(c.verdict == Verdict::Pass);
         speedups.append(c.speedup.value_or(0.0));

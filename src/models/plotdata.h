@@ -28,7 +28,13 @@ public:
     static SeedBand band(const QList<StepCurve> &curves, SeedBand::Kind kind);
     // Indices into `runs`, grouped by settings key, groups in order of first appearance.
     static QList<QList<int>> seedGroups(const QList<PlotRun> &runs);
-    static CoverageSeries coverage(const PlotRun &run);
+    // Over the run's samples, or only those of `task` when one is named.
+    static CoverageSeries coverage(const PlotRun &run, const QString &task = QString());
+    // The tasks of the run's samples, in their first sample's order.
+    static QStringList sampledTasks(const PlotRun &run);
+    // pass@k averaged over the tasks' own curves, for every k each of them reaches (the per-task
+    // figure of a suite: pooling the samples mixes tasks and hides a task's plateau).
+    static CoverageSeries meanOverTasks(const QList<CoverageSeries> &tasks);
     static ReasoningSeries reasoning(const PlotRun &run);
     static TimingHistogram timing(const TimingStats &candidate, const TimingStats &baseline,
                                   int bins = 30);
@@ -37,6 +43,10 @@ public:
     static FastPSeries fastP(const QList<FastPProblem> &problems, double pMax = 3.0);
     // Quantile q of sorted values, linear between order statistics.
     static double quantile(const QVector<double> &sorted, double q);
+    // Seconds since a run started, in increasing order, with the time it stood still taken
+    // out: a gap longer than a minute and ten times the run's median gap is a stop or a pause
+    // (resumed later), and counts as one median gap.
+    static QVector<double> activeSeconds(const QVector<double> &sortedSeconds);
 };
 
 } // namespace kiln

@@ -2,6 +2,7 @@
 
 #include "core/installlayout.h"
 #include "engine/cluster/slurmevaluator.h"
+#include "engine/rejudge.h"
 #include "engine/verifierevaluator.h"
 #include "runcontroller.h"
 #include "store/runstore.h"
@@ -337,6 +338,30 @@ int Workspace::evaluateAlone(const QString &taskName, Backend backend, const QSt
         stored(outcome.candidate);
         return std::optional<ManualSubmission::Outcome>(outcome);
     });
+}
+
+int Workspace::rejudgeStrictly(qint64 runId)
+{
+    const int ticket = m_nextTicket++;
+    ++m_manualInFlight; // the database stays this one until it is done
+    const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
+    RunStore *store = m_store.get();
+    m_manualJobs.append(QtConcurrent::run([=, this] {
+        QString error = store ? QString() : tr("no workspace database is open");
+        const std::optional<Rejudge::Outcome> outcome =
+            store ? Rejudge::run(*store, m_tasks, *m_evaluator, runId, QStringLiteral("strict"),
+                                 *cancel, &error)
+                  : std::nullopt;
+        QMetaObject::invokeMethod(
+            this,
+            [=, this] {
+                --m_manualInFlight;
+                emit rejudged(ticket, runId, outcome ? outcome->runId : 0,
+                              outcome ? outcome->changed : 0, error);
+            },
+            Qt::QueuedConnection);
+    }));
+    return ticket;
 }
 
 } // namespace kiln

@@ -67,6 +67,9 @@ public:
     int evaluateAlone(const QString &task, Backend backend, const QString &source,
                       const QString &origin);
     bool hasManualWork() const { return m_manualInFlight > 0; }
+    // `kiln-cli rejudge` in the background: a run's candidates judged again by the strict
+    // verifier into a new run (the leaky-verifier lesson from the window); rejudged follows.
+    int rejudgeStrictly(qint64 runId);
 
 signals:
     void runAdded(kiln::RunController *controller);
@@ -76,6 +79,8 @@ signals:
     void manualStored(int ticket, const kiln::CandidateRecord &candidate);
     void manualFinished(int ticket, bool ok, const kiln::CandidateRecord &candidate,
                         const kiln::EvaluationResult &result, const QString &error);
+    // newRunId 0: it failed, error says why; changed: candidates whose verdict differs.
+    void rejudged(int ticket, qint64 runId, qint64 newRunId, int changed, const QString &error);
 
 private:
     RunController *addController(RunController *controller);

@@ -59,6 +59,16 @@ struct StrategyParameter
     QVariant minimum; // invalid QVariant: unbounded
     QVariant maximum;
     QStringList choices; // string parameters: the allowed values (empty: any string)
+
+    // What 0 means for a numeric parameter whose description says so ("... (0: never)" gives
+    // "never"); empty when 0 has no meaning of its own.
+    QString zeroMeaning() const
+    {
+        const qsizetype at = description.lastIndexOf(QLatin1String("(0: "));
+        if (at < 0 || !description.endsWith(QLatin1Char(')')))
+            return {};
+        return description.mid(at + 4, description.size() - at - 5);
+    }
 };
 
 // Decision logic only (architecture.md "ask / tell"): no I/O, no threads, deterministic for a
@@ -79,6 +89,15 @@ public:
     virtual void tell(const QList<NodeResult> &results) = 0;
     // Ids of nodes the strategy dropped from its population/beam/archive (drawn as ghosts).
     virtual QList<qint64> evicted() const { return {}; }
+    // Why `evaluations` ends the run before the strategy does what it is named for (an evolve
+    // run that never gets past its first generation is best-of-n), with what would fit; empty
+    // when it fits. `values` as configure() takes them.
+    virtual QString budgetShortfall(const QVariantMap &values, int evaluations) const
+    {
+        Q_UNUSED(values);
+        Q_UNUSED(evaluations);
+        return {};
+    }
 };
 
 // The Qt plugin interface each strategy plugin implements (plugins/strategies/<name>/).

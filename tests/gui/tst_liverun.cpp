@@ -189,7 +189,8 @@ private slots:
             dialog->findChild<QSpinBox *>(QStringLiteral("seedSpin"))->setValue(2);
             dialog->findChild<QLineEdit *>(QStringLiteral("databaseEdit"))->setText(m_db);
             line = dialog->commandLine();
-            QApplication::processEvents(); // lay the new parameter form out
+            for (int i = 0; i < 5; ++i) // lay the new parameter form out
+                QApplication::processEvents();
             saveScreenshot(dialog, "kiln-launcher.png");
             dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->click();
             if (dialog->isVisible()) {

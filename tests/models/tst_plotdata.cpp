@@ -133,6 +133,22 @@ private slots:
         QCOMPARE(c.records.size(), 1); // 1.5 at 3 s is no new best after 2.0
     }
 
+    // A run stopped for an hour and resumed: the wall axis counts the time it went, and a gap
+    // of ordinary length (under a minute) is kept as it is.
+    void wallSecondsLeaveStopsOut()
+    {
+        compareVectors(PlotData::activeSeconds({2, 4, 6, 3606, 3608}), {2, 4, 6, 8, 10});
+        compareVectors(PlotData::activeSeconds({10, 50, 90}), {10, 50, 90});
+        QVERIFY(PlotData::activeSeconds({}).isEmpty());
+        PlotRun run = sixCandidates();
+        const QDateTime start = run.run.createdAt;
+        const QList<int> seconds{3, 4, 5, 4000, 4001, 4002};
+        for (qint64 id = 1; id <= 6; ++id)
+            run.facts[id].evaluatedAt = start.addSecs(seconds[int(id) - 1]);
+        const StepCurve c = PlotData::bestSpeedup(run, ComputeAxis::WallSeconds);
+        QVERIFY2(c.x.last() < 60, qPrintable(QString::number(c.x.last())));
+    }
+
     void bestCurveCarriesItsInterval()
     {
         PlotRun run = sixCandidates();
@@ -277,6 +293,33 @@ private slots:
         // fast_2: one success (2.5): 1 - C(3, k) / C(4, k).
         compareVectors(s.fastPAtK[3], {0.25, 0.5, 0.75, 1.0});
         compareVectors(s.fastPAtK[0], s.passAtK);
+    }
+
+    // A suite's coverage per task: each task's own pass@k, and their mean where every task
+    // reaches k (pooling the samples would mix tasks).
+    void coveragePerTask()
+    {
+        PlotRun run;
+        QList<CandidateSummary> list = {
+            candidate(1, Verdict::Pass, 1.2), candidate(2, Verdict::Wrong, {}),
+            candidate(3, Verdict::Wrong, {}), candidate(4, Verdict::Wrong, {}),
+            candidate(5, Verdict::Wrong, {})};
+        for (int i = 0; i < list.size(); ++i)
+            list[i].task = i < 2 ? QStringLiteral("softmax") : QStringLiteral("matmul");
+        run.candidates = list;
+        QCOMPARE(PlotData::sampledTasks(run),
+                 (QStringList{QStringLiteral("softmax"), QStringLiteral("matmul")}));
+        const CoverageSeries softmax = PlotData::coverage(run, QStringLiteral("softmax"));
+        const CoverageSeries matmul = PlotData::coverage(run, QStringLiteral("matmul"));
+        QCOMPARE(softmax.n, 2);
+        QCOMPARE(matmul.n, 3);
+        compareVectors(softmax.passAtK, {0.5, 1.0});
+        compareVectors(matmul.passAtK, {0.0, 0.0, 0.0}); // a task no sample solves stays flat
+        const CoverageSeries mean = PlotData::meanOverTasks({softmax, matmul});
+        compareVectors(mean.k, {1, 2});
+        compareVectors(mean.passAtK, {0.25, 0.5});
+        // Pooled, the same samples claim 1 - C(4, 2) / C(5, 2) = 0.4 at k = 2.
+        QVERIFY(std::abs(PlotData::coverage(run).passAtK[1] - 0.4) < 1e-9);
     }
 
     void coverageOfManySamples()

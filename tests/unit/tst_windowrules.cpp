@@ -2,6 +2,8 @@
 // and how (refusals, the task to ask for, the backend), the checks before a run starts or
 // resumes, which database and run the window opens, the comparison's runs, the Run menu's state,
 // the candidates it picks, the lines that describe a run and the launcher's problem-lint notes.
+#include "engine/verifierevaluator.h"
+#include "models/rules/backgroundruns.h"
 #include "models/rules/candidatefile.h"
 #include "models/rules/candidatepicks.h"
 #include "models/rules/comparisonplan.h"
@@ -11,10 +13,14 @@
 #include "models/rules/fileevaluationplan.h"
 #include "models/rules/launchcheck.h"
 #include "models/rules/lintnotes.h"
+#include "models/rules/recentdatabases.h"
 #include "models/rules/runactionstate.h"
 #include "models/rules/runsummarytext.h"
 #include "models/rules/runtoopen.h"
+#include "models/rules/workshopexercises.h"
+#include "models/runcontroller.h"
 #include "models/rundocument.h"
+#include "strategyregistry.h"
 
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
@@ -682,8 +688,9 @@ private slots:
         run.policy = QStringLiteral("offline");
         run.status = RunRecord::Status::Finished;
         run.budgetUsed.samples = 12;
+        run.seed = 7;
         QCOMPARE(RunSummaryText::pickerLabel(run),
-                 QStringLiteral("#4  softmax, transpose · greedy · offline (simulated) · "
+                 QStringLiteral("#4  softmax, transpose · greedy · seed 7 · offline (simulated) · "
                                 "finished · 12 samples"));
         // A live run has no count yet; a run without a strategy shows its kind; a lenient one
         // says so.
@@ -692,7 +699,8 @@ private slots:
         run.policy = QStringLiteral("llm");
         run.config = QJsonObject{{QStringLiteral("verifier"), QStringLiteral("lenient")}};
         const QString live = RunSummaryText::pickerLabel(run);
-        QVERIFY2(live.startsWith(QStringLiteral("#4  softmax, transpose · search · llm · running")),
+        QVERIFY2(live.startsWith(
+                     QStringLiteral("#4  softmax, transpose · search · seed 7 · llm · running")),
                  qPrintable(live));
         QCOMPARE(live.contains(QStringLiteral("samples")), false);
         QVERIFY2(live.endsWith(QStringLiteral(" · LENIENT verifier")), qPrintable(live));
@@ -837,6 +845,150 @@ private slots:
         const QStringList cut = LintNotes::lines(names, many);
         QCOMPARE(cut.size(), LintNotes::kMaxLines + 1);
         QVERIFY(cut.last().contains(QStringLiteral("16 more")));
+    }
+
+    // ---- What issue 36 asked of the launcher and the window's reach
+
+    // A budget that ends a strategy before it does what it is named for is said before it
+    // starts; one that fits says nothing, and the warning never refuses the start.
+    void budgetsThatDoNotFitAreSaid()
+    {
+        LaunchSettings s = validLaunch();
+        s.strategy = QStringLiteral("evolve");
+        s.budget = 24;
+        const QStringList warnings = s.warnings();
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings.first().contains(QStringLiteral("4 islands x 8 individuals = 32")),
+                 qPrintable(warnings.first()));
+        QVERIFY(LaunchCheck::problems(s, TaskLibrary::standard({}), CudaAvailability{}).isEmpty());
+        s.budget = 64;
+        QVERIFY(s.warnings().isEmpty());
+        s.budget = 24;
+        s.strategyParameters = {{QStringLiteral("islands"), 2}, {QStringLiteral("population"), 4}};
+        QVERIFY(s.warnings().isEmpty());
+        s.strategy = QStringLiteral("beam");
+        s.strategyParameters.clear();
+        s.budget = 16; // round 0 is beams x children = 16 samples
+        QVERIFY(s.warnings().value(0).contains(QStringLiteral("never refines")));
+        s.budgetAxis = QStringLiteral("tokens"); // a token budget says nothing of evaluations
+        QVERIFY(s.warnings().isEmpty());
+    }
+
+    // "(0: never)" in a parameter's description names what 0 means, for the launcher's "auto".
+    void zeroHasAMeaning()
+    {
+        QString beamInitial, evolveOffspring, exploration;
+        for (const StrategyParameter &p : StrategyRegistry::parameters(QStringLiteral("beam")))
+            if (p.name == QLatin1String("initial"))
+                beamInitial = p.zeroMeaning();
+        for (const StrategyParameter &p : StrategyRegistry::parameters(QStringLiteral("mcts")))
+            if (p.name == QLatin1String("exploration"))
+                exploration = p.zeroMeaning();
+        QCOMPARE(beamInitial, QStringLiteral("beams x children"));
+        QVERIFY(exploration.isEmpty());
+        for (const StrategyParameter &p : StrategyRegistry::parameters(QStringLiteral("evolve")))
+            if (p.name == QLatin1String("migration_interval"))
+                evolveOffspring = p.zeroMeaning();
+        QCOMPARE(evolveOffspring, QStringLiteral("never"));
+    }
+
+    // The workshop's settings reach the command line: a suite's allocation and the offline
+    // settings beyond the four rates, each only when it differs.
+    void launcherCarriesTheWorkshopSettings()
+    {
+        LaunchSettings s = validLaunch();
+        s.tasks = {QStringLiteral("softmax"), QStringLiteral("matmul")};
+        QVERIFY(!s.arguments().contains(QStringLiteral("allocation=even")));
+        s.allocation = QStringLiteral("even");
+        s.offlineOverrides = {{QStringLiteral("stuck_share"), 0.0}};
+        const QStringList words = s.arguments();
+        QVERIFY2(words.contains(QStringLiteral("allocation=even")),
+                 qPrintable(words.join(QLatin1Char(' '))));
+        QVERIFY(words.contains(QStringLiteral("stuck_share=0")));
+        QVERIFY(LaunchCheck::problems(s, TaskLibrary::standard({}), CudaAvailability{}).isEmpty());
+        s.offlineOverrides = {{QStringLiteral("fix_rate"), 1.5}, {QStringLiteral("nosuch"), 0.1}};
+        const QList<LaunchSettings::Problem> problems =
+            LaunchCheck::problems(s, TaskLibrary::standard({}), CudaAvailability{});
+        QCOMPARE(problems.size(), 2);
+        QVERIFY(LaunchSettings::extraOfflineSettings().contains(QStringLiteral("fix_rate")));
+        QVERIFY(!LaunchSettings::extraOfflineSettings().contains(QStringLiteral("skill")));
+    }
+
+    // Every exercise of docs/workshop.md, with the runs its commands make.
+    void workshopExercisesAreTheDocs()
+    {
+        const QList<WorkshopExercise> all = WorkshopExercise::all(QStringLiteral("/w"));
+        QCOMPARE(all.size(), 7);
+        QStringList lines;
+        int number = 0;
+        for (const WorkshopExercise &e : all) {
+            QCOMPARE(e.number, ++number);
+            QVERIFY(!e.runs.isEmpty() && !e.expect.isEmpty() && !e.lookAt.isEmpty());
+            for (const LaunchSettings &s : e.runs) {
+                QCOMPARE(QFileInfo(s.database).absolutePath(), QStringLiteral("/w"));
+                QVERIFY2(LaunchCheck::problems(s, TaskLibrary::standard({}), CudaAvailability{})
+                             .isEmpty(),
+                         qPrintable(s.commandLine()));
+            }
+            lines += e.commands();
+        }
+        const QString text = lines.join(QLatin1Char('\n'));
+        for (const char *part :
+             {"--strategy best-of-n --backend cpu --budget 48 --seed 7 --param allocation=even",
+              "--strategy refine --backend cpu --budget 36 --seed 7 --param turns=6 --param "
+              "width=1",
+              "--task softmax --strategy beam --backend cpu --budget 27 --seed 7",
+              "--param reasoning_length=12000 --param stuck_share=0", "--verifier lenient",
+              "--param gaming_rate=0.5", "kiln-cli rejudge --db /w/leaky.db",
+              "--task vector_add --strategy best-of-n --backend cpu --budget 4 --seed 2"})
+            QVERIFY2(text.contains(QString::fromLatin1(part)), part);
+        // A quick try scales every budget down, never below two evaluations.
+        for (const WorkshopExercise &e : WorkshopExercise::all(QStringLiteral("/w"), 0.1))
+            for (const LaunchSettings &s : e.runs)
+                QVERIFY(s.budget >= 2 && s.budget <= 5);
+    }
+
+    void recentDatabasesNewestFirst()
+    {
+        const QStringList list = RecentDatabases::withFirst(
+            {QStringLiteral("/a.db"), QStringLiteral("/b.db")}, QStringLiteral("/b.db"));
+        QCOMPARE(list, (QStringList{QStringLiteral("/b.db"), QStringLiteral("/a.db")}));
+        QStringList many;
+        for (int i = 0; i < 20; ++i)
+            many << QStringLiteral("/%1.db").arg(i);
+        QCOMPARE(RunSummaryText::pickerLabel(RunRecord()).isEmpty(), false);
+        QCOMPARE(RecentDatabases::withFirst(many, QStringLiteral("/new.db")).size(),
+                 RecentDatabases::kKept);
+    }
+
+    // Runs of the workspace that are not on screen are listed, with what may be done to each,
+    // and opening another database while they go is asked first.
+    void backgroundRunsStayInReach()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a.db"));
+        auto store = RunStore::open(path, RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        VerifierEvaluator evaluator(VerifierOptions::defaults(), 1);
+        RunConfig config;
+        config.tasks = {QStringLiteral("softmax")};
+        config.strategy = QStringLiteral("beam");
+        RunController queued(*store, evaluator, TaskLibrary::standard({}), config, 0, {});
+        const BackgroundRuns none({}, path, path, 0);
+        QVERIFY(none.statusLine().isEmpty());
+        QVERIFY(!none.openQuestion(dir.filePath(QStringLiteral("b.db"))));
+        const BackgroundRuns runs({&queued}, path, dir.filePath(QStringLiteral("b.db")), 0);
+        QCOMPARE(runs.entries().size(), 1);
+        QCOMPARE(runs.hiddenCount(), 1);
+        QVERIFY2(runs.entries().first().label.contains(QStringLiteral("softmax · beam — queued")),
+                 qPrintable(runs.entries().first().label));
+        QVERIFY(runs.entries().first().canStop && !runs.entries().first().canPause);
+        QVERIFY2(runs.statusLine().contains(QStringLiteral("1 run going in a.db")),
+                 qPrintable(runs.statusLine()));
+        const std::optional<QString> question =
+            runs.openQuestion(dir.filePath(QStringLiteral("c.db")));
+        QVERIFY(question && question->contains(QStringLiteral("Open c.db?")));
+        QVERIFY(!runs.openQuestion(path)); // the workspace's own database hides nothing
     }
 };
 

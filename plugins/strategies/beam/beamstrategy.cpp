@@ -84,4 +84,20 @@ void BeamStrategy::endRound()
     }
 }
 
+QString BeamStrategy::budgetShortfall(const QVariantMap &values, int evaluations) const
+{
+    const ParameterValues v(parameters(), values);
+    const int beams = v.count(QStringLiteral("beams"));
+    const int children = v.count(QStringLiteral("children"));
+    const int initial = v.count(QStringLiteral("initial")) > 0 ? v.count(QStringLiteral("initial"))
+                                                               : beams * children;
+    if (evaluations > initial)
+        return {};
+    return QStringLiteral("beam samples %1 candidates in round 0 (initial, or beams x children), "
+                          "so a budget of %2 evaluations never refines one: lower initial or "
+                          "beams x children below %2, or raise the budget")
+        .arg(initial)
+        .arg(evaluations);
+}
+
 } // namespace kiln

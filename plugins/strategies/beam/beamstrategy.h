@@ -13,6 +13,7 @@ public:
     QString name() const override { return QStringLiteral("beam"); }
     QList<qint64> beam() const { return m_beam; }
     int round() const { return m_round; }
+    QString budgetShortfall(const QVariantMap &values, int evaluations) const override;
 
 protected:
     bool offersMemory() const override { return true; }

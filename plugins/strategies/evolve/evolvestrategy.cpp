@@ -214,4 +214,23 @@ ExpansionRequest EvolveStrategy::breed(int island)
     return makeRequest(operation, {first}, island, m_generation);
 }
 
+QString EvolveStrategy::budgetShortfall(const QVariantMap &values, int evaluations) const
+{
+    const ParameterValues v(parameters(), values);
+    const int islands = v.count(QStringLiteral("islands"));
+    const int population = v.count(QStringLiteral("population"));
+    if (evaluations > islands * population)
+        return {};
+    return QStringLiteral("evolve first fills %1 islands x %2 individuals = %3 samples, so a "
+                          "budget of %4 evaluations ends before any mutation, crossover or "
+                          "migration (the run is %4 independent samples): make islands x "
+                          "population smaller than %4 (say %5 x %6), or raise the budget")
+        .arg(islands)
+        .arg(population)
+        .arg(islands * population)
+        .arg(evaluations)
+        .arg(std::max(1, std::min(islands, evaluations / 8)))
+        .arg(std::max(2, evaluations / (2 * std::max(1, std::min(islands, evaluations / 8)))));
+}
+
 } // namespace kiln

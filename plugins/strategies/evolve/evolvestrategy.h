@@ -31,6 +31,7 @@ public:
     const DescriptorGrid &grid() const { return m_grid; }
     int generation() const { return m_generation; }
     QList<Migration> migrations() const { return m_migrations; }
+    QString budgetShortfall(const QVariantMap &values, int evaluations) const override;
 
 protected:
     bool offersMemory() const override { return true; }

@@ -16,10 +16,14 @@ namespace kiln {
 QString RunSummaryText::pickerLabel(const RunRecord &r)
 {
     const QLocale locale;
+    // Runs of a comparison differ only in their strategy and seed: both are named.
+    QString strategy = r.strategy.isEmpty() ? r.kind : r.strategy;
+    if (r.kind == QLatin1String("search"))
+        strategy += QObject::tr(" · seed %1").arg(r.seed);
     QString label =
         QObject::tr("#%1  %2 · %3 · %4 · %5")
             .arg(r.id)
-            .arg(r.tasks.join(QStringLiteral(", ")), r.strategy.isEmpty() ? r.kind : r.strategy,
+            .arg(r.tasks.join(QStringLiteral(", ")), strategy,
                  r.policy == QStringLiteral("offline") ? QObject::tr("offline (simulated)")
                                                        : r.policy,
                  RunRecord::statusName(r.status));
