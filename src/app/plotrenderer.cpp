@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QMap>
 
 #include <algorithm>
@@ -170,7 +171,7 @@ QString PlotRenderer::readoutAt(const QPointF &position) const
         if (it == graph->data()->constBegin())
             continue;
         --it;
-        lines << QStringLiteral("%1: %2").arg(graph->name()).arg(it->value, 0, 'g', 4);
+        lines << QStringLiteral("%1: %2").arg(fullName(graph)).arg(it->value, 0, 'g', 4);
     }
     return lines.size() > 1 ? lines.join(QLatin1Char('\n')) : QString();
 }
@@ -189,7 +190,7 @@ QString PlotRenderer::csv() const
             continue; // bands' edges and markers repeat a named curve
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
             out += QStringLiteral("%1,%2,%3\n")
-                       .arg(quoted(graph->name()))
+                       .arg(quoted(fullName(graph)))
                        .arg(it->key, 0, 'g', 10)
                        .arg(it->value, 0, 'g', 10);
     }
@@ -232,15 +233,36 @@ void PlotRenderer::remember(const QList<CandidatePoint> &points, QCPAxis *valueA
         m_hover.append({p.x, p.y, p.candidateId, valueAxis});
 }
 
-void PlotRenderer::finish()
+// Two legend columns while they fit the plot's width, else one; an entry wider than the plot
+// even alone is elided in the legend (the readout and the CSV keep its full name).
+void PlotRenderer::fitLegend()
 {
-    // Two legend columns while they fit the plot's width, else one.
+    const QFontMetrics metrics(m_plot->legend->font());
+    const int room = std::max(120, m_plot->width() - 80); // the icon and the margins
+    for (int g = 0; g < m_plot->graphCount(); ++g) {
+        QCPGraph *graph = m_plot->graph(g);
+        if (graph->name().isEmpty())
+            continue;
+        graph->setProperty("fullName", graph->name());
+        graph->setName(metrics.elidedText(graph->name(), Qt::ElideMiddle, room));
+    }
     m_plot->legend->setWrap(2);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     if (m_plot->legend->minimumOuterSizeHint().width() > m_plot->width()) {
         m_plot->legend->setWrap(1);
         m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     }
+}
+
+QString PlotRenderer::fullName(const QCPGraph *graph)
+{
+    const QString full = graph->property("fullName").toString();
+    return full.isEmpty() ? graph->name() : full;
+}
+
+void PlotRenderer::finish()
+{
+    fitLegend();
     if (m_fixedRanges) { // the plot set both ranges itself
         if (!m_emptyReason.isEmpty())
             note(m_plot, m_emptyReason, 0.5, 0.5, Qt::AlignCenter);

@@ -80,6 +80,8 @@ private:
     QCPGraph *addGraph(const QString &name, const QColor &color, QCPAxis *valueAxis = nullptr);
     void remember(const QList<CandidatePoint> &points, QCPAxis *valueAxis);
     void setLogX(bool log);
+    void fitLegend();
+    static QString fullName(const QCPGraph *graph); // before the legend elided it
     void finish();
 
     struct Hover

@@ -235,6 +235,21 @@ private slots:
         const QList<QByteArray> lines = file.readAll().split('\n');
         QVERIFY(lines.first().startsWith("series,"));
         QVERIFY(lines.size() > 3);
+        // A plot narrower than a curve's name: the legend elides it, the CSV keeps it whole.
+        plot->setFixedWidth(320);
+        plots->refresh();
+        const QFontMetrics metrics(plot->legend->font());
+        bool elided = false;
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->item(i));
+            QVERIFY(item);
+            QVERIFY2(metrics.horizontalAdvance(item->plottable()->name()) <= 320,
+                     qPrintable(item->plottable()->name()));
+            elided = elided || item->plottable()->name().contains(QChar(0x2026));
+        }
+        QVERIFY(elided);
+        QVERIFY2(plots->renderer().csv().contains(QStringLiteral("95 % band")),
+                 qPrintable(plots->renderer().csv().left(300)));
     }
 };
 
