@@ -16,7 +16,12 @@ class SteadyLabel : public QWidget
 public:
     explicit SteadyLabel(QWidget *parent = nullptr);
 
-    void setText(const QString &text) { m_label->setText(text); }
+    // The tooltip holds the same line: a status bar too narrow cuts it, and hover shows it whole.
+    void setText(const QString &text)
+    {
+        m_label->setText(text);
+        m_label->setToolTip(text);
+    }
     QString text() const { return m_label->text(); }
     QLabel *label() const { return m_label; }
     QSize sizeHint() const override;
