@@ -26,6 +26,7 @@
 #include "models/rules/recentdatabases.h"
 #include "models/rules/runsummarytext.h"
 #include "models/rules/runtoopen.h"
+#include "models/runcontroller.h"
 #include "models/rundocument.h"
 #include "models/workspace.h"
 
@@ -177,7 +178,16 @@ void MainWindow::restoreLayout()
     }
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The runs end before the window's members do: their last signals must not reach a window
+    // half taken apart (the workspace is a child, deleted after them otherwise).
+    for (RunController *controller : m_workspace->controllers())
+        controller->disconnect(this);
+    m_workspace->disconnect(this);
+    delete m_workspace;
+    m_workspace = nullptr;
+}
 
 void MainWindow::setupDocks()
 {

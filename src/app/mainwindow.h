@@ -239,6 +239,7 @@ private:
     std::shared_ptr<QList<qint64>> m_compareRuns; // the shown comparison's runs, by slot
     ComputeAxis m_compareAxis = ComputeAxis::Samples;
     double m_compareBudget = 0.0;
+    QString m_compareDatabase; // where the comparison's runs are
     QAction *m_backToComparison = nullptr;
     bool m_presenting = false;
     QByteArray m_stateBeforePresenting;

@@ -38,6 +38,7 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
     m_compareRuns = runSlots;
     m_compareAxis = StrategyComparison::axisFor(axis);
     m_compareBudget = comparison.budget;
+    m_compareDatabase.clear(); // known once its first run starts
     m_backToComparison->setEnabled(true);
     for (const QString &strategy : comparison.strategies)
         for (int seed = 1; seed <= comparison.seeds; ++seed) {
@@ -55,6 +56,7 @@ QList<RunController *> MainWindow::startComparison(const Comparison &comparison,
                     (*runSlots)[slot] = runId;
                     if (m_compareRuns != runSlots)
                         return; // a later comparison is shown
+                    m_compareDatabase = m_workspace->path();
                     m_plots->setComparison(ComparisonPlan::startedRuns(*runSlots),
                                            StrategyComparison::axisFor(axis), budget);
                     connect(controller, &RunController::candidateEvaluated, m_plots,
@@ -87,9 +89,9 @@ void MainWindow::showComparisonAgain()
         tell(tr("No run of the comparison has started yet."));
         return;
     }
-    // Its runs are in the workspace's database: show that one if another is open.
+    // Its runs are in its own database: show that one if another is open.
     QString error;
-    if (openDatabasePath() != m_workspace->path() && !openDatabase(m_workspace->path(), &error)) {
+    if (openDatabasePath() != m_compareDatabase && !openDatabase(m_compareDatabase, &error)) {
         if (!error.isEmpty())
             warnOf(error);
         return;

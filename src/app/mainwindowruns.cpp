@@ -142,12 +142,14 @@ bool MainWindow::rejudgeShownRun(QString *error)
     if (!ensureWorkspace(m_document->databasePath(), error))
         return false;
     m_workspace->rejudgeStrictly(run->id);
+    updateRunActions();
     tell(tr("Judging run #%1 again with the strict verifier…").arg(run->id));
     return true;
 }
 
 void MainWindow::onRejudged(qint64 runId, qint64 newRunId, int changed, const QString &error)
 {
+    updateRunActions();
     if (newRunId == 0) {
         warnOf(tr("Run #%1 was not judged again: %2").arg(runId).arg(error));
         return;
@@ -238,8 +240,10 @@ void MainWindow::updateRunActions()
     ui.actionStopRun->setEnabled(actions.stop);
     ui.actionContinueRun->setEnabled(actions.continueRun);
     ui.actionEditCopy->setEnabled(actions.editCopy);
+    // Once at a time: a second click would make a second strict run.
     if (m_rejudgeAction)
-        m_rejudgeAction->setEnabled(shownRun() && RunConfig::lenientOf(shownRun()->config));
+        m_rejudgeAction->setEnabled(shownRun() && RunConfig::lenientOf(shownRun()->config) &&
+                                    !m_workspace->hasManualWork());
     m_code->setEditCopyEnabled(ui.actionEditCopy->isEnabled());
 }
 

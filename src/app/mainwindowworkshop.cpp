@@ -73,7 +73,14 @@ bool MainWindow::startExerciseRun(const WorkshopExercise &exercise, int index,
     showRunWhenStarted(controller);
     connect(controller, &RunController::started, this,
             [runIds](qint64 runId) { runIds->append(runId); });
-    auto next = [this, exercise, index, runIds](qint64, const QString &) {
+    auto next = [this, exercise, index, runIds, controller](qint64, const QString &reason) {
+        // A run stopped (or cancelled in its queue) ends the exercise there.
+        if (controller->state() != RunController::State::Finished) {
+            if (m_workshop)
+                m_workshop->setStatus(
+                    tr("Exercise %1 stopped: %2").arg(exercise.number).arg(reason));
+            return;
+        }
         QString why;
         if (index + 1 < exercise.runs.size()) {
             if (m_workshop)
@@ -99,16 +106,20 @@ void MainWindow::finishExercise(const WorkshopExercise &exercise, QList<qint64> 
 {
     if (exercise.rejudgeStrictly && !runIds.isEmpty()) {
         const qint64 lenient = runIds.first();
-        connect(
-            m_workspace, &Workspace::rejudged, this,
-            [this, exercise, runIds](int, qint64, qint64 newRunId, int, const QString &) {
-                QList<qint64> all = runIds;
-                if (newRunId)
-                    all.append(newRunId);
-                showExerciseView(exercise, all);
-            },
-            Qt::SingleShotConnection);
-        m_workspace->rejudgeStrictly(lenient);
+        // Only this rejudgement's answer: another may be under way from Run > Judge again.
+        const int ticket = m_workspace->rejudgeStrictly(lenient);
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = connect(m_workspace, &Workspace::rejudged, this,
+                              [this, exercise, runIds, ticket, connection](
+                                  int answered, qint64, qint64 newRunId, int, const QString &) {
+                                  if (answered != ticket)
+                                      return;
+                                  disconnect(*connection);
+                                  QList<qint64> all = runIds;
+                                  if (newRunId)
+                                      all.append(newRunId);
+                                  showExerciseView(exercise, all);
+                              });
         if (m_workshop)
             m_workshop->setStatus(tr("Exercise %1: judging run #%2 again strictly…")
                                       .arg(exercise.number)
@@ -127,6 +138,8 @@ void MainWindow::showExerciseView(const WorkshopExercise &exercise, const QList<
     const bool first = exercise.view == WorkshopExercise::View::Plot;
     loadRun(first ? runIds.first() : runIds.last());
     selectBestCandidate();
+    if (exercise.view != WorkshopExercise::View::Compare)
+        m_plots->setRunIds({});
     switch (exercise.view) {
     case WorkshopExercise::View::Tree:
         showView(QStringLiteral("tree"));
@@ -137,7 +150,6 @@ void MainWindow::showExerciseView(const WorkshopExercise &exercise, const QList<
     case WorkshopExercise::View::Plot: {
         PlotOptions options = m_plots->options();
         options.kind = exercise.plot;
-        m_plots->setRunIds({});
         m_plots->setOptions(options);
         showView(QStringLiteral("plots"));
         break;

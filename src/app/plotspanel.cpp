@@ -66,8 +66,11 @@ PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWi
     connect(m_document, &RunDocument::runLoaded, this, [this] {
         // A replay step or its end reloads the same run: the ticked runs stay as they are.
         if (!m_document->isReplaying() && m_document->run().id != m_listedRun) {
+            m_userView = false; // another run: its own ranges
             if (isComparing() && !m_fixedRuns.contains(m_document->run().id))
                 setComparison({}, m_options.axis, 0); // another run: the compare view is over
+            else if (!m_fixedRuns.isEmpty() && !m_fixedRuns.contains(m_document->run().id))
+                setRunIds({}); // runs chosen together (a workshop exercise's) are over too
             refillRunList();
         }
         requestRefresh();
@@ -163,6 +166,9 @@ void PlotsPanel::buildControls()
 
 void PlotsPanel::setOptions(const PlotOptions &options)
 {
+    if (options.kind != m_options.kind || options.axis != m_options.axis ||
+        options.logX != m_options.logX)
+        m_userView = false; // another plot: its own ranges
     m_options = options;
     m_updatingControls = true;
     m_kind->setCurrentIndex(int(allPlotKinds().indexOf(options.kind)));
@@ -184,7 +190,6 @@ void PlotsPanel::controlsChanged()
 {
     if (m_updatingControls)
         return;
-    m_userView = false; // another plot: its own ranges
     PlotOptions o;
     o.kind = allPlotKinds().value(m_kind->currentIndex());
     o.axis = allComputeAxes().value(m_axis->currentIndex());

@@ -361,6 +361,7 @@ int Workspace::rejudgeStrictly(qint64 runId)
             },
             Qt::QueuedConnection);
     }));
+    m_manualJobs.removeIf([](const QFuture<void> &f) { return f.isFinished(); });
     return ticket;
 }
 

@@ -87,13 +87,28 @@ private:
 
     // Calls `then` with the modal widget once one is up (a dialog's exec() holds the test's own
     // code until it closes, so the dialog is driven from here), polling for up to ten seconds.
-    void whenModal(const std::function<void(QWidget *)> &then, int triesLeft = 50)
+    // A step that went wrong must fail the test, not leave it waiting in a dialog's loop.
+    void closeModalsAfter(int ms)
     {
-        QTimer::singleShot(200, this, [this, then, triesLeft] {
-            if (QWidget *modal = QApplication::activeModalWidget())
+        QTimer::singleShot(ms, this, [] {
+            while (QWidget *modal = QApplication::activeModalWidget())
+                modal->close();
+        });
+    }
+
+    // With `box`, only a message box counts (a file dialog may still be closing). Whatever is
+    // left open after ten seconds is closed, so a missed step fails the test instead of hanging
+    // it inside the dialog's own event loop.
+    void whenModal(const std::function<void(QWidget *)> &then, int triesLeft = 50, bool box = false)
+    {
+        QTimer::singleShot(200, this, [this, then, triesLeft, box] {
+            QWidget *modal = QApplication::activeModalWidget();
+            if (modal && (!box || qobject_cast<QMessageBox *>(modal)))
                 then(modal);
             else if (triesLeft > 0)
-                whenModal(then, triesLeft - 1);
+                whenModal(then, triesLeft - 1, box);
+            else if (modal)
+                modal->close();
         });
     }
 
@@ -149,6 +164,7 @@ private slots:
         QVERIFY(QFile::copy(m_db, damaged));
         QVERIFY(test::damageDatabase(damaged));
         bool warned = false;
+        closeModalsAfter(20000);
         whenModal([&](QWidget *modal) {
             auto *dialog = qobject_cast<QFileDialog *>(modal);
             if (!dialog)
@@ -158,11 +174,15 @@ private slots:
             QTimer::singleShot(200, this, [&, name] {
                 name->setText(damaged); // the path; the Return below is the person's
                 m_x->key(test::XServer::Return);
-                QTimer::singleShot(800, this, [&] {
-                    auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-                    warned = box && box->text().contains(QStringLiteral("damaged"));
-                    m_x->key(test::XServer::Return);
-                });
+                whenModal(
+                    [&](QWidget *modal) {
+                        auto *box = qobject_cast<QMessageBox *>(modal);
+                        if (!box)
+                            return; // still the file dialog: polled again below
+                        warned = box->text().contains(QStringLiteral("damaged"));
+                        m_x->key(test::XServer::Return);
+                    },
+                    50, true);
             });
         });
         m_x->key(test::XServer::KeyO, {test::XServer::ControlL});
@@ -226,6 +246,7 @@ private slots:
     void theLaunchersStartFollowsTheForm()
     {
         bool disabled = false, enabled = false;
+        closeModalsAfter(20000);
         whenModal([&](QWidget *modal) {
             auto *dialog = qobject_cast<RunLauncherDialog *>(modal);
             if (!dialog)
@@ -258,6 +279,7 @@ private slots:
     void f1OpensTheHelp()
     {
         m_window->activateWindow();
+        QTRY_VERIFY(QApplication::activeWindow() == m_window.get());
         m_x->key(test::XServer::F1);
         HelpDialog *help = nullptr;
         QTRY_VERIFY((help = m_window->findChild<HelpDialog *>()) && help->isVisible());
@@ -270,7 +292,7 @@ private slots:
         QString error;
         RunController *c = m_window->startRunFromArguments(
             {QStringLiteral("--task"), QStringLiteral("matmul"), QStringLiteral("--backend"),
-             QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("80")},
+             QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("400")},
             m_dir.filePath(QStringLiteral("going.db")), &error, false);
         QVERIFY2(c, qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(c->state() == RunController::State::Running, 60000);

@@ -121,7 +121,7 @@ private slots:
         QString error;
         RunController *c = window.startRunFromArguments(
             {QStringLiteral("--task"), QStringLiteral("softmax"), QStringLiteral("--backend"),
-             QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("60")},
+             QStringLiteral("cpu"), QStringLiteral("--budget"), QStringLiteral("400")},
             m_dir.filePath(QStringLiteral("going.db")), &error);
         QVERIFY2(c, qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(c->state() == RunController::State::Running, 60000);

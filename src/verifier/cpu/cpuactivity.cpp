@@ -121,6 +121,8 @@ CpuActivity::Finding CpuActivity::finish() const
         if (used <= 0.0)
             continue;
         finding.othersMs += used;
+        if (QFile::exists(QStringLiteral("/proc/self/task/%1").arg(it.key())))
+            finding.engineThreadsMs += used;
         others.append({it.key(), QString(), used});
     }
     std::sort(others.begin(), others.end(),

@@ -28,9 +28,10 @@ public:
     struct Finding
     {
         double wallMs = 0.0;
-        double othersMs = 0.0; // CPU time of every other process in the window
-        double stealMs = 0.0;  // time the host took a virtual CPU for other guests (per CPU)
-        QList<Other> top;      // the busiest few, busiest first
+        double othersMs = 0.0;        // CPU time of every other process in the window
+        double engineThreadsMs = 0.0; // of which the engine's own other threads
+        double stealMs = 0.0;         // time the host took a virtual CPU for other guests (per CPU)
+        QList<Other> top;             // the busiest few, busiest first
         bool disturbed = false;
         QString describe() const; // "process 1234 (cc1plus) used 180 ms of CPU in 300 ms"
     };

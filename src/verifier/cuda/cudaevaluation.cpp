@@ -31,6 +31,10 @@ constexpr double kSideStreamTailMs = CudaCorrectnessSession::kSideStreamTailMs;
 constexpr double kSideStreamGapMs = 0.05;
 // NVML renews each process's one sample up to about a second apart (GpuActivity::waitForSamples).
 constexpr int kSampleWaitMs = 1500;
+// The engine's clock bound is a verdict on CUDA only above this per call (and above the
+// reported time): halted cores left honest kernels up to 1.5 ms a call on an H100, kept awake
+// 0.044 ms.
+constexpr double kHardClockGapMs = 0.5;
 
 QString stageName(const char *name)
 {
@@ -630,10 +634,16 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session, const Timed 
     // evidence, not a verdict: honest kernels of 0.3 ms left 1.1-1.5 ms a call unexplained on an
     // H100, and the wall-clock gap (the sandbox's raw clock against the events) already catches
     // events that under-report.
+    // A gap as large as the reported time itself (a fake of 2x or more), past what halted cores
+    // ever left, stays a verdict while the cores are kept awake.
     const EngineClockBound::Finding bound = session.clockBound().judge();
     data.insert(QStringLiteral("unexplained_ms_per_call"), bound.unexplainedMsPerCall);
+    const bool large =
+        bound.unexplainedMsPerCall > std::max(kHardClockGapMs, bound.reportedMsPerCall);
     if (bound.exceeded && !timed.disturbed)
-        addFlag(QStringLiteral("engine_clock_gap"), bound.describe());
+        addFlag(large && CoreWaker::wanted() ? QStringLiteral("timer_inconsistent")
+                                             : QStringLiteral("engine_clock_gap"),
+                bound.describe());
     const QJsonObject phases = session.phases();
     for (auto it = phases.begin(); it != phases.end(); ++it)
         data.insert(it.key(), it.value());

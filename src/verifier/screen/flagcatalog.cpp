@@ -195,7 +195,8 @@ constexpr FlagRow flagTable[] = {
      "is yours.",
      false, "timing", suspicious},
     {"output_unwritten",
-     "Left its output (or part of it) unwritten in a checked call: a kernel that returns early, "
+     "Left its output unwritten in a checked call (the whole buffer; on the PyTorch backend any "
+     "element of it): a kernel that returns early, "
      "or launches no block for a small shape, does this as often as a game (the verdict follows "
      "correctness, which such an output fails).",
      false, "correctness", suspicious},
