@@ -641,11 +641,19 @@ void MainWindow::openWithDialog()
         tr("Kiln databases (*.db *.sqlite *.kiln);;All files (*)"));
     if (path.isEmpty())
         return;
+    if (const QString error = openInBackground(path); !error.isEmpty())
+        QMessageBox::warning(this, tr("Open database"), error);
+}
+
+// A database chosen in the window (the dialog, the start page, Open recent), read in the
+// background: why it could not be opened, or empty (opened, or the person said no).
+QString MainWindow::openInBackground(const QString &path)
+{
     CommandLineOptions options;
     options.database = path;
     QString error;
-    if (!applyOptions(options, &error, false) && !error.isEmpty())
-        QMessageBox::warning(this, tr("Open database"), error);
+    applyOptions(options, &error, false);
+    return error;
 }
 
 void MainWindow::findFromEdit()
@@ -703,10 +711,7 @@ void MainWindow::setupStartPage()
             warnOf(error);
     });
     connect(m_startPage, &StartPage::recentRequested, this, [this](const QString &path) {
-        CommandLineOptions options;
-        options.database = path;
-        QString error;
-        if (!applyOptions(options, &error, false) && !error.isEmpty())
+        if (const QString error = openInBackground(path); !error.isEmpty())
             warnOf(error);
     });
     // File ▸ Open recent, filled when it opens.
@@ -726,10 +731,7 @@ void MainWindow::fillRecentMenu()
         m_recentMenu->addAction(tr("No database opened yet"))->setEnabled(false);
     for (const QString &path : recent)
         m_recentMenu->addAction(path, this, [this, path] {
-            CommandLineOptions options;
-            options.database = path;
-            QString error;
-            if (!applyOptions(options, &error, false) && !error.isEmpty())
+            if (const QString error = openInBackground(path); !error.isEmpty())
                 warnOf(error);
         });
 }

@@ -197,6 +197,7 @@ private:
     void selectAfterLoad(qint64 candidateId); // that candidate, else the best, else the last
     void updateDiff();
     void openWithDialog();
+    QString openInBackground(const QString &path);
     void findFromEdit();
     void setupRunActions();
     void setupComparisonActions();
