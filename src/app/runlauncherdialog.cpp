@@ -1,5 +1,6 @@
 #include "runlauncherdialog.h"
 
+#include "languages/kernellanguages.h"
 #include "models/rules/launchcheck.h"
 #include "models/rules/lintnotes.h"
 #include "policies/offline/offlinepolicy.h"
@@ -208,6 +209,8 @@ void RunLauncherDialog::fillChoices(const QList<RunRecord> &recordedRuns)
                                   QStringLiteral("cuda"), QStringLiteral("pytorch")});
     m_ui->executorCombo->addItems({QStringLiteral("local"), QStringLiteral("slurm")});
     m_ui->verifierCombo->addItems({QStringLiteral("strict"), QStringLiteral("lenient")});
+    for (const KernelLanguage *language : KernelLanguages::all())
+        m_ui->languageCombo->addItem(language->displayName(), language->id());
     m_ui->presetCombo->addItems(OfflinePolicyOptions::presetNames());
     m_ui->policyCombo->addItem(tr("offline (simulated LLM, no key, no network)"),
                                QStringLiteral("offline"));
@@ -314,6 +317,7 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
     }
     m_ui->backendCombo->setCurrentText(s.backend);
     m_ui->verifierCombo->setCurrentText(s.verifier);
+    m_ui->languageCombo->setCurrentIndex(std::max(0, m_ui->languageCombo->findData(s.language)));
     m_ui->presetCombo->setCurrentText(s.preset);
     m_ui->policyCombo->setCurrentIndex(std::max(0, m_ui->policyCombo->findData(s.policy)));
     emit m_ui->policyCombo->currentIndexChanged(m_ui->policyCombo->currentIndex());
@@ -408,6 +412,7 @@ LaunchSettings RunLauncherDialog::settings() const
     }
     s.backend = m_ui->backendCombo->currentText();
     s.verifier = m_ui->verifierCombo->currentText();
+    s.language = m_ui->languageCombo->currentData().toString();
     s.preset = m_ui->presetCombo->currentText();
     s.policy = m_ui->policyCombo->currentData().toString();
     s.skill = m_ui->skillSpin->value();

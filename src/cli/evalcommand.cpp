@@ -69,6 +69,10 @@ void addEvalOptions(CommandLine &command)
                       QStringLiteral("strict (default), or lenient: the naive harness of the "
                                      "leaky-verifier lesson (CPU backend)."),
                       QStringLiteral("MODE"), QStringLiteral("strict")});
+    parser.addOption({QStringLiteral("language"),
+                      QStringLiteral("Kernel language of a KernelBench candidate: auto (its own, "
+                                     "the default), cuda, triton, cute or tilelang."),
+                      QStringLiteral("LANGUAGE"), QStringLiteral("auto")});
     command.addJsonOption();
     command.addTasksDirOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Candidate source file."));
@@ -82,6 +86,7 @@ int verifyCandidate(const CommandLine &command, const Task &task, Backend backen
     options.runTiming = !command.parser().isSet(QStringLiteral("no-timing"));
     options.lenient =
         command.parser().value(QStringLiteral("verifier")) == QLatin1String("lenient");
+    options.torchLanguage = command.parser().value(QStringLiteral("language"));
     Verifier verifier(options);
     const QString setupProblem = verifier.checkSetup();
     if (!setupProblem.isEmpty())
@@ -144,8 +149,12 @@ int runEvalCommand(const QStringList &arguments)
         return command.usageError(backendError);
     const Backend backend = *chosen;
     const QString mode = parser.value(QStringLiteral("verifier"));
-    if (const QString problem = RunConfig::verifierProblem(mode, backend); !problem.isEmpty())
-        return command.usageError(problem);
+    for (const QString &problem :
+         {RunConfig::verifierProblem(mode, backend),
+          RunConfig::languageProblem(parser.value(QStringLiteral("language")), backend, true)}) {
+        if (!problem.isEmpty())
+            return command.usageError(problem);
+    }
     if (!task->backends().contains(backend))
         return command.usageError(
             QStringLiteral("task \"%1\" has no %2 reference").arg(taskName, backendName(backend)));

@@ -13,6 +13,17 @@ namespace kiln {
 
 namespace {
 
+// "pytorch/triton" for a KernelBench run in another language than inline CUDA.
+QString backendLabel(const QJsonObject &run)
+{
+    const QString backend = run.value(QStringLiteral("backend")).toString();
+    const QString language = run.value(QStringLiteral("language")).toString();
+    return backend == QLatin1String("pytorch") && !language.isEmpty() &&
+                   language != QLatin1String("cuda")
+               ? backend + QLatin1Char('/') + language
+               : backend;
+}
+
 // "strict", "LENIENT (naive harness)", or "strict, rejudged run 3": a lenient run's figures are
 // never shown without saying so.
 QString verifierLabel(const QJsonObject &run)
@@ -54,8 +65,7 @@ void printRuns(const QJsonArray &runs)
             qint64(r.value(QStringLiteral("id")).toDouble()),
             qPrintable(r.value(QStringLiteral("task")).toString().left(16)),
             qPrintable(r.value(QStringLiteral("strategy")).toString()),
-            qPrintable(r.value(QStringLiteral("policy")).toString()),
-            qPrintable(r.value(QStringLiteral("backend")).toString()),
+            qPrintable(r.value(QStringLiteral("policy")).toString()), qPrintable(backendLabel(r)),
             qPrintable(r.value(QStringLiteral("status")).toString()),
             r.value(QStringLiteral("candidates")).toInt(), qPrintable(bestFigure(best)),
             r.value(QStringLiteral("verdicts")).toObject().value(QStringLiteral("pass")).toInt(),

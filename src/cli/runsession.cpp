@@ -41,6 +41,11 @@ std::unique_ptr<Evaluator> RunSession::makeEvaluator(const RunConfig &config, QS
         options.lenient = config.lenient();
         auto local = std::make_unique<VerifierEvaluator>(options, m_sandboxes);
         *error = local->verifier().checkSetup();
+        // A KernelBench run in a language whose package python3 lacks would end every
+        // candidate as a compile error: say so once, before the run starts.
+        if (error->isEmpty() && config.backend == Backend::Torch &&
+            local->verifier().torchEnvironment().usable)
+            *error = local->verifier().torchEnvironment().languageProblem(config.language);
         return error->isEmpty() ? std::move(local) : nullptr;
     }
     const QString spool = config.slurm.spool.isEmpty() ? m_store.path() + QStringLiteral(".spool")

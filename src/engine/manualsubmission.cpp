@@ -1,6 +1,7 @@
 #include "engine/manualsubmission.h"
 
 #include "engine/evaluator.h"
+#include "engine/runconfig.h"
 #include "engine/searchengine.h"
 #include "policies/manualpolicy.h"
 #include "store/runstore.h"
@@ -77,8 +78,11 @@ ManualSubmission::submit(RunStore &store, const TaskLibrary &tasks, Evaluator &e
     }
     if (stored)
         stored(outcome.candidate);
+    Task judged = *task;
+    if (judged.isKernelBench()) // in the run's language, as its own candidates were
+        judged.candidateLanguage = RunConfig::languageOf(run->config);
     outcome.result =
-        evaluator.evaluate(*task, *backend, request.source, SearchEngine::secretOf(*run), cancel);
+        evaluator.evaluate(judged, *backend, request.source, SearchEngine::secretOf(*run), cancel);
     if (cancel) {
         *error = QStringLiteral("cancelled; candidate %1 is stored without a verdict")
                      .arg(outcome.candidate.id);

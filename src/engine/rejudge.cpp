@@ -15,20 +15,21 @@ namespace {
 
 // Every source judged, as many at once as the evaluator allows; results in candidate order.
 // Rejudge::run has checked that the library has every candidate's task.
-QList<std::optional<EvaluationResult>> judgeAll(const QList<CandidateRecord> &candidates,
-                                                const TaskLibrary &library, Evaluator &evaluator,
-                                                Backend backend, quint64 secret,
-                                                const std::atomic<bool> &cancel)
+QList<std::optional<EvaluationResult>>
+judgeAll(const QList<CandidateRecord> &candidates, const TaskLibrary &library, Evaluator &evaluator,
+         Backend backend, quint64 secret, const QString &language, const std::atomic<bool> &cancel)
 {
     QList<std::optional<EvaluationResult>> results(candidates.size());
     std::atomic<qsizetype> next{0};
     auto work = [&] {
         for (qsizetype i = next++; i < candidates.size() && !cancel.load(); i = next++) {
             const CandidateRecord &c = candidates[i];
-            if (!c.source.isEmpty())
-                results[i] =
-                    evaluator.evaluate(ShapeProposal::forCandidate(*library.task(c.task), c),
-                                       backend, c.source, secret, cancel);
+            if (c.source.isEmpty())
+                continue;
+            Task task = ShapeProposal::forCandidate(*library.task(c.task), c);
+            if (task.isKernelBench())
+                task.candidateLanguage = language; // judged in the run's language again
+            results[i] = evaluator.evaluate(task, backend, c.source, secret, cancel);
         }
     };
     std::vector<std::thread> workers;
@@ -71,7 +72,8 @@ std::optional<Rejudge::Outcome> Rejudge::run(RunStore &store, const TaskLibrary 
         original->verifierSecret.value_or(QRandomGenerator::system()->generate64());
     const Backend backend = backendFromName(original->backend).value_or(Backend::Cpu);
     const QList<std::optional<EvaluationResult>> results =
-        judgeAll(candidates, library, evaluator, backend, *copy.verifierSecret, cancel);
+        judgeAll(candidates, library, evaluator, backend, *copy.verifierSecret,
+                 RunConfig::languageOf(original->config), cancel);
     if (cancel.load()) {
         *error = QStringLiteral("cancelled");
         return std::nullopt;

@@ -203,6 +203,11 @@ void RunArguments::addOptions(QCommandLineParser &p)
                                 "fixed seed, the output pre-filled with the answer, no "
                                 "anti-cheat; CPU backend) for the leaky-verifier lesson."),
                  QStringLiteral("MODE"), QStringLiteral("strict")});
+    p.addOption({QStringLiteral("language"),
+                 QStringLiteral("Kernel language of a KernelBench run's candidates: cuda "
+                                "(load_inline, the default), triton, cute or tilelang; the "
+                                "prompts ask for it and the verifier accepts only it."),
+                 QStringLiteral("LANGUAGE"), QStringLiteral("cuda")});
     p.addOption(tasksDirOption());
     addExecutorOptions(p);
 }
@@ -338,6 +343,12 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
         *error = problem;
         return std::nullopt;
     }
+    config.language = p.value(QStringLiteral("language"));
+    if (const QString problem = RunConfig::languageProblem(config.language, Backend::Torch);
+        !problem.isEmpty()) {
+        *error = problem;
+        return std::nullopt;
+    }
     config.policy = p.value(QStringLiteral("policy"));
     if (!applyParameters(p, strategy, config, error) || !applyPolicy(p, config, error) ||
         !applyExecutor(p, config, error))
@@ -359,10 +370,12 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
     if (!backend)
         return std::nullopt;
     config.backend = *backend;
-    if (const QString problem = RunConfig::verifierProblem(config.verifier, config.backend);
-        !problem.isEmpty()) {
-        *error = problem;
-        return std::nullopt;
+    for (const QString &problem : {RunConfig::verifierProblem(config.verifier, config.backend),
+                                   RunConfig::languageProblem(config.language, config.backend)}) {
+        if (!problem.isEmpty()) {
+            *error = problem;
+            return std::nullopt;
+        }
     }
     return config;
 }

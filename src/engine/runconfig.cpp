@@ -2,6 +2,8 @@
 
 #include "strategyregistry.h"
 
+#include "languages/kernellanguages.h"
+
 #include <QJsonArray>
 
 namespace kiln {
@@ -30,6 +32,7 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("verifier_seed"),
          verifierSeed ? QJsonValue(QString::number(*verifierSeed)) : QJsonValue()},
         {QStringLiteral("verifier"), verifier},
+        {QStringLiteral("language"), language},
         {QStringLiteral("executor"), executor},
         {QStringLiteral("slurm"), onSlurm() ? QJsonValue(slurm.toJson()) : QJsonValue()}};
 }
@@ -41,6 +44,31 @@ QString RunConfig::verifierProblem(const QString &mode, Backend backend)
     if (mode == QLatin1String("lenient") && backend != Backend::Cpu)
         return QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)");
     return {};
+}
+
+QString RunConfig::languageProblem(const QString &language, Backend backend, bool allowAuto)
+{
+    if (language == QLatin1String("auto")) {
+        return allowAuto ? QString()
+                         : QStringLiteral("--language auto judges single candidates only; a run "
+                                          "needs one language (%1)")
+                               .arg(KernelLanguages::ids().join(QStringLiteral(", ")));
+    }
+    if (!KernelLanguages::find(language))
+        return QStringLiteral("--language must be %1%2, not '%3'")
+            .arg(allowAuto ? QStringLiteral("auto, ") : QString(),
+                 KernelLanguages::ids().join(QStringLiteral(", ")), language);
+    if (backend != Backend::Torch && language != KernelLanguages::defaultLanguage().id())
+        return QStringLiteral("--language %1 is for KernelBench problems (--backend pytorch); "
+                              "the %2 backend takes Kiln's own kernel interface")
+            .arg(language, backendName(backend));
+    return {};
+}
+
+QString RunConfig::languageOf(const QJsonObject &config)
+{
+    return config.value(QStringLiteral("language"))
+        .toString(KernelLanguages::defaultLanguage().id());
 }
 
 QString RunConfig::verifierOf(const QJsonObject &config)
@@ -76,6 +104,7 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     if (o.value(QStringLiteral("verifier_seed")).isString())
         c.verifierSeed = o.value(QStringLiteral("verifier_seed")).toString().toULongLong();
     c.verifier = verifierOf(o);
+    c.language = languageOf(o);
     c.executor = o.value(QStringLiteral("executor")).toString(c.executor);
     c.slurm = SlurmSettings::fromJson(o.value(QStringLiteral("slurm")).toObject());
     return c;

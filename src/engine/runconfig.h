@@ -48,6 +48,16 @@ struct RunConfig
     // --verifier: "strict" (the default) or "lenient", the naive harness of the workshop's leaky
     // verifier lesson (CPU backend). Every report of a lenient run says so.
     QString verifier = QStringLiteral("strict");
+    // --language: the kernel language of a KernelBench run's candidates (KernelLanguages ids:
+    // cuda, triton ...); what prompts ask for and what the verifier accepts. Other backends
+    // keep "cuda" (Kiln's own kernel ABI).
+    QString language = QStringLiteral("cuda");
+    // Why a --language value cannot serve a run on `backend` ("" when it can); `allowAuto`:
+    // "auto" (each candidate's own language) is accepted, as a single eval does.
+    static QString languageProblem(const QString &language, Backend backend,
+                                   bool allowAuto = false);
+    // The language a stored run's candidates were judged in (its config, as toJson() wrote it).
+    static QString languageOf(const QJsonObject &config);
     bool lenient() const { return verifier == QLatin1String("lenient"); }
     // --executor: "local" (this machine's sandboxes) or "slurm" (worker jobs on a cluster,
     // docs/cluster.md), with the cluster's settings.

@@ -83,7 +83,17 @@ SearchEngine::~SearchEngine() = default;
 
 const Task *SearchEngine::task(const QString &name) const
 {
-    return m_tasks.task(name);
+    const Task *shared = m_tasks.task(name);
+    if (!shared || !shared->isKernelBench())
+        return shared;
+    // The verifier judges a KernelBench candidate in the run's language (a mismatch is
+    // flagged), so each run's evaluations carry it on the task.
+    std::unique_ptr<Task> &copy = m_languageTasks[name];
+    if (!copy || copy->candidateLanguage != m_config.language) {
+        copy = std::make_unique<Task>(*shared);
+        copy->candidateLanguage = m_config.language;
+    }
+    return copy.get();
 }
 
 qint64 SearchEngine::create(const RunConfig &config, QString *error)

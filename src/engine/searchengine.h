@@ -17,6 +17,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -137,6 +138,8 @@ private:
 
     RunStore &m_store;
     const TaskLibrary &m_tasks;
+    // The run's copies of its KernelBench tasks, with the run's kernel language on them.
+    mutable std::map<QString, std::unique_ptr<Task>> m_languageTasks;
     Policy &m_policy;
     Evaluator &m_evaluator;
     StrategyMaker m_makeStrategy;

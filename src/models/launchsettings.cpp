@@ -77,6 +77,12 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
         add(QStringLiteral("verifier"),
             QObject::tr("The lenient verifier (the naive harness) runs on the CPU backend only: "
                         "choose the cpu backend."));
+    if (const QString problem = RunConfig::languageProblem(
+            language, backend == QLatin1String("cpu") || backend == QLatin1String("cuda")
+                          ? Backend::Cpu
+                          : Backend::Torch);
+        !problem.isEmpty())
+        add(QStringLiteral("language"), problem);
     policyProblems(add, environment);
     if (!StrategyRegistry::contains(strategy)) {
         add(QStringLiteral("strategy"), QObject::tr("Unknown strategy '%1'.").arg(strategy));
@@ -199,6 +205,8 @@ QStringList LaunchSettings::arguments(int seedOffset) const
     words << QStringLiteral("--budget") << number(budget);
     if (verifier != QLatin1String("strict"))
         words << QStringLiteral("--verifier") << verifier;
+    if (language != QLatin1String("cuda"))
+        words << QStringLiteral("--language") << language;
     if (budgetAxis != QLatin1String("evals"))
         words << QStringLiteral("--budget-axis") << budgetAxis;
     words << QStringLiteral("--seed") << QString::number(seed + quint64(seedOffset));
@@ -292,6 +300,7 @@ void LaunchSettings::save(QSettings &s) const
     s.setValue(QStringLiteral("backend"), backend);
     s.setValue(QStringLiteral("policy"), policy);
     s.setValue(QStringLiteral("verifier"), verifier);
+    s.setValue(QStringLiteral("language"), language);
     s.setValue(QStringLiteral("preset"), preset);
     s.setValue(QStringLiteral("skill"), skill);
     s.setValue(QStringLiteral("compileErrorRate"), compileErrorRate);
@@ -330,6 +339,7 @@ LaunchSettings LaunchSettings::load(const QSettings &s)
     l.backend = value("backend", l.backend).toString();
     l.policy = value("policy", l.policy).toString();
     l.verifier = value("verifier", l.verifier).toString();
+    l.language = value("language", l.language).toString();
     l.preset = value("preset", l.preset).toString();
     l.skill = value("skill", l.skill).toDouble();
     l.compileErrorRate = value("compileErrorRate", l.compileErrorRate).toDouble();

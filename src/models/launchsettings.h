@@ -30,6 +30,7 @@ struct LaunchSettings
     QString backend = QStringLiteral("auto");    // auto | cpu | cuda
     QString policy = QStringLiteral("offline");  // offline | llm | replay
     QString verifier = QStringLiteral("strict"); // strict | lenient (the naive harness, CPU)
+    QString language = QStringLiteral("cuda");   // KernelBench: KernelLanguages ids
     // offline: a preset, and the settings it gives (a changed one is passed as --param)
     QString preset = OfflinePolicyOptions().preset;
     double skill = OfflinePolicyOptions().skill;

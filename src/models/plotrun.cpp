@@ -1,6 +1,7 @@
 #include "plotrun.h"
 
 #include "engine/runconfig.h"
+#include "languages/kernellanguages.h"
 #include "store/runstore.h"
 
 #include <QJsonDocument>
@@ -35,11 +36,20 @@ QString PlotRun::label() const
 {
     // A lenient run's speedups are the naive harness's, not the true ones: say so on the curve.
     const bool lenient = RunConfig::lenientOf(run.config);
-    return QStringLiteral("%1 on %2, seed %3 (run %4)%5")
+    // A KernelBench run names its kernel language unless it is the default (inline CUDA).
+    const QString language = RunConfig::languageOf(run.config);
+    const bool otherLanguage = run.backend == QLatin1String("pytorch") &&
+                               language != KernelLanguages::defaultLanguage().id();
+    return QStringLiteral("%1 on %2%6, seed %3 (run %4)%5")
         .arg(run.strategy, run.tasks.join(QLatin1Char(',')))
         .arg(run.seed)
         .arg(run.id)
-        .arg(lenient ? QStringLiteral(", LENIENT verifier") : QString());
+        .arg(lenient ? QStringLiteral(", LENIENT verifier") : QString())
+        .arg(otherLanguage
+                 ? QStringLiteral(" in %1").arg(KernelLanguages::find(language)
+                                                    ? KernelLanguages::find(language)->displayName()
+                                                    : language)
+                 : QString());
 }
 
 } // namespace kiln

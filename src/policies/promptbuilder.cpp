@@ -1,6 +1,7 @@
 #include "promptbuilder.h"
 
 #include "feedbacksummary.h"
+#include "languages/kernellanguages.h"
 
 #include <QDir>
 #include <QFile>
@@ -73,14 +74,17 @@ QString sourceBlock(const QString &source, Backend backend)
 }
 
 // What the answer must be, for the system message.
-QString deliverable(Backend backend)
+QString deliverable(Backend backend, const KernelLanguage *language)
 {
     if (backend == Backend::Torch)
         return QStringLiteral(
-            "The source file is one Python module that defines `class ModelNew(nn.Module)` with "
-            "the constructor and `forward` signature of the reference `Model`, computing the same "
-            "outputs with your own CUDA kernels compiled through "
-            "`torch.utils.cpp_extension.load_inline`. Never change that interface.");
+                   "The source file is one Python module that defines `class ModelNew(nn.Module)` "
+                   "with the constructor and `forward` signature of the reference `Model`, "
+                   "computing the same outputs with your own %1. Never change that interface.")
+            .arg(language && language->id() != QLatin1String("cuda")
+                     ? QStringLiteral("%1 kernels").arg(language->displayName())
+                     : QStringLiteral("CUDA kernels compiled through "
+                                      "`torch.utils.cpp_extension.load_inline`"));
     return QStringLiteral("The source file must compile on its own and define the entry function "
                           "with the exact signature requested, declared `extern \"C\"`. Never "
                           "change the signature, and never read or write outside the given "
@@ -181,11 +185,19 @@ PromptBuilder::PromptBuilder(const QString &templateDir)
 
 QStringList PromptBuilder::templateNames()
 {
-    return {QStringLiteral("system"),          QStringLiteral("first"),
-            QStringLiteral("refine"),          QStringLiteral("crossover"),
-            QStringLiteral("backend_cpu"),     QStringLiteral("backend_cuda"),
-            QStringLiteral("backend_pytorch"), QStringLiteral("agent_profiler"),
-            QStringLiteral("agent_planner"),   QStringLiteral("agent_coder"),
+    return {QStringLiteral("system"),
+            QStringLiteral("first"),
+            QStringLiteral("refine"),
+            QStringLiteral("crossover"),
+            QStringLiteral("backend_cpu"),
+            QStringLiteral("backend_cuda"),
+            QStringLiteral("backend_pytorch"),
+            QStringLiteral("backend_pytorch_triton"),
+            QStringLiteral("backend_pytorch_cute"),
+            QStringLiteral("backend_pytorch_tilelang"),
+            QStringLiteral("agent_profiler"),
+            QStringLiteral("agent_planner"),
+            QStringLiteral("agent_coder"),
             QStringLiteral("agent_tester")};
 }
 
@@ -226,8 +238,17 @@ QMap<QString, QString> PromptBuilder::values(const GenerationRequest &request) c
 {
     QMap<QString, QString> v;
     const Backend backend = promptBackend(request);
-    v.insert(QStringLiteral("backend"), backendLabel(backend));
-    v.insert(QStringLiteral("deliverable"), deliverable(backend));
+    // A KernelBench run asks for its kernel language (the run's copy of the task carries it).
+    const KernelLanguage *language = backend == Backend::Torch && request.task
+                                         ? KernelLanguages::find(request.task->candidateLanguage)
+                                         : nullptr;
+    if (backend == Backend::Torch && !language)
+        language = &KernelLanguages::defaultLanguage();
+    v.insert(QStringLiteral("backend"),
+             language ? QStringLiteral("PyTorch with custom %1 kernels (KernelBench)")
+                            .arg(language->displayName())
+                      : backendLabel(backend));
+    v.insert(QStringLiteral("deliverable"), deliverable(backend, language));
     v.insert(QStringLiteral("operation"), operationName(request.operation));
     v.insert(QStringLiteral("generation"), QString::number(request.generation));
     v.insert(QStringLiteral("reasoning_budget"),
@@ -259,8 +280,10 @@ QMap<QString, QString> PromptBuilder::values(const GenerationRequest &request) c
         insertShapeValues(*request.task, &v);
     // Backend rules are a template of their own so a user can edit them; they may use every
     // placeholder above.
-    v.insert(QStringLiteral("backend_rules"),
-             render(m_templates.value(rulesTemplate(backend)), v).trimmed());
+    v.insert(
+        QStringLiteral("backend_rules"),
+        render(m_templates.value(language ? language->promptTemplate() : rulesTemplate(backend)), v)
+            .trimmed());
     return v;
 }
 

@@ -4,6 +4,9 @@
 #   reference  the problem's Model: inputs, expected outputs, eager and torch.compile timings
 #   candidate  a ModelNew: outputs and timings of the untrusted module
 #   build      imports a candidate module once so that load_inline compiles its extension
+# A candidate of a JIT language (--jit 1: Triton, CuTe DSL, TileLang) compiles its kernels on
+# its first call instead: the "warm" request makes that call, untimed, before the process loses
+# exec (the compilers run then).
 # Requests arrive one per line on fd 0, replies leave on fd 1 ("ok ..." or "err ..."), tensors
 # cross in the shared buffer on fd 3. Everything sent back is raw (bytes, nanoseconds): the
 # engine compares outputs and computes statistics, so expected outputs never enter a
@@ -860,6 +863,7 @@ class Neutraliser:
         self.undo = []
 
     def __enter__(self):
+        self.neutralise_jit_launches()
         wrapped = {}
         for module in self.modules:
             for name in dir(module):
@@ -876,18 +880,41 @@ class Neutraliser:
                     holder[key] = wrapped[id(value)]
         return self
 
+    def neutralise_jit_launches(self):
+        """Every launch of a Triton kernel, however the candidate reaches the kernel (a global,
+        a list, a closure), goes through JITFunction.run or a compiled kernel's launcher: both
+        are replaced for the class, so no launch escapes."""
+        triton_jit = sys.modules.get("triton.runtime.jit")
+        if triton_jit is not None and hasattr(triton_jit, "JITFunction"):
+            cls = triton_jit.JITFunction
+            original = cls.run
+            self.undo.append(lambda: setattr(cls, "run", original))
+            cls.run = self.wrap(original, lambda args: getattr(args[0], "__name__", "kernel"))
+        compiler = sys.modules.get("triton.compiler.compiler")
+        compiled = getattr(compiler, "CompiledKernel", None)
+        if compiled is not None and hasattr(compiled, "__getitem__"):
+            cls = compiled
+            original = cls.__getitem__
+            self.undo.append(lambda: setattr(cls, "__getitem__", original))
+            wrap = self.wrap
+
+            def launcher(kernel, grid):
+                return wrap(original(kernel, grid), lambda args: getattr(kernel, "name", "kernel"))
+
+            cls.__getitem__ = launcher
+
     def __exit__(self, *exc):
         for undo in reversed(self.undo):
             undo()
         self.undo = []
         return False
 
-    def wrap(self, function):
+    def wrap(self, function, name_of=None):
         torch = self.torch
 
         def neutralised(*args, **kwargs):
             self.calls += 1
-            self.called.add(getattr(function, "__name__", "?"))
+            self.called.add(name_of(args) if name_of else getattr(function, "__name__", "?"))
             before = [(t, t.clone()) for t in tensors_in(torch, (args, kwargs))]
             result = function(*args, **kwargs)
             passed_back = set()
@@ -917,10 +944,42 @@ class Neutraliser:
             self.failed += 1
 
 
+def count_files(folder):
+    if not folder or not os.path.isdir(folder):
+        return 0
+    return sum(len(files) for _, _, files in os.walk(folder))
+
+
+def is_compile_error(error):
+    """A JIT compiler's error (Triton's CompilationError and its kin), not the forward's."""
+    kinds = [type(error)] + list(type(error).__mro__)
+    return any("Compil" in k.__name__ or k.__module__.startswith("triton.compiler")
+               for k in kinds)
+
+
+def autotune_choices(model):
+    """The configuration each autotuned kernel of the candidate chose: Triton's Autotuner
+    objects reachable from the candidate's module and its nn.Modules."""
+    holders = [vars(sys.modules["kiln_candidate"])] if "kiln_candidate" in sys.modules else []
+    holders += [vars(m) for m in model.modules()]
+    choices = {}
+    for holder in holders:
+        for name, value in list(holder.items()):
+            best = getattr(value, "best_config", None) if hasattr(value, "configs") else None
+            if best is not None:
+                fn = getattr(value, "fn", None)
+                label = getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None),
+                                                              "__name__", name)
+                choices[label] = str(best)
+    return choices
+
+
 class Worker:
-    def __init__(self, role, channel, device):
+    def __init__(self, role, channel, device, jit=False):
         self.role = role
         self.device = device
+        self.jit = jit  # the candidate's kernels compile on its first call ("warm")
+        self.warmed = False
         self.channel = channel
         self.torch = None
         self.model = None
@@ -995,12 +1054,21 @@ class Worker:
             self.model = self.reference.Model(*init).to(self.device)
         else:
             self.watch.install()
-            module = load_module(path, "kiln_candidate")
+            try:
+                module = load_module(path, "kiln_candidate")
+            except Exception as error:
+                if not self.jit:
+                    raise
+                # No build process ran the import of a JIT language's module: its errors are
+                # the candidate's compile errors, as a failed load_inline build's are.
+                traceback.print_exc(file=sys.stderr)
+                return "err compile: %s: %s" % (type(error).__name__, first_line(error))
             init = json.loads(init_json)
             torch.manual_seed(int(seed))
             self.model = module.ModelNew(*init).to(self.device)
             self.timer.synchronize()
-            self.confinement.forbid_processes()
+            if not self.jit:
+                self.confinement.forbid_processes()
         ms = int((time.perf_counter() - began) * 1000)
         return "ok %d %s seccomp=%d" % (ms, json.dumps(init, separators=(",", ":")),
                                         self.confinement.seccomp)
@@ -1053,6 +1121,34 @@ class Worker:
                 blocks.append(block)
         self.timer.synchronize()
         del blocks
+
+    def do_warm(self, spec_json):
+        """JIT candidate: one untimed forward on the inputs the engine placed in the buffer, so
+        its kernels compile (and autotune) now, while the compilers may still run; then the
+        process loses exec. Compile errors say "compile:"; the autotuners' choices and what the
+        process's own compile cache held before and after come back."""
+        torch = self.torch
+        spec = json.loads(spec_json)
+        inputs = self.codec.read_inputs(spec["inputs"], self.device)
+        cache = os.environ.get("TRITON_CACHE_DIR", "")
+        before = count_files(cache)
+        began = time.perf_counter()
+        try:
+            with torch.no_grad():
+                self.model(*inputs)
+            self.timer.synchronize()
+        except Exception as error:
+            traceback.print_exc(file=sys.stderr)
+            kind = "compile" if is_compile_error(error) else "forward"
+            return "err %s: %s: %s" % (kind, type(error).__name__, first_line(error))
+        ms = (time.perf_counter() - began) * 1000
+        self.warmed = True
+        self.confinement.forbid_processes()
+        return "ok " + json.dumps({"ms": ms, "autotune": autotune_choices(self.model),
+                                   "cache": cache, "cache_files_before": before,
+                                   "cache_files_after": count_files(cache),
+                                   "seccomp": self.confinement.seccomp},
+                                  separators=(",", ":"))
 
     def do_call(self, spec_json):
         """Candidate: the inputs the engine placed in the buffer, the call, its outputs and the
@@ -1265,8 +1361,9 @@ def main(argv):
         return check_syntax(argv[2:])
     role = argv[argv.index("--role") + 1] if "--role" in argv else "candidate"
     device = argv[argv.index("--device") + 1] if "--device" in argv else "cuda"
+    jit = "--jit" in argv and argv[argv.index("--jit") + 1] == "1"
     channel = Channel()
-    worker = Worker(role, channel, device)
+    worker = Worker(role, channel, device, jit)
     if not worker.start():
         return 90
     worker.serve()

@@ -77,6 +77,19 @@ void scrubEnvironment(int argc, char **argv, const std::string &workDir)
         ::setenv("CUDA_VISIBLE_DEVICES", "", 1);
     else if (!visible.empty())
         ::setenv("CUDA_VISIBLE_DEVICES", visible.c_str(), 1);
+    // What the candidate's kernel language needs (--env NAME=VALUE, "{workdir}" replaced): a
+    // JIT compiler's cache in this process's own work folder.
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], "--env") != 0)
+            continue;
+        std::string entry = argv[i + 1];
+        const std::string::size_type equals = entry.find('=');
+        if (equals == std::string::npos || equals == 0)
+            continue;
+        for (std::string::size_type at; (at = entry.find("{workdir}")) != std::string::npos;)
+            entry.replace(at, 9, workDir);
+        ::setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+    }
 }
 
 } // namespace
@@ -119,10 +132,12 @@ int main(int argc, char **argv)
     ::syscall(SYS_close_range, 4u, ~0u, 0u);
     const std::string isolation = report.describe();
     ::setenv("KILN_ISOLATION", isolation.c_str(), 1);
+    const std::string jit = option(argc, argv, "--jit", "0");
     std::vector<char *> args{const_cast<char *>(python.c_str()), const_cast<char *>("-B"),
                              const_cast<char *>(worker.c_str()), const_cast<char *>("--role"),
                              const_cast<char *>(role.c_str()),   const_cast<char *>("--device"),
-                             const_cast<char *>(device.c_str()), nullptr};
+                             const_cast<char *>(device.c_str()), const_cast<char *>("--jit"),
+                             const_cast<char *>(jit.c_str()),    nullptr};
     ::execv(python.c_str(), args.data());
     std::printf("err cannot run %s: %s\n", python.c_str(), std::strerror(errno));
     return kExitSetupFailed;

@@ -99,6 +99,9 @@ struct Task
     QMap<Backend, QStringList> libraryBaselineLibraries;
     QString directory; // where it was loaded from (":/tasks/x" for embedded ones)
     std::optional<KernelBenchProblem> kernelBench;
+    // The kernel language a run judges this KernelBench problem's candidates in (RunConfig's
+    // --language, set on the run's copy of the task); empty: VerifierOptions::torchLanguage.
+    QString candidateLanguage;
 
     bool isKernelBench() const { return kernelBench.has_value(); }
 

@@ -41,3 +41,9 @@ kiln_add_test(NAME tst_cudaconfinement SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_cud
 if(TARGET kiln-cuda-sandbox)
     add_dependencies(tst_cudaconfinement kiln-cuda-sandbox)
 endif()
+
+# Triton candidates of the KernelBench problems in a Triton run: python3 with torch, Triton and
+# a GPU, so it carries the cuda label and skips itself elsewhere.
+kiln_add_test(NAME tst_torchtriton SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchtriton.cpp
+              LIBS kiln_verifier kiln_tasks Qt6::Test LABEL cuda TIMEOUT 1200)
+add_dependencies(tst_torchtriton kiln-sandbox kiln-torch-sandbox)

@@ -116,6 +116,7 @@ private slots:
     void kernelBench_data();
     void kernelBench();
     void kernelBenchFeedbackNamesTorchCompile();
+    void kernelBenchAsksForTheRunsLanguage();
 };
 
 void TestPromptBuilder::embeddedTemplatesExist()
@@ -399,6 +400,26 @@ void TestPromptBuilder::kernelBenchFeedbackNamesTorchCompile()
     QVERIFY2(text.contains(u"speedup 1.8x"_s), qPrintable(text));
     QVERIFY2(text.contains(u"torch.compile baseline 0.6 ms"_s), qPrintable(text));
     QVERIFY2(text.contains(u"speedup vs torch.compile 1.2x"_s), qPrintable(text));
+}
+
+// A Triton run's task copy carries its language: the prompt asks for Triton kernels, with the
+// language's own rules, and not for load_inline.
+void TestPromptBuilder::kernelBenchAsksForTheRunsLanguage()
+{
+    Task task = kernelBenchRelu();
+    task.candidateLanguage = u"triton"_s;
+    GenerationRequest request;
+    request.task = &task;
+    request.backend = Backend::Torch;
+    const Prompt prompt = PromptBuilder().build(request);
+    for (const QString &needle :
+         {u"@triton.jit"_s, u"kernel[grid](...)"_s, u"input_precision=\"tf32\""_s, u"triton.ops"_s,
+          u"class ModelNew(nn.Module)"_s, u"0.02 absolute and 0.01 relative error"_s})
+        QVERIFY2(prompt.user.contains(needle),
+                 qPrintable(needle + u" missing in:\n"_s + prompt.user));
+    QVERIFY2(!prompt.user.contains(u"load_inline"_s), qPrintable(prompt.user));
+    QVERIFY2(prompt.system.contains(u"your own Triton kernels"_s), qPrintable(prompt.system));
+    QVERIFY(!prompt.system.contains(u"load_inline"_s));
 }
 
 QTEST_GUILESS_MAIN(TestPromptBuilder)

@@ -1,4 +1,5 @@
 #include "candidateexpectation.h"
+#include "languages/kernellanguages.h"
 #include "tasks/kernelbenchsource.h"
 #include "tasks/task.h"
 #include "verifier/screen/flagcatalog.h"
@@ -331,7 +332,8 @@ void addLibraryRows()
         row("stored partial", partial, library);
     }
     row("torch.compile", softmaxWith(u"fast = torch.compile(torch.softmax)"_s), library);
-    row("triton", softmaxWith(u"import triton"_s), library);
+    // Triton in an inline-CUDA run is a candidate of another language.
+    row("triton", softmaxWith(u"import triton"_s), u"language_mismatch"_s);
 }
 
 // The reference model, however it is reached.
@@ -462,6 +464,8 @@ private slots:
     void partialLibraryIsAdvice();
     void lineNumbers();
     void referencePrecisionIsAllowed();
+    void tritonRules_data();
+    void tritonRules();
     void catalogue();
 };
 
@@ -481,14 +485,22 @@ void TstTorchScreen::problemFiles()
                                  u"kb1_003_small_matmul"_s, u"kb2_001_matmul_bias_relu"_s}));
 }
 
+// The inline-CUDA candidates, judged in a run of the default language, and the Triton ones
+// (candidates/triton) in a Triton run.
 void TstTorchScreen::candidates_data()
 {
     QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("language");
     const QDir dir(kData + u"/candidates"_s);
     const QFileInfoList files = dir.entryInfoList({u"*.py"_s}, QDir::Files, QDir::Name);
     QVERIFY(files.size() >= 18);
     for (const QFileInfo &file : files)
-        QTest::newRow(qPrintable(file.fileName())) << file.filePath();
+        QTest::newRow(qPrintable(file.fileName())) << file.filePath() << u"cuda"_s;
+    const QFileInfoList triton =
+        QDir(dir.filePath(u"triton"_s)).entryInfoList({u"*.py"_s}, QDir::Files, QDir::Name);
+    QVERIFY(triton.size() >= 10);
+    for (const QFileInfo &file : triton)
+        QTest::newRow(qPrintable(u"triton/"_s + file.fileName())) << file.filePath() << u"triton"_s;
 }
 
 // Every `verdict=flagged flag=X` candidate raises blocking X; honest ones raise nothing at all;
@@ -497,11 +509,13 @@ void TstTorchScreen::candidates_data()
 void TstTorchScreen::candidates()
 {
     QFETCH(QString, path);
+    QFETCH(QString, language);
     const testing::Expectation expectation = testing::readExpectation(path);
     QVERIFY2(!expectation.task.isEmpty(), "first line must be `# expect: task=... verdict=...`");
     const Task problem = task(expectation.task);
     QVERIFY2(problem.isKernelBench(), qPrintable(u"no problem for "_s + expectation.task));
-    const QList<CheatFlag> flags = TorchScreen::screen(problem, testing::readFile(path));
+    const QList<CheatFlag> flags =
+        TorchScreen::screen(problem, testing::readFile(path), *KernelLanguages::find(language));
     const QString found = describe(flags);
     // A flag of the correctness or timing stage comes from running the candidate: the screen
     // must then raise nothing that blocks.
@@ -542,6 +556,58 @@ void TstTorchScreen::obfuscation()
     QVERIFY2(blockingIds(flags).contains(flag) ||
                  (findFlag(flags, flag) && !FlagCatalog::find(flag)->blocking),
              qPrintable(u"expected "_s + flag + u", got\n  "_s + describe(flags)));
+}
+
+// What a Triton run's screen adds: the language's reduced dtypes and precision keywords, its
+// bundled library kernels, and another language's modules; and what it leaves alone.
+void TstTorchScreen::tritonRules_data()
+{
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<QString>("flag"); // empty: nothing blocking
+    const QString kernel = u"@triton.jit\n"
+                           "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+                           "    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                           "    x = tl.load(x_ptr + o, mask=o < n)\n"
+                           "    %1\n"
+                           "    tl.store(y_ptr + o, y, mask=o < n)\n"_s;
+    auto row = [&](const char *name, const QString &line, const QString &extra,
+                   const QString &flag) {
+        QTest::newRow(name) << extra + kernel.arg(line) << flag;
+    };
+    const QString precision = u"precision_downgrade"_s;
+    row("honest", u"y = tl.exp(x - tl.max(x, axis=0))"_s, {}, {});
+    row("half cast", u"y = x.to(tl.float16).to(tl.float32)"_s, {}, precision);
+    row("bfloat16 alias", u"y = x.to(tlang.bfloat16)"_s, u"import triton.language as tlang\n"_s,
+        precision);
+    row("allow_tf32", u"y = tl.dot(x, x, allow_tf32=True)"_s, {}, precision);
+    row("tf32x3", u"y = tl.dot(x, x, input_precision='tf32x3')"_s, {}, precision);
+    row("ieee dot", u"y = tl.dot(x, x, input_precision='ieee')"_s, {}, {});
+    row("triton.ops", u"y = x"_s, u"from triton.ops import matmul\n"_s, u"torch_library_compute"_s);
+    row("cute module", u"y = x"_s, u"import cutlass.cute as cute\n"_s, u"language_mismatch"_s);
+    row("try in a kernel", u"y = x\n    try:\n        pass\n    except Exception:\n        pass"_s,
+        {}, u"torch_fallback"_s);
+}
+
+void TstTorchScreen::tritonRules()
+{
+    QFETCH(QString, body);
+    QFETCH(QString, flag);
+    const QString source =
+        u"import torch\nimport torch.nn as nn\nimport triton\n"
+        "import triton.language as tl\n"_s +
+        body +
+        u"\nclass ModelNew(nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        y = torch.empty_like(x)\n"
+        "        k[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)\n"
+        "        return y\n"_s;
+    const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source,
+                                                       *KernelLanguages::find(u"triton"_s));
+    if (flag.isEmpty())
+        QVERIFY2(blockingIds(flags).isEmpty(), qPrintable(describe(flags)));
+    else
+        QVERIFY2(blockingIds(flags).contains(flag),
+                 qPrintable(u"expected "_s + flag + u", got\n  "_s + describe(flags)));
 }
 
 void TstTorchScreen::notFindings_data()

@@ -191,7 +191,8 @@ EvaluationResult SlurmEvaluator::evaluate(const Task &task, Backend backend, con
                         source,
                         runSecret,
                         m_lenient,
-                        ShapeProposal::toJson(ShapeProposal::added(task))};
+                        ShapeProposal::toJson(ShapeProposal::added(task)),
+                        task.candidateLanguage};
         Pending &pending = m_pending[item.id];
         pending.item = item;
         pending.posted.start();

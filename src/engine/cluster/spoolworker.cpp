@@ -67,8 +67,8 @@ std::optional<WorkResult> SpoolWorker::judge(const WorkItem &item, const std::at
     result.job = m_name;
     result.gpus = qEnvironmentVariable("CUDA_VISIBLE_DEVICES");
     if (const Task *t = task(item.task)) {
-        const Task checked =
-            ShapeProposal::withShapes(*t, ShapeProposal::fromJson(item.extraShapes));
+        Task checked = ShapeProposal::withShapes(*t, ShapeProposal::fromJson(item.extraShapes));
+        checked.candidateLanguage = item.language;
         result.evaluation =
             verifier(item.lenient).evaluate(checked, item.backend, item.source, item.secret, stop);
     } else {

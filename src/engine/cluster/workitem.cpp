@@ -35,6 +35,8 @@ QJsonObject WorkItem::toJson() const
                        {QStringLiteral("lenient"), lenient}};
     if (!extraShapes.isEmpty())
         object.insert(QStringLiteral("extra_shapes"), extraShapes);
+    if (!language.isEmpty())
+        object.insert(QStringLiteral("language"), language);
     return object;
 }
 
@@ -57,6 +59,7 @@ std::optional<WorkItem> WorkItem::fromJson(const QJsonObject &o, QString *error)
     item.source = o.value(QStringLiteral("source")).toString();
     item.lenient = o.value(QStringLiteral("lenient")).toBool();
     item.extraShapes = o.value(QStringLiteral("extra_shapes")).toArray();
+    item.language = o.value(QStringLiteral("language")).toString();
     return item;
 }
 

@@ -21,6 +21,7 @@ struct WorkItem
     quint64 secret = 0;
     bool lenient = false;
     QJsonArray extraShapes; // the agents strategy's tester shapes for this candidate (may be empty)
+    QString language;       // a KernelBench run's kernel language (Task::candidateLanguage)
 
     // Of the spool's documents, items and results alike; 2 added an item's extra_shapes, so a
     // worker of version 1 refuses such items instead of judging them without those shapes.

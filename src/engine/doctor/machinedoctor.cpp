@@ -1,5 +1,6 @@
 #include "engine/doctor/machinedoctor.h"
 
+#include "languages/kernellanguages.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/harness/sandboxprocess.h"
@@ -132,6 +133,31 @@ void MachineDoctor::checkTorch()
                 .arg(torch.reason),
             QStringLiteral("install PyTorch with CUDA for python3 (pip install torch), or point "
                            "KILN_PYTHON at an interpreter that has it"));
+    checkLanguages(torch);
+}
+
+// Which kernel languages KernelBench candidates may be written in here (--language).
+void MachineDoctor::checkLanguages(const TorchEnvironment &torch)
+{
+    if (!torch.usable)
+        return;
+    QStringList available, missing;
+    for (const KernelLanguage *language : KernelLanguages::all()) {
+        const QString version = torch.languageVersions.value(language->id());
+        if (torch.languageProblem(language->id()).isEmpty())
+            available.append(version.isEmpty()
+                                 ? language->id()
+                                 : QStringLiteral("%1 %2").arg(language->id(), version));
+        else
+            missing.append(QStringLiteral("%1 (pip install %2)")
+                               .arg(language->id(), language->distribution()));
+    }
+    add(QStringLiteral("languages"), Level::Ok,
+        QStringLiteral("KernelBench kernel languages: %1%2")
+            .arg(available.join(QStringLiteral(", ")),
+                 missing.isEmpty()
+                     ? QString()
+                     : QStringLiteral("; unavailable: ") + missing.join(QStringLiteral(", "))));
 }
 
 void MachineDoctor::checkSandbox()

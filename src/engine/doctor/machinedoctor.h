@@ -45,6 +45,7 @@ private:
     void checkTasks(const TaskLibrary &library);
     void checkStrategies();
     void checkTorch();
+    void checkLanguages(const TorchEnvironment &torch);
     void checkBackend(const TaskLibrary &library, Backend backend);
     // The A/A test: a task's reference judged against itself a few times with timing on.
     void checkNoiseFloor(const TaskLibrary &library, Backend backend);

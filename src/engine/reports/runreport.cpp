@@ -178,26 +178,31 @@ QJsonObject RunReport::runJson(RunStore &store, qint64 runId)
                                    return CoverageMetrics::pearson(reasoning, c);
                                }()}};
 
-    return {{QStringLiteral("id"), double(runId)},
-            {QStringLiteral("kind"), run->kind},
-            {QStringLiteral("task"), run->tasks.join(QLatin1Char(','))},
-            {QStringLiteral("tasks"), QJsonArray::fromStringList(run->tasks)},
-            {QStringLiteral("strategy"), run->strategy},
-            {QStringLiteral("policy"), run->policy},
-            {QStringLiteral("backend"), run->backend},
-            {QStringLiteral("seed"), QString::number(run->seed)},
-            {QStringLiteral("status"), RunRecord::statusName(run->status)},
-            // "lenient": judged by the naive harness; such a run's figures are not the truth.
-            {QStringLiteral("verifier"), RunConfig::verifierOf(run->config)},
-            {QStringLiteral("rejudged_from"), run->config.value(QStringLiteral("rejudged_from"))},
-            {QStringLiteral("candidates"), t.candidates},
-            {QStringLiteral("best"), t.best},
-            {QStringLiteral("verdicts"), t.verdicts},
-            {QStringLiteral("duplicates"), t.duplicates},
-            {QStringLiteral("confirmations"), t.confirmations},
-            {QStringLiteral("budget_used"), run->budgetUsed.toJson()},
-            {QStringLiteral("metrics"), metrics},
-            {QStringLiteral("curve"), curve(store, runId)}};
+    QJsonObject report{
+        {QStringLiteral("id"), double(runId)},
+        {QStringLiteral("kind"), run->kind},
+        {QStringLiteral("task"), run->tasks.join(QLatin1Char(','))},
+        {QStringLiteral("tasks"), QJsonArray::fromStringList(run->tasks)},
+        {QStringLiteral("strategy"), run->strategy},
+        {QStringLiteral("policy"), run->policy},
+        {QStringLiteral("backend"), run->backend},
+        {QStringLiteral("seed"), QString::number(run->seed)},
+        {QStringLiteral("status"), RunRecord::statusName(run->status)},
+        // "lenient": judged by the naive harness; such a run's figures are not the truth.
+        {QStringLiteral("verifier"), RunConfig::verifierOf(run->config)},
+        {QStringLiteral("rejudged_from"), run->config.value(QStringLiteral("rejudged_from"))},
+        {QStringLiteral("candidates"), t.candidates},
+        {QStringLiteral("best"), t.best},
+        {QStringLiteral("verdicts"), t.verdicts},
+        {QStringLiteral("duplicates"), t.duplicates},
+        {QStringLiteral("confirmations"), t.confirmations},
+        {QStringLiteral("budget_used"), run->budgetUsed.toJson()},
+        {QStringLiteral("metrics"), metrics},
+        {QStringLiteral("curve"), curve(store, runId)}};
+    // The kernel language a KernelBench run's candidates were written and judged in.
+    if (run->backend == QLatin1String("pytorch"))
+        report.insert(QStringLiteral("language"), RunConfig::languageOf(run->config));
+    return report;
 }
 
 std::optional<SpeedupInterval> RunReport::bestInterval(const QJsonObject &best)

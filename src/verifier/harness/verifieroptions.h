@@ -73,6 +73,10 @@ struct VerifierOptions
     // "cuda", or "cpu": the same pipeline on torch's CPU device, for tests and machines without
     // a GPU (candidates without CUDA code only). Set by $KILN_TORCH_DEVICE.
     QString torchDevice = QStringLiteral("cuda");
+    // The kernel language of the run's candidates (KernelLanguages: "cuda", "triton" ...), or
+    // "auto": each candidate's own (a single `kiln-cli eval`). A candidate written in another
+    // language than the run's is `language_mismatch`.
+    QString torchLanguage = QStringLiteral("auto");
 
     // Sandbox beside the running executable, else in the installed libexec folder (or
     // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache in ~/.cache/kiln

@@ -134,10 +134,15 @@ constexpr FlagRow flagTable[] = {
      "path when the kernel fails; the kernel must work on its own.",
      true, "screen"},
     {"torch_library_compute",
-     "PyTorch or a library computes the answer: forward calls no function of "
-     "its load_inline extension, still does every operation of the reference "
-     "with PyTorch, or uses torch.compile, torch.jit, Triton, torch.backends "
-     "or cuBLAS/cuDNN through torch.",
+     "PyTorch or a library computes the answer: forward calls none of its own "
+     "kernels, still does every operation of the reference with PyTorch, or uses "
+     "torch.compile, torch.jit, torch.backends, cuBLAS/cuDNN through torch, or a "
+     "library's ready-made kernels (triton.ops).",
+     true, "screen"},
+    {"language_mismatch",
+     "The candidate writes its kernels in another language than the run's "
+     "(--language): judge it in a run of its own language, so that runs of one "
+     "language compare like with like.",
      true, "screen"},
     {"torch_partial_library",
      "Part of the computation stays in PyTorch (allowed, as in most level-2 "
@@ -241,9 +246,10 @@ constexpr FlagRow flagTable[] = {
      true, "timing"},
     {"engine_clock_gap",
      "The engine's clock saw more time around the candidate's timed requests than the "
-     "reported calls and the calibrated overhead explain. On the CUDA backend the "
-     "sandbox's raw clock against the GPU's events decides; this is worth a review, not "
-     "a verdict (honest kernels have left such a gap).",
+     "reported calls and the calibrated overhead explain, but not enough for a verdict: "
+     "on the CUDA backend a gap under 0.5 ms or under the reported time a call, or one "
+     "taken while another process used the GPU (its time slices leave such gaps). Worth "
+     "a review.",
      false, "timing", suspicious},
     {"side_stream_work",
      "The device kept working after the timed stream finished: work was put "

@@ -1,7 +1,10 @@
 #include "verifier/torch/torchenvironment.h"
 
+#include "languages/kernellanguages.h"
+
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -13,7 +16,20 @@ namespace {
 // Prints one JSON line; torch's absence or a GPU it cannot see are answers, not failures.
 const char *const kProbeScript = R"PY(
 import json, sys
-out = {"path": ":".join(p for p in sys.path if p)}
+out = {"path": ":".join(p for p in sys.path if p), "languages": {}}
+try:
+    import importlib.metadata, importlib.util
+    for module, distribution in json.loads(sys.argv[1]):
+        found = importlib.util.find_spec(module) is not None
+        version = ""
+        if found:
+            try:
+                version = importlib.metadata.version(distribution)
+            except Exception:
+                version = "unknown version"
+        out["languages"][module] = version
+except Exception as error:
+    out["languages_error"] = str(error)
 try:
     import torch
     out["torch"] = torch.__version__
@@ -46,8 +62,14 @@ TorchEnvironment TorchEnvironment::probe(const VerifierOptions &options)
                                  .arg(options.torchSandbox);
         return environment;
     }
+    QJsonArray packages;
+    for (const KernelLanguage *language : KernelLanguages::all())
+        if (!language->pythonModule().isEmpty())
+            packages.append(QJsonArray{language->pythonModule(), language->distribution()});
     QProcess process;
-    process.start(options.python, {QStringLiteral("-c"), QString::fromLatin1(kProbeScript)});
+    process.start(options.python,
+                  {QStringLiteral("-c"), QString::fromLatin1(kProbeScript),
+                   QString::fromUtf8(QJsonDocument(packages).toJson(QJsonDocument::Compact))});
     if (!process.waitForFinished(120000) || process.exitCode() != 0) {
         process.kill();
         environment.reason =
@@ -62,6 +84,11 @@ TorchEnvironment TorchEnvironment::probe(const VerifierOptions &options)
     environment.cudaVersion = answer.value(QStringLiteral("cuda")).toString();
     environment.architecture = answer.value(QStringLiteral("arch")).toString();
     environment.deviceName = answer.value(QStringLiteral("device")).toString();
+    const QJsonObject versions = answer.value(QStringLiteral("languages")).toObject();
+    for (const KernelLanguage *language : KernelLanguages::all())
+        if (!language->pythonModule().isEmpty())
+            environment.languageVersions.insert(
+                language->id(), versions.value(language->pythonModule()).toString());
     if (environment.torchVersion.isEmpty())
         environment.reason =
             QStringLiteral("torch cannot be imported by %1 (%2): install "
@@ -76,6 +103,20 @@ TorchEnvironment TorchEnvironment::probe(const VerifierOptions &options)
     else
         environment.usable = true;
     return environment;
+}
+
+QString TorchEnvironment::languageProblem(const QString &languageId) const
+{
+    const KernelLanguage *language = KernelLanguages::find(languageId);
+    if (!language)
+        return QStringLiteral("no kernel language '%1'").arg(languageId);
+    if (!usable)
+        return reason;
+    if (language->pythonModule().isEmpty() || !languageVersions.value(languageId).isEmpty())
+        return {};
+    return QStringLiteral("%1 is unavailable: %2 has no module %3 (install the %4 package for "
+                          "it)")
+        .arg(language->displayName(), python, language->pythonModule(), language->distribution());
 }
 
 QString TorchEnvironment::describe() const

@@ -2,6 +2,7 @@
 
 #include "verifier/harness/verifieroptions.h"
 
+#include <QMap>
 #include <QString>
 
 namespace kiln {
@@ -20,9 +21,15 @@ struct TorchEnvironment
     QString architecture; // "9.0"
     QString deviceName;
     QString worker; // kiln_torch_worker.py
+    // Each kernel language's Python package (KernelLanguage::pythonModule) by language id: its
+    // version, or empty when python3 cannot find it. Inline CUDA needs none.
+    QMap<QString, QString> languageVersions;
 
     static TorchEnvironment probe(const VerifierOptions &options);
     QString describe() const; // one line for doctor and reports
+    // Why candidates of a language cannot run here ("" when they can): torch itself, or the
+    // language's package missing, with what to install.
+    QString languageProblem(const QString &languageId) const;
 };
 
 } // namespace kiln

@@ -1,5 +1,6 @@
 #include "verifier/torch/torchevaluation.h"
 
+#include "languages/kernellanguages.h"
 #include "sandbox/elementcheck.h"
 #include "sandbox/protocol.h"
 #include "tasks/kernelbenchsource.h"
@@ -36,6 +37,19 @@ qint64 aligned(qint64 offset)
 QByteArray compact(const QJsonObject &object)
 {
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+const KernelLanguage &languageOf(const VerifierOptions &options, const Task &task,
+                                 const QString &source)
+{
+    const QString chosenId =
+        task.candidateLanguage.isEmpty() ? options.torchLanguage : task.candidateLanguage;
+    if (chosenId == QLatin1String("auto")) {
+        const KernelLanguage *written = KernelLanguages::detect(source);
+        return written ? *written : KernelLanguages::defaultLanguage();
+    }
+    const KernelLanguage *chosen = KernelLanguages::find(chosenId);
+    return chosen ? *chosen : KernelLanguages::defaultLanguage();
 }
 
 AdaptiveTiming::Rules timingRules(const VerifierOptions &options)
@@ -81,9 +95,9 @@ TorchEvaluation::TorchEvaluation(const VerifierOptions &options, TorchBackend &b
                                  const Task &task, const QString &source, quint64 runSecret,
                                  const std::atomic<bool> &cancel)
     : BackendEvaluation(Backend::Torch), m_options(options), m_backend(backend), m_task(task),
-      m_source(source), m_secret(runSecret), m_cancel(cancel),
-      m_candidateTiming(timingRules(options)), m_eagerTiming(timingRules(options)),
-      m_compiledTiming(timingRules(options))
+      m_source(source), m_language(languageOf(options, task, source)), m_secret(runSecret),
+      m_cancel(cancel), m_candidateTiming(timingRules(options)),
+      m_eagerTiming(timingRules(options)), m_compiledTiming(timingRules(options))
 {
 }
 
@@ -149,6 +163,15 @@ bool TorchEvaluation::request(TorchProcess &process, const QByteArray &line, int
     case Status::Ok:
         return true;
     case Status::Error:
+        // A JIT language's compiler (or the import of its module) failed: the candidate's
+        // compile error, as a failed load_inline build is.
+        if (reply->line.startsWith("err compile: ")) {
+            m_failure = Failure{Verdict::CompileError,
+                                QString::fromUtf8(reply->line.mid(13)) +
+                                    (tail.isEmpty() ? QString() : QStringLiteral(" | ") + tail)};
+            m_wrongDetail = m_failure->message;
+            break;
+        }
         m_failure = Failure{Verdict::Crash,
                             QStringLiteral("%1 failed: %2%3")
                                 .arg(during, QString::fromUtf8(reply->line),
@@ -181,7 +204,7 @@ bool TorchEvaluation::screen()
     QElapsedTimer timer;
     timer.start();
     const QStringList defects = KernelBenchSource::candidateDefects(m_source);
-    const QList<CheatFlag> flags = TorchScreen::screen(m_task, m_source);
+    const QList<CheatFlag> flags = TorchScreen::screen(m_task, m_source, m_language);
     m_result.flags.append(flags);
     QJsonArray ids;
     int blocking = 0;
@@ -209,6 +232,8 @@ bool TorchEvaluation::screen()
 // build never holds the GPU lock.
 bool TorchEvaluation::build()
 {
+    if (m_language.build() == KernelLanguage::Build::OnFirstCall)
+        return true; // compiled by warmUp(), in the candidate's own process
     const TorchEnvironment &environment = m_backend.environment();
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(m_source.toUtf8());
@@ -286,7 +311,8 @@ bool TorchEvaluation::build()
 bool TorchEvaluation::startCandidate(TorchReference &reference)
 {
     m_candidate = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
-                                                 TorchProcess::Role::Candidate, m_extensionDir);
+                                                 TorchProcess::Role::Candidate, m_extensionDir, 1,
+                                                 &m_language);
     QString error;
     if (!m_candidate->start(QString(), 64 << 20, &error)) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the candidate's "
@@ -307,9 +333,11 @@ bool TorchEvaluation::startCandidate(TorchReference &reference)
                      reference.initInputs(),
                  m_options.torchBuildTimeoutMs, QStringLiteral("building ModelNew"), &reply))
         return false;
-    // The filter goes in once the module is imported: "seccomp=1" when it did.
-    m_isolation.replace(QStringLiteral("seccomp=after-import"),
-                        QString::fromUtf8(reply.words.value(2)));
+    // The filter goes in once the module is imported: "seccomp=1" when it did. A JIT
+    // language's goes in after its first call (warmUp).
+    if (m_language.build() == KernelLanguage::Build::AtImport)
+        m_isolation.replace(QStringLiteral("seccomp=after-import"),
+                            QString::fromUtf8(reply.words.value(2)));
     return true;
 }
 
@@ -391,6 +419,8 @@ TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAd
                            {QStringLiteral("outputs"), outputs},
                            {QStringLiteral("at"), m_outputAt},
                            {QStringLiteral("same"), sameAddresses}};
+    if (!m_warmed && m_language.build() == KernelLanguage::Build::OnFirstCall && !warmUp(spec))
+        return std::nullopt;
     if (!request(*m_candidate, "call " + compact(spec), m_options.torchCallTimeoutMs,
                  QStringLiteral("the candidate's forward"), &reply))
         return std::nullopt;
@@ -415,6 +445,44 @@ TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAd
             c.inputsChanged = true;
     }
     return c;
+}
+
+bool TorchEvaluation::warmUp(const QJsonObject &spec)
+{
+    QElapsedTimer timer;
+    timer.start();
+    SandboxProcess::Reply reply;
+    const bool ok = request(
+        *m_candidate, "warm " + compact(spec), m_options.torchBuildTimeoutMs,
+        QStringLiteral("the first call (%1 compiles its kernels)").arg(m_language.displayName()),
+        &reply);
+    const double ms = timer.nsecsElapsed() / 1e6;
+    m_warmed = ok;
+    const QJsonObject answer = ok ? TorchProcess::json(reply).object() : QJsonObject();
+    QJsonObject data{{QStringLiteral("language"), m_language.id()},
+                     {QStringLiteral("jit"), true},
+                     {QStringLiteral("compile_ms"), answer.value(QStringLiteral("ms")).toDouble()}};
+    for (const char *key : {"autotune", "cache", "cache_files_before", "cache_files_after"})
+        data.insert(QLatin1String(key), answer.value(QLatin1String(key)));
+    if (!ok) {
+        addStage(QStringLiteral("compile"), false, ms, m_failure->message, data);
+        return false;
+    }
+    m_compiled = true;
+    m_isolation.replace(
+        QStringLiteral("seccomp=after-import"),
+        QStringLiteral("seccomp=%1").arg(answer.value(QStringLiteral("seccomp")).toInt()));
+    const QJsonObject autotune = answer.value(QStringLiteral("autotune")).toObject();
+    addStage(
+        QStringLiteral("compile"), true, ms,
+        QStringLiteral("%1 compiled on its first call in %2 s%3")
+            .arg(m_language.displayName())
+            .arg(answer.value(QStringLiteral("ms")).toDouble() / 1000.0, 0, 'f', 2)
+            .arg(autotune.isEmpty()
+                     ? QString()
+                     : QStringLiteral(", autotune chose %1 configuration(s)").arg(autotune.size())),
+        data);
+    return true;
 }
 
 // A visible seed first (public: what a policy may be told about), then secret ones, which decide
@@ -785,7 +853,9 @@ EvaluationResult TorchEvaluation::run()
         return finish();
     }
     if (!startCandidate(reference)) {
-        addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
+        const bool compile = m_failure && m_failure->verdict == Verdict::CompileError;
+        addStage(compile ? QStringLiteral("compile") : QStringLiteral("correctness"), false, 0.0,
+                 m_failure->message);
         return finish();
     }
     if (checkCorrectness(reference)) {

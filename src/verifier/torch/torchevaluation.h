@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/evaluationresult.h"
+#include "languages/kernellanguage.h"
 #include "tasks/task.h"
 #include "verifier/harness/adaptivetiming.h"
 #include "verifier/harness/backendevaluation.h"
@@ -49,6 +50,9 @@ private:
 
     bool screen();
     bool build();
+    // A JIT language's first call, untimed, before the candidate's process loses exec: its
+    // kernels compile and autotune; reported as the compile stage.
+    bool warmUp(const QJsonObject &spec);
     // The device's machine-wide lock: "cpu" on torch's CPU device, else CUDA device 0's (torch's
     // device 0 is the probe's: both follow CUDA_VISIBLE_DEVICES), "gpu-0" where none answers.
     void chooseDevice();
@@ -81,12 +85,15 @@ private:
     TorchBackend &m_backend;
     const Task &m_task;
     QString m_source;
+    // The run's language (VerifierOptions::torchLanguage), or the source's own under "auto".
+    const KernelLanguage &m_language;
     quint64 m_secret;
     const std::atomic<bool> &m_cancel;
 
     QString m_extensionDir;
     std::unique_ptr<TorchProcess> m_candidate;
     bool m_compiled = false;
+    bool m_warmed = false;
     bool m_correct = false;
     QString m_isolation;
     QJsonObject m_lastAnswer; // the candidate's reply to its last call

@@ -28,7 +28,8 @@ QString roleName(TorchProcess::Role role)
 } // namespace
 
 TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironment &environment,
-                           Role role, QString extensionDir, int buildSlots)
+                           Role role, QString extensionDir, int buildSlots,
+                           const KernelLanguage *language)
     : m_options(options), m_role(role)
 {
     SandboxSettings settings = options.sandbox;
@@ -62,6 +63,12 @@ TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironmen
                                 << QFileInfo(options.nvcc).dir().absoluteFilePath(u".."_s);
     if (const QString visible = qEnvironmentVariable("CUDA_VISIBLE_DEVICES"); !visible.isEmpty())
         settings.extraArguments << QStringLiteral("--visible-devices") << visible;
+    if (language) {
+        for (const QString &entry : language->environment(QStringLiteral("{workdir}")))
+            settings.extraArguments << QStringLiteral("--env") << entry;
+        if (role == Role::Candidate && language->build() == KernelLanguage::Build::OnFirstCall)
+            settings.extraArguments << QStringLiteral("--jit") << QStringLiteral("1");
+    }
     m_process = std::make_unique<SandboxProcess>(settings);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "languages/kernellanguage.h"
 #include "verifier/harness/sandboxprocess.h"
 #include "verifier/harness/verifieroptions.h"
 #include "verifier/torch/torchenvironment.h"
@@ -28,8 +29,11 @@ public:
     // extensionDir: TORCH_EXTENSIONS_DIR of the candidate (writable in the sandbox); empty for
     // the reference. workDir empty: a private temporary folder.
     // buildSlots: builds that may run at once, which share the cores among their compilers.
+    // language: a candidate's kernel language (its compiler's environment, and whether the
+    // process waits for a "warm" call before it loses exec); none for the reference.
     TorchProcess(const VerifierOptions &options, const TorchEnvironment &environment, Role role,
-                 QString extensionDir, int buildSlots = 1);
+                 QString extensionDir, int buildSlots = 1,
+                 const KernelLanguage *language = nullptr);
 
     bool start(const QString &workDir, qint64 bufferBytes, QString *error);
     SandboxProcess::Reply request(const QByteArray &line, int timeoutMs,

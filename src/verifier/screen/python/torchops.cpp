@@ -431,8 +431,9 @@ QString TorchOps::torchFunctionOp(const QString &qualified)
 }
 
 TorchOps::TorchOps(const PythonSource &source, const PythonNames &names, const QString &className,
-                   const QSet<QString> &extraOps)
-    : m_source(source), m_names(names), m_extraOps(extraOps)
+                   const QSet<QString> &extraOps, const QStringList &ownKernels)
+    : m_source(source), m_names(names), m_extraOps(extraOps),
+      m_ownKernels(ownKernels.begin(), ownKernels.end())
 {
     m_class = source.findClass(className);
     if (m_class < 0)
@@ -442,6 +443,8 @@ TorchOps::TorchOps(const PythonSource &source, const PythonNames &names, const Q
     collectReachable();
     for (int f : std::as_const(m_reachable)) {
         const PythonSource::Function &function = source.functions()[f];
+        if (m_ownKernels.contains(function.name))
+            continue; // kernel code: its arithmetic is the kernel's, not PyTorch's
         const auto [first, last] = source.bodyTokens(function.header, function.bodyEnd);
         scanRange(first, last);
     }
@@ -628,8 +631,9 @@ void TorchOps::scanReference(const PythonNames::Reference &reference)
 {
     const QString &q = reference.qualified;
     const QStringList parts = q.split(u'.');
-    if (parts.first() == u"@ext") {
-        // A call into the extension, or the extension handed to code that calls it.
+    if (parts.first() == u"@ext" || (parts.size() == 1 && m_ownKernels.contains(q))) {
+        // A call into the extension, or the extension handed to code that calls it; a
+        // launch of one of its own kernels (`kernel[grid](...)`).
         m_extensionCalls.append(reference.line);
         return;
     }

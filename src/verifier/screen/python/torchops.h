@@ -15,14 +15,16 @@ namespace kiln {
 // (nn.Linear ...), followed into the helpers and classes forward uses. Op names are
 // canonical, so F.relu, torch.relu, x.relu_() and nn.ReLU are one op, and matmul, mm, addmm,
 // F.linear, nn.Linear and `@` are another. Calls into a load_inline extension are collected
-// beside them.
+// beside them, and so are launches of the candidate's own kernels of another language (a
+// Triton `kernel[grid](...)`), whose bodies are kernel code, not PyTorch.
 class TorchOps
 {
 public:
     // `extraOps`: canonical names that count as compute when called as methods of a value
     // (the reference's ops, when reading a candidate); known compute methods always count.
+    // `ownKernels`: functions of the source that are kernels (KernelLanguage::kernelNames).
     TorchOps(const PythonSource &source, const PythonNames &names, const QString &className,
-             const QSet<QString> &extraOps = {});
+             const QSet<QString> &extraOps = {}, const QStringList &ownKernels = {});
 
     bool found() const { return m_class >= 0; }
     int forwardLine() const { return m_forwardLine; }
@@ -56,6 +58,7 @@ private:
     const PythonSource &m_source;
     const PythonNames &m_names;
     QSet<QString> m_extraOps;
+    QSet<QString> m_ownKernels;
     int m_class = -1;
     int m_forwardLine = 0;
     QHash<QString, QSet<QString>> m_moduleOps; // self.<attribute> -> ops of the modules it holds

@@ -1,5 +1,6 @@
 #include "verifier/screen/python/torchscreen.h"
 
+#include "languages/kernellanguages.h"
 #include "verifier/screen/python/inlinecudascreen.h"
 #include "verifier/screen/python/pythonnames.h"
 #include "verifier/screen/python/pythonsource.h"
@@ -29,6 +30,7 @@ const QString kStream = u"torch_stream"_s;
 const QString kPrecision = u"precision_downgrade"_s;
 const QString kIntrospection = u"torch_introspection"_s;
 const QString kState = u"torch_state_between_calls"_s;
+const QString kMismatch = u"language_mismatch"_s;
 
 struct Context
 {
@@ -36,6 +38,7 @@ struct Context
     const PythonNames &names;
     QSet<QString> allowedPrecision; // precision categories the reference itself uses
     ScreenFlags &flags;
+    const KernelLanguage &language; // the run's: its own modules compute nothing for it
 };
 
 // ---- module tables ----------------------------------------------------------------------
@@ -413,6 +416,25 @@ void screenTorchName(Context &c, const QString &q, int line)
     }
 }
 
+// A library computes the answer, unless it is the run's kernel language itself (Triton's own
+// `triton.ops` still does); another language's module is a candidate for another run.
+void screenLanguageModule(Context &c, const QString &q, int line)
+{
+    const QString root = q.section(u'.', 0, 0);
+    const KernelLanguage *owner = KernelLanguages::owningModule(root);
+    if (owner == &c.language) {
+        if (startsWithAny(q, c.language.libraryParts()))
+            c.flags.add(kLibrary, line, q);
+        return;
+    }
+    if (owner)
+        c.flags.add(kMismatch, line,
+                    u"%1 is %2; this run's language is %3"_s.arg(q, owner->displayName(),
+                                                                 c.language.displayName()));
+    else if (libraryModules().contains(root))
+        c.flags.add(kLibrary, line, q);
+}
+
 void screenModuleName(Context &c, const QString &q, int line)
 {
     const QStringList parts = q.split(u'.');
@@ -427,8 +449,7 @@ void screenModuleName(Context &c, const QString &q, int line)
         c.flags.add(kThreads, line, q);
     if (networkModules().contains(root))
         c.flags.add(u"network"_s, line, q);
-    if (libraryModules().contains(root))
-        c.flags.add(kLibrary, line, q);
+    screenLanguageModule(c, q, line);
     if (introspectionModules().contains(root))
         c.flags.add(kIntrospection, line, q);
     if (root == u"weakref" || q == u"functools.lru_cache" || q == u"functools.cache" ||
@@ -453,9 +474,10 @@ void screenImports(Context &c)
             continue;
         }
         screenModuleName(c, import.module, import.line);
-        const bool known = allowedModules().contains(root) || threadModules().contains(root) ||
-                           networkModules().contains(root) || libraryModules().contains(root) ||
-                           introspectionModules().contains(root);
+        const bool known = allowedModules().contains(root) ||
+                           KernelLanguages::owningModule(root) != nullptr ||
+                           threadModules().contains(root) || networkModules().contains(root) ||
+                           libraryModules().contains(root) || introspectionModules().contains(root);
         if (!known)
             c.flags.add(kIntrospection, import.line, u"imports "_s + import.module);
         if (import.star && root != u"torch")
@@ -489,6 +511,38 @@ void screenBuiltin(Context &c, const Reference &r, const QString &name)
         c.flags.add(kIntrospection, r.line, u"type() building a class"_s);
 }
 
+// The run's language's own reduced dtypes (tl.float16) and the calls that ask for reduced
+// precision by a keyword (tl.dot(..., input_precision="tf32")).
+void screenLanguagePrecision(Context &c, const Reference &r)
+{
+    const QStringList parts = r.qualified.split(u'.');
+    if (!c.language.ownModules().contains(parts.first()) || !c.names.isModuleRooted(r.qualified))
+        return;
+    for (const auto &[name, category] : c.language.reducedDtypes()) {
+        if (parts.size() >= 2 && parts.last() == name && !c.allowedPrecision.contains(category))
+            c.flags.add(kPrecision, r.line, r.dotted);
+    }
+    if (!r.called)
+        return;
+    for (const KernelLanguage::PrecisionKeyword &rule : c.language.precisionKeywords()) {
+        if (parts.last() != rule.call || c.allowedPrecision.contains(rule.category))
+            continue;
+        if (rule.keyword.isEmpty()) {
+            c.flags.add(kPrecision, r.line, r.dotted);
+            continue;
+        }
+        for (int k = r.callOpen + 1; k + 2 < r.callClose; ++k) {
+            if (!c.source.is(k, rule.keyword) || !c.source.is(k + 1, u"="))
+                continue;
+            const PythonSource::Token &value = c.source.tokens()[k + 2];
+            const QString text =
+                value.kind == PythonSource::Token::Kind::String ? value.value : value.text;
+            if (rule.values.contains(text))
+                c.flags.add(kPrecision, r.line, u"%1(%2=%3)"_s.arg(r.dotted, rule.keyword, text));
+        }
+    }
+}
+
 void screenReference(Context &c, const Reference &r)
 {
     const QString &q = r.qualified;
@@ -498,6 +552,7 @@ void screenReference(Context &c, const Reference &r)
     const QString category = precisionOf(r, c.names);
     if (!category.isEmpty() && !c.allowedPrecision.contains(category))
         c.flags.add(kPrecision, r.line, r.dotted);
+    screenLanguagePrecision(c, r);
     static const QSet<QString> streamMethods = {u"record_stream"_s, u"wait_stream"_s,
                                                 u"wait_event"_s,    u"replay"_s,
                                                 u"capture_begin"_s, u"capture_end"_s};
@@ -683,8 +738,11 @@ void screenLibraryCompute(Context &c, const TorchOps &reference, const TorchOps 
         }
     }
     if (candidate.extensionCalls().isEmpty())
-        c.flags.add(kLibrary, candidate.forwardLine(),
-                    u"forward calls no function of a load_inline extension"_s);
+        c.flags.add(
+            kLibrary, candidate.forwardLine(),
+            c.language.build() == KernelLanguage::Build::AtImport
+                ? u"forward calls no function of a load_inline extension"_s
+                : u"forward launches none of its own %1 kernels"_s.arg(c.language.displayName()));
     if (!referenceOps.isEmpty() && covered.size() == referenceOps.size()) {
         c.flags.add(kLibrary, coveredLines,
                     u"forward still computes "_s + opList(covered) + u" with PyTorch"_s);
@@ -718,12 +776,23 @@ Task cudaTaskFor(const Task &task, bool reducedPrecision)
 
 QList<CheatFlag> TorchScreen::screen(const Task &task, const QString &candidateSource)
 {
+    return screen(task, candidateSource, KernelLanguages::defaultLanguage());
+}
+
+QList<CheatFlag> TorchScreen::screen(const Task &task, const QString &candidateSource,
+                                     const KernelLanguage &language)
+{
     const PythonSource source(candidateSource);
     const PythonNames names(source);
     const PythonSource referenceSource(task.referenceSource.value(Backend::Torch));
     const PythonNames referenceNames(referenceSource);
     ScreenFlags flags;
-    Context c{source, names, precisionCategories(referenceSource, referenceNames), flags};
+    Context c{source, names, precisionCategories(referenceSource, referenceNames), flags, language};
+    if (const KernelLanguage *written = KernelLanguages::detect(candidateSource);
+        written && written != &language)
+        flags.add(kMismatch, 1,
+                  u"it writes %1; this run's language is %2"_s.arg(written->displayName(),
+                                                                   language.displayName()));
 
     screenImports(c);
     for (const Reference &reference : names.references())
@@ -745,7 +814,8 @@ QList<CheatFlag> TorchScreen::screen(const Task &task, const QString &candidateS
     InlineCudaScreen inlineScreen(source, names, cudaTask, reduced, referenceOpNames, &flags);
     inlineScreen.run();
 
-    TorchOps candidateOps(source, names, u"ModelNew"_s, referenceOpNames);
+    TorchOps candidateOps(source, names, u"ModelNew"_s, referenceOpNames,
+                          language.kernelNames(candidateSource));
     for (auto it = inlineScreen.ops().cbegin(); it != inlineScreen.ops().cend(); ++it) {
         for (int line : it.value())
             candidateOps.addOp(it.key(), line);
