@@ -1144,11 +1144,10 @@ class Worker:
         ms = (time.perf_counter() - began) * 1000
         self.warmed = True
         self.confinement.forbid_processes()
-        return "ok " + json.dumps({"ms": ms, "autotune": autotune_choices(self.model),
-                                   "cache": cache, "cache_files_before": before,
-                                   "cache_files_after": count_files(cache),
-                                   "seccomp": self.confinement.seccomp},
-                                  separators=(",", ":"))
+        return "ok " + one_word({"ms": ms, "autotune": autotune_choices(self.model),
+                                 "cache": cache, "cache_files_before": before,
+                                 "cache_files_after": count_files(cache),
+                                 "seccomp": self.confinement.seccomp})
 
     def do_call(self, spec_json):
         """Candidate: the inputs the engine placed in the buffer, the call, its outputs and the
@@ -1300,6 +1299,10 @@ class Worker:
         modules, holders = self.extension_holders()
         neutraliser = Neutraliser(torch, modules, holders, seed)
         replay, error = None, None
+        # An output the forward allocates (torch.empty) and a kernel fills would otherwise get
+        # the block the first forward's output just left, holding the same answer: the
+        # neutraliser would see a tensor its kernel did not change, and not overwrite it.
+        self.prefill([{"bytes": o.numel() * o.element_size()} for o in normal])
         try:
             with neutraliser:
                 replay = self.forward(self.model, copies())

@@ -1,6 +1,7 @@
-# expect: task=kb1_003_small_matmul verdict=flagged flag=torch_library_compute
-# Triton's bundled matmul (triton.ops, where the installed Triton still has it) computes the
-# answer; the candidate's own kernel only copies.
+# expect: task=kb1_003_small_matmul verdict=compile_error flag=torch_library_compute
+# Triton's bundled matmul (triton.ops) computes the answer; the candidate's own kernel only
+# copies. The screen blocks it; Triton 3.x no longer has triton.ops, so its import fails too
+# (the verdict is the compile error, the flag stays).
 import torch
 import torch.nn as nn
 import triton
