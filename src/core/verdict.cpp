@@ -6,9 +6,9 @@ namespace kiln {
 
 const QList<Verdict> &allVerdicts()
 {
-    static const QList<Verdict> verdicts{Verdict::Pass,         Verdict::Wrong, Verdict::Flagged,
-                                         Verdict::CompileError, Verdict::Crash, Verdict::Timeout,
-                                         Verdict::Resource};
+    static const QList<Verdict> verdicts{
+        Verdict::Pass,  Verdict::Wrong,   Verdict::Flagged,  Verdict::CompileError,
+        Verdict::Crash, Verdict::Timeout, Verdict::Resource, Verdict::VerifierError};
     return verdicts;
 }
 
@@ -29,6 +29,8 @@ QString verdictName(Verdict verdict)
         return QStringLiteral("timeout");
     case Verdict::Resource:
         return QStringLiteral("resource");
+    case Verdict::VerifierError:
+        return QStringLiteral("verifier_error");
     }
     return {};
 }

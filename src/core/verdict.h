@@ -14,7 +14,10 @@ enum class Verdict
     CompileError,
     Crash,
     Timeout,
-    Resource
+    Resource,
+    // The verifier could not judge: its own reference or a baseline failed (out of memory, a
+    // crash), never the candidate's doing. Counts as no evidence about the candidate.
+    VerifierError
 };
 
 QString verdictName(Verdict verdict);

@@ -19,6 +19,8 @@ QColor VerdictStyle::color(Verdict verdict)
         return QColor(0x3b, 0x76, 0xb8);
     case Verdict::Resource:
         return QColor(0x6c, 0x7a, 0x89);
+    case Verdict::VerifierError:
+        return QColor(0xa0, 0x8c, 0x5b);
     }
     return pendingColor();
 }
@@ -50,6 +52,8 @@ QString VerdictStyle::label(Verdict verdict)
         return QStringLiteral("timeout");
     case Verdict::Resource:
         return QStringLiteral("resource limit");
+    case Verdict::VerifierError:
+        return QStringLiteral("verifier error");
     }
     return QString();
 }

@@ -75,6 +75,9 @@ QString verdictPhrase(Verdict verdict)
         return QStringLiteral("timed out");
     case Verdict::Resource:
         return QStringLiteral("ran out of resources");
+    case Verdict::VerifierError:
+        return QStringLiteral("could not be judged (the verifier's own reference or baseline "
+                              "failed, not your code)");
     default:
         return QStringLiteral("failed");
     }

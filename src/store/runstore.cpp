@@ -354,58 +354,74 @@ bool RunStore::readSnapshot(const std::function<bool()> &work)
 bool RunStore::migrate()
 {
     for (const SchemaMigration &step : storeschema::migrations()) {
-        // The version is read again inside the write transaction: another process may have
-        // migrated the file since we looked.
-        if (!begin(true))
+        // A step that rebuilds a referenced table runs with foreign keys off (a pragma that
+        // has no effect inside a transaction), or dropping the old table would cascade.
+        if (step.rebuildsTables && !exec("PRAGMA foreign_keys = OFF"))
             return false;
-        qint64 values[3] = {0, 0, 0};
-        const char *const queries[3] = {"PRAGMA user_version", "PRAGMA application_id",
-                                        "SELECT count(*) FROM sqlite_schema"};
-        for (int i = 0; i < 3; ++i) {
-            SqliteStatement query(m_db, queries[i]);
-            if (!query.next()) {
-                setError(QStringLiteral("%1: migration").arg(m_path), query.error());
-                rollback();
-                return false;
-            }
-            values[i] = query.int64(0);
-        }
-        const qint64 version = values[0];
-        QString problem;
-        if (version > storeschema::currentVersion())
-            problem = QStringLiteral("created by a newer Kiln (schema %1, this build supports "
-                                     "%2); left untouched")
-                          .arg(version)
-                          .arg(storeschema::currentVersion());
-        else if (version == 0 && (values[1] != 0 || values[2] > 0))
-            problem = QStringLiteral("a SQLite database of another application (foreign "
-                                     "database); left untouched");
-        else if (version >= step.version) {
-            if (!commit())
-                return false;
-            continue;
-        } else if (version != step.version - 1)
-            problem = QStringLiteral("unexpected schema version %1").arg(version);
-        if (!problem.isEmpty()) {
-            setError(m_path, problem);
-            rollback();
-            return false;
-        }
-
-        QByteArray bump = "PRAGMA user_version = " + QByteArray::number(step.version) + ";";
-        if (step.version == 1)
-            bump +=
-                "PRAGMA application_id = " + QByteArray::number(storeschema::applicationId) + ";";
-        if (!exec(step.sql) || !exec(bump.constData())) {
-            setError(QStringLiteral("%1: migration to schema %2").arg(m_path).arg(step.version),
-                     m_lastError);
-            rollback();
-            return false;
-        }
-        if (!commit())
+        const bool stepDone = migrateStep(step);
+        if (step.rebuildsTables)
+            exec("PRAGMA foreign_keys = ON");
+        if (!stepDone)
             return false;
     }
     return true;
+}
+
+bool RunStore::migrateStep(const SchemaMigration &step)
+{
+    // The version is read again inside the write transaction: another process may have
+    // migrated the file since we looked.
+    if (!begin(true))
+        return false;
+    qint64 values[3] = {0, 0, 0};
+    const char *const queries[3] = {"PRAGMA user_version", "PRAGMA application_id",
+                                    "SELECT count(*) FROM sqlite_schema"};
+    for (int i = 0; i < 3; ++i) {
+        SqliteStatement query(m_db, queries[i]);
+        if (!query.next()) {
+            setError(QStringLiteral("%1: migration").arg(m_path), query.error());
+            rollback();
+            return false;
+        }
+        values[i] = query.int64(0);
+    }
+    const qint64 version = values[0];
+    QString problem;
+    if (version > storeschema::currentVersion())
+        problem = QStringLiteral("created by a newer Kiln (schema %1, this build supports "
+                                 "%2); left untouched")
+                      .arg(version)
+                      .arg(storeschema::currentVersion());
+    else if (version == 0 && (values[1] != 0 || values[2] > 0))
+        problem = QStringLiteral("a SQLite database of another application (foreign "
+                                 "database); left untouched");
+    else if (version >= step.version)
+        return commit();
+    else if (version != step.version - 1)
+        problem = QStringLiteral("unexpected schema version %1").arg(version);
+    if (!problem.isEmpty()) {
+        setError(m_path, problem);
+        rollback();
+        return false;
+    }
+
+    QByteArray bump = "PRAGMA user_version = " + QByteArray::number(step.version) + ";";
+    if (step.version == 1)
+        bump += "PRAGMA application_id = " + QByteArray::number(storeschema::applicationId) + ";";
+    if (!exec(step.sql) || !exec(bump.constData())) {
+        setError(QStringLiteral("%1: migration to schema %2").arg(m_path).arg(step.version),
+                 m_lastError);
+        rollback();
+        return false;
+    }
+    if (step.rebuildsTables && SqliteStatement(m_db, "PRAGMA foreign_key_check").next()) {
+        setError(m_path, QStringLiteral("migration to schema %1 would break a foreign key; "
+                                        "left at the old version")
+                             .arg(step.version));
+        rollback();
+        return false;
+    }
+    return commit();
 }
 
 } // namespace kiln

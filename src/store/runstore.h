@@ -25,6 +25,8 @@ struct sqlite3;
 
 namespace kiln {
 
+struct SchemaMigration;
+
 // The workspace database: one SQLite file holding runs, candidates, evaluations, the event log,
 // the LLM response cache and the optimisation memory.
 //
@@ -157,6 +159,8 @@ private:
     void rollback();
     bool readSnapshot(const std::function<bool()> &work);
     bool migrate();
+    // One step in a write transaction of its own; nothing when the file is already past it.
+    bool migrateStep(const SchemaMigration &step);
 
     // Readers of one statement (runstorequeries.h): sql with values bound to ?1, ?2, ..., the
     // first row or every row mapped by fromRow. On failure lastError() says "context: why" and

@@ -194,13 +194,56 @@ CREATE INDEX evaluations_lineage ON evaluations(
     speedup_high, confirmed, duplicate_of);
 )sql";
 
+// Version 8: the verdict verifier_error (the verifier's own reference or baseline failed, not
+// the candidate). The verdict's CHECK is part of the table, so the table is rebuilt the way
+// SQLite's documentation describes (a new table, the rows copied, the old one dropped, the new
+// one renamed; foreign keys off meanwhile), with its indexes.
+const char *const schemaV8 = R"sql(
+CREATE TABLE evaluations_v8 (
+    id INTEGER PRIMARY KEY,
+    candidate_id INTEGER NOT NULL REFERENCES candidates(id) ON DELETE CASCADE,
+    backend TEXT NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'wrong', 'flagged', 'compile_error', 'crash',
+                                             'timeout', 'resource', 'verifier_error')),
+    correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    speedup REAL,
+    candidate_ms REAL,
+    baseline_ms REAL,
+    roofline_fraction REAL,
+    candidate_timing_json TEXT NOT NULL DEFAULT '{}',
+    baseline_timing_json TEXT NOT NULL DEFAULT '{}',
+    summary TEXT NOT NULL DEFAULT '',
+    result_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    total_ms REAL NOT NULL DEFAULT 0,
+    speedup_low REAL,
+    speedup_high REAL,
+    confirmed INTEGER NOT NULL DEFAULT 0 CHECK (confirmed IN (0, 1)),
+    duplicate_of INTEGER
+);
+INSERT INTO evaluations_v8 (id, candidate_id, backend, verdict, correct, speedup, candidate_ms,
+                            baseline_ms, roofline_fraction, candidate_timing_json,
+                            baseline_timing_json, summary, result_json, created_at, total_ms,
+                            speedup_low, speedup_high, confirmed, duplicate_of)
+SELECT id, candidate_id, backend, verdict, correct, speedup, candidate_ms, baseline_ms,
+       roofline_fraction, candidate_timing_json, baseline_timing_json, summary, result_json,
+       created_at, total_ms, speedup_low, speedup_high, confirmed, duplicate_of
+  FROM evaluations;
+DROP TABLE evaluations;
+ALTER TABLE evaluations_v8 RENAME TO evaluations;
+CREATE INDEX evaluations_candidate ON evaluations(candidate_id);
+CREATE INDEX evaluations_lineage ON evaluations(
+    candidate_id, id, verdict, correct, speedup, candidate_ms, total_ms, summary, speedup_low,
+    speedup_high, confirmed, duplicate_of);
+)sql";
+
 } // namespace
 
 const QList<SchemaMigration> &migrations()
 {
-    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2}, {3, schemaV3},
-                                              {4, schemaV4}, {5, schemaV5}, {6, schemaV6},
-                                              {7, schemaV7}};
+    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2},      {3, schemaV3},
+                                              {4, schemaV4}, {5, schemaV5},      {6, schemaV6},
+                                              {7, schemaV7}, {8, schemaV8, true}};
     return steps;
 }
 

@@ -12,6 +12,10 @@ struct SchemaMigration
 {
     int version = 0;           // user_version after this step
     const char *sql = nullptr; // one or more statements
+    // The step rebuilds a table others reference (SQLite cannot change a CHECK in place): it
+    // runs with foreign keys off, or dropping the old table would cascade into its children,
+    // and the keys are checked before it commits.
+    bool rebuildsTables = false;
 };
 
 namespace storeschema {

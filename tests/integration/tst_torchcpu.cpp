@@ -171,6 +171,29 @@ private slots:
         qInfo("second evaluation: build %.0f ms (cached), speedup %.2f", compile->ms,
               *result.speedup);
     }
+
+    // The problem's own reference failing (here it raises an out-of-memory error in its forward,
+    // as KernelBench's largest problems do on a busy GPU) is the verifier's error: an honest
+    // candidate is neither a crash nor wrong, and the summary says whose failure it was.
+    void referenceFailureIsTheVerifiers()
+    {
+        Task broken = *m_tasks.task(u"kb1_001_scaled_residual_add"_s);
+        QString &reference = broken.referenceSource[Backend::Torch];
+        QVERIFY(reference.contains(u"return a + 0.5 * b"_s));
+        reference.replace(u"return a + 0.5 * b"_s,
+                          u"raise RuntimeError('out of memory (a test reference)')"_s);
+        const QString path =
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/cpu/") + u"cpp_scaled_add.py"_s;
+        const EvaluationResult result =
+            m_verifier->evaluate(broken, Backend::Torch, readFile(path), kSecret + 2);
+        QCOMPARE(verdictName(result.verdict), u"verifier_error"_s);
+        QVERIFY2(result.summary.contains(u"not the candidate"_s), qPrintable(result.summary));
+        QVERIFY2(result.summary.contains(u"out of memory"_s), qPrintable(result.summary));
+        QVERIFY(!result.speedup);
+        // The healthy problem is judged as before: the failed reference was the broken one's.
+        const EvaluationResult healthy = evaluate(path, kSecret + 3);
+        QCOMPARE(verdictName(healthy.verdict), u"pass"_s);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTorchCpu)

@@ -153,6 +153,16 @@ private slots:
         QCOMPARE(evaluation->flags.at(0).lines, QList<int>{3});
         QCOMPARE(evaluation->flags.at(0).tier, QStringLiteral("telemetry")); // before tiers
         QCOMPARE(store->events(1).size(), 5);
+        // v8 rebuilt the evaluations table (its verdict CHECK): nothing cascaded from the drop,
+        // and the new verdict is accepted.
+        QCOMPARE(rawValue(path, "SELECT count(*) FROM stages").toInt(), 2);
+        QCOMPARE(rawValue(path, "SELECT count(*) FROM flags").toInt(), 1);
+        EvaluationResult unjudged;
+        unjudged.verdict = Verdict::VerifierError;
+        unjudged.summary = QStringLiteral("not judged: the verifier's side failed");
+        const qint64 unjudgedId = store->addEvaluation(3, unjudged);
+        QVERIFY2(unjudgedId > 0, qPrintable(store->lastError()));
+        QCOMPARE(store->evaluation(3)->verdict, Verdict::VerifierError);
 
         // What v2 added works on the old data: the backfilled stage total and the cache.
         QCOMPARE(rawValue(path, "SELECT total_ms FROM evaluations WHERE id = 1").toDouble(),

@@ -21,6 +21,8 @@ int failureProgress(const SearchNode &node)
         return 3;
     case Verdict::CompileError:
         return 2;
+    case Verdict::VerifierError: // no evidence about the candidate
+        break;
     }
     return 1;
 }

@@ -366,6 +366,7 @@ void OfflinePolicy::planRepair(const GenerationRequest &request, const VariantSp
                    QStringLiteral("was flagged by the anti-cheat checks"), rng, plan);
         return;
     case Verdict::Pass:
+    case Verdict::VerifierError: // nothing wrong with the parent was seen: nothing to repair
         return;
     }
 }

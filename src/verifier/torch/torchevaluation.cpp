@@ -199,6 +199,25 @@ bool TorchEvaluation::request(TorchProcess &process, const QByteArray &line, int
     return false;
 }
 
+bool TorchEvaluation::referenceRequest(TorchReference &reference, const QByteArray &line,
+                                       int timeoutMs, const QString &during,
+                                       SandboxProcess::Reply *reply)
+{
+    if (request(reference.process(), line, timeoutMs, during, reply))
+        return true;
+    if (reply->status != SandboxProcess::Status::Cancelled)
+        failVerifier(m_failure->message);
+    return false;
+}
+
+void TorchEvaluation::failVerifier(const QString &message)
+{
+    m_failure = Failure{Verdict::VerifierError,
+                        QStringLiteral("not judged: the verifier's side failed, not the candidate "
+                                       "(%1)")
+                            .arg(message)};
+}
+
 bool TorchEvaluation::screen()
 {
     QElapsedTimer timer;
@@ -394,9 +413,9 @@ TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAd
                             QJsonObject *layout, bool spread)
 {
     SandboxProcess::Reply reply;
-    if (!request(reference.process(),
-                 "inputs " + QByteArray::number(seed) + (spread ? " 0 1" : " 0 0"),
-                 m_options.torchCallTimeoutMs, QStringLiteral("the reference's forward"), &reply))
+    if (!referenceRequest(
+            reference, "inputs " + QByteArray::number(seed) + (spread ? " 0 1" : " 0 0"),
+            m_options.torchCallTimeoutMs, QStringLiteral("the reference's forward"), &reply))
         return std::nullopt;
     *layout = TorchProcess::json(reply).object();
     const QJsonArray inputs = layout->value(QStringLiteral("inputs")).toArray();
@@ -615,8 +634,8 @@ bool TorchEvaluation::timeRound(TorchReference &reference, int count, quint64 ro
     const TimedBatch candidate = parseBatch(reply);
     m_reportedMs += std::max(candidate.totalMs, candidate.wallSum() + candidate.prepMs);
     observed.restart();
-    if (!request(reference.process(), "time eager" + tail + " 0", m_options.torchCallTimeoutMs,
-                 QStringLiteral("eager PyTorch's timed calls"), &reply))
+    if (!referenceRequest(reference, "time eager" + tail + " 0", m_options.torchCallTimeoutMs,
+                          QStringLiteral("eager PyTorch's timed calls"), &reply))
         return false;
     const TimedBatch eager = parseBatch(reply);
     // Eager's request, in a process that runs no candidate code, has the same untimed part
@@ -643,9 +662,9 @@ bool TorchEvaluation::timeRound(TorchReference &reference, int count, quint64 ro
     m_candidateWalls.append(candidate.walls);
     m_eagerWalls.append(eager.walls);
     if (m_compiledBaseline) {
-        if (!request(reference.process(), "time compiled" + tail + " 0",
-                     m_options.torchCallTimeoutMs, QStringLiteral("torch.compile's timed calls"),
-                     &reply))
+        if (!referenceRequest(reference, "time compiled" + tail + " 0",
+                              m_options.torchCallTimeoutMs,
+                              QStringLiteral("torch.compile's timed calls"), &reply))
             return false;
         for (double ms : parseBatch(reply).events)
             m_compiledTiming.add(ms);
@@ -849,7 +868,7 @@ EvaluationResult TorchEvaluation::run()
     TorchReference &reference = m_backend.reference(m_task);
     QString error;
     if (!reference.ensureReady(&error)) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
+        failVerifier(QStringLiteral("the reference is unavailable: ") + error);
         return finish();
     }
     if (!startCandidate(reference)) {

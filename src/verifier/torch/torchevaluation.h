@@ -77,6 +77,12 @@ private:
 
     bool request(TorchProcess &process, const QByteArray &line, int timeoutMs,
                  const QString &during, SandboxProcess::Reply *reply);
+    // A request to the problem's own reference process (its forward, eager timing): when it
+    // fails (out of memory, a crash, no answer), the verdict is the verifier's error, never the
+    // candidate's, unless the evaluation was cancelled.
+    bool referenceRequest(TorchReference &reference, const QByteArray &line, int timeoutMs,
+                          const QString &during, SandboxProcess::Reply *reply);
+    void failVerifier(const QString &message);
     quint64 seed(int index) const;
     // The visible input set's seed: public, not drawn from the run's secret ("ln-vis", 47 bits).
     static constexpr quint64 kVisibleSeed = 0x6c6e2d766973ull;
