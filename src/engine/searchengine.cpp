@@ -640,7 +640,9 @@ std::optional<EvaluationResult> SearchEngine::reuseJudgement(const Job &job,
         while (!m_settled.contains(original) && !m_cancel)
             m_settledChanged.wait_for(lock, std::chrono::milliseconds(50));
         const auto judged = m_evaluations.constFind(original);
-        if (m_cancel || judged == m_evaluations.cend())
+        // A source the verifier could not judge is judged afresh, not given that non-verdict.
+        if (m_cancel || judged == m_evaluations.cend() ||
+            judged.value().verdict == Verdict::VerifierError)
             return std::nullopt;
         reused = DuplicateJudgement::of(judged.value(), original);
         if (m_store.addEvaluation(c.id, reused) == 0)
@@ -678,7 +680,9 @@ std::optional<EvaluationResult> SearchEngine::confirmBest(const Job &job,
     const Task checked = ShapeProposal::forCandidate(*job.request.task, c);
     EvaluationResult confirmed =
         m_evaluator.confirm(checked, job.request.backend, c.source, m_runSecret, m_cancel);
-    if (m_cancel)
+    // The verifier failing on its own side says nothing about the candidate: its judgement
+    // stands as measured.
+    if (m_cancel || confirmed.verdict == Verdict::VerifierError)
         return std::nullopt;
     confirmed.duplicateOf = result.duplicateOf;
     {

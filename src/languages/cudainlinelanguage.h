@@ -15,7 +15,6 @@ public:
     Build build() const override { return Build::AtImport; }
     bool writtenIn(const QString &source) const override;
     QStringList kernelNames(const QString &source) const override;
-    bool screensInlineCuda() const override { return true; }
     QString promptTemplate() const override { return QStringLiteral("backend_pytorch"); }
 };
 

@@ -28,6 +28,7 @@ public:
         QString keyword;    // "input_precision"
         QStringList values; // values that reduce precision ("tf32", "tf32x3", "True")
         QString category;   // the screen's precision category ("tf32")
+        int position = -1;  // the keyword's place among positional arguments (0-based)
     };
 
     virtual ~KernelLanguage() = default;
@@ -56,8 +57,6 @@ public:
     // Attribute names of its dtypes below fp32, by the screen's precision category.
     virtual QList<QPair<QString, QString>> reducedDtypes() const { return {}; }
     virtual QList<PrecisionKeyword> precisionKeywords() const { return {}; }
-    // Inline C++/CUDA strings go through the CUDA screen.
-    virtual bool screensInlineCuda() const { return false; }
     // The prompt template (src/policies/resources/prompts/<name>.md) that asks for it.
     virtual QString promptTemplate() const = 0;
     // Environment its compiler reads in the candidate's process, set by the sandbox.

@@ -40,11 +40,13 @@ QList<KernelLanguage::PrecisionKeyword> TritonLanguage::precisionKeywords() cons
              QStringLiteral("input_precision"),
              {QStringLiteral("tf32"), QStringLiteral("tf32x3"), QStringLiteral("bf16x3"),
               QStringLiteral("bf16x6"), QStringLiteral("bf16x9")},
-             QStringLiteral("tf32")},
+             QStringLiteral("tf32"),
+             3}, // tl.dot(input, other, acc, input_precision, allow_tf32, ...)
             {QStringLiteral("dot"),
              QStringLiteral("allow_tf32"),
              {QStringLiteral("True")},
-             QStringLiteral("tf32")},
+             QStringLiteral("tf32"),
+             4},
             {QStringLiteral("dot_scaled"), QString(), {}, QStringLiteral("fp8")}};
 }
 

@@ -888,14 +888,14 @@ class Neutraliser:
         if triton_jit is not None and hasattr(triton_jit, "JITFunction"):
             cls = triton_jit.JITFunction
             original = cls.run
-            self.undo.append(lambda: setattr(cls, "run", original))
+            self.undo.append(lambda c=cls, o=original: setattr(c, "run", o))
             cls.run = self.wrap(original, lambda args: getattr(args[0], "__name__", "kernel"))
         compiler = sys.modules.get("triton.compiler.compiler")
         compiled = getattr(compiler, "CompiledKernel", None)
         if compiled is not None and hasattr(compiled, "__getitem__"):
             cls = compiled
             original = cls.__getitem__
-            self.undo.append(lambda: setattr(cls, "__getitem__", original))
+            self.undo.append(lambda c=cls, o=original: setattr(c, "__getitem__", o))
             wrap = self.wrap
 
             def launcher(kernel, grid):
@@ -1022,11 +1022,17 @@ class Worker:
         return True
 
     # -- requests -------------------------------------------------------------------------
+    # Requests that run the candidate's code: a JIT candidate's run only after its warm-up, the
+    # one call made while the process may still start the compilers.
+    CANDIDATE_CODE = ("call", "time", "dtypes", "profile", "replay")
+
     def handle(self, words):
         name = words[0]
         handler = getattr(self, "do_" + name, None)
         if handler is None:
             return "err unknown request %s" % name
+        if self.jit and not self.warmed and name in self.CANDIDATE_CODE:
+            return "err %s before warm: a JIT candidate compiles on its warm-up call first" % name
         try:
             return handler(*words[1:])
         except BufferNeeded as need:

@@ -466,6 +466,7 @@ private slots:
     void referencePrecisionIsAllowed();
     void tritonRules_data();
     void tritonRules();
+    void kernelNamesDoNotHidePython();
     void catalogue();
 };
 
@@ -583,10 +584,32 @@ void TstTorchScreen::tritonRules_data()
     row("allow_tf32", u"y = tl.dot(x, x, allow_tf32=True)"_s, {}, precision);
     row("tf32x3", u"y = tl.dot(x, x, input_precision='tf32x3')"_s, {}, precision);
     row("ieee dot", u"y = tl.dot(x, x, input_precision='ieee')"_s, {}, {});
+    row("tf32 by position", u"y = tl.dot(x, x, None, 'tf32')"_s, {}, precision);
+    row("precision from a name", u"y = tl.dot(x, x, input_precision=PREC)"_s, u"PREC = 'tf32'\n"_s,
+        precision);
+    row("precision from kwargs", u"y = tl.dot(x, x, **OPTS)"_s, u"OPTS = {}\n"_s, precision);
+    row("load_inline beside triton", u"y = x"_s,
+        u"from torch.utils.cpp_extension import load_inline\n"_s, u"language_mismatch"_s);
     row("triton.ops", u"y = x"_s, u"from triton.ops import matmul\n"_s, u"torch_library_compute"_s);
     row("cute module", u"y = x"_s, u"import cutlass.cute as cute\n"_s, u"language_mismatch"_s);
     row("try in a kernel", u"y = x\n    try:\n        pass\n    except Exception:\n        pass"_s,
         {}, u"torch_fallback"_s);
+}
+
+// Inline CUDA's kernels live in strings: a Python function that shares a kernel's name (here
+// one only a comment declares) is Python, and its PyTorch compute counts.
+void TstTorchScreen::kernelNamesDoNotHidePython()
+{
+    const QString source = u"import torch\nimport torch.nn as nn\n"
+                           "from torch.utils.cpp_extension import load_inline\n"
+                           "# __global__ void helper(float* x)\n"
+                           "def helper(x):\n"
+                           "    return torch.softmax(x, dim=1)\n"
+                           "class ModelNew(nn.Module):\n"
+                           "    def forward(self, x):\n"
+                           "        return helper(x)\n"_s;
+    const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source);
+    QVERIFY2(blockingIds(flags).contains(u"torch_library_compute"_s), qPrintable(describe(flags)));
 }
 
 void TstTorchScreen::tritonRules()

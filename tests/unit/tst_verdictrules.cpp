@@ -23,6 +23,13 @@ private slots:
         QTest::newRow("advisory flag still passes")
             << true << true << none << true << "static_state" << int(Verdict::Pass);
         QTest::newRow("wrong") << true << true << none << false << "" << int(Verdict::Wrong);
+        // The verifier failing on its own side is no verdict on the candidate, unless a
+        // blocking flag already gave one.
+        QTest::newRow("verifier error") << true << true << int(Verdict::VerifierError) << false
+                                        << "" << int(Verdict::VerifierError);
+        QTest::newRow("blocking flag before a verifier error")
+            << true << true << int(Verdict::VerifierError) << false << "torch_reference_model"
+            << int(Verdict::Flagged);
         // A suspicious flag does not block: the verdict follows correctness.
         QTest::newRow("suspicious flag on a correct output passes")
             << true << true << none << true << "memory_mapping" << int(Verdict::Pass);

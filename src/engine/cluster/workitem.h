@@ -24,8 +24,9 @@ struct WorkItem
     QString language;       // a KernelBench run's kernel language (Task::candidateLanguage)
 
     // Of the spool's documents, items and results alike; 2 added an item's extra_shapes, so a
-    // worker of version 1 refuses such items instead of judging them without those shapes.
-    static constexpr int kVersion = 2;
+    // worker of version 1 refuses such items instead of judging them without those shapes; 3
+    // the run's kernel language, which an older worker would ignore.
+    static constexpr int kVersion = 3;
 
     QJsonObject toJson() const;
     // Whether `object` is a spool document of `format` and this version, with an id.

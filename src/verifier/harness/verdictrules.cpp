@@ -9,7 +9,9 @@ Verdict VerdictRules::decide(const VerdictInputs &inputs)
         blocking = blocking || flag.blocking;
     if (!inputs.compiled)
         return inputs.objectBuilt && blocking ? Verdict::Flagged : Verdict::CompileError;
-    if (inputs.runtimeFailure)
+    // A blocking flag already judged the candidate; the verifier failing afterwards on its own
+    // side does not take that back.
+    if (inputs.runtimeFailure && !(blocking && *inputs.runtimeFailure == Verdict::VerifierError))
         return *inputs.runtimeFailure;
     if (blocking)
         return Verdict::Flagged;

@@ -243,6 +243,14 @@ bool TorchEvaluation::screen()
         m_failure = Failure{Verdict::CompileError, m_wrongDetail};
         return false;
     }
+    // Another language's candidate is not run: its compiler would find exec taken away (or
+    // none at all), and the verdict would read as a crash rather than the mismatch.
+    for (const CheatFlag &flag : flags) {
+        if (flag.id == QLatin1String("language_mismatch")) {
+            m_failure = Failure{Verdict::Flagged, flag.message};
+            return false;
+        }
+    }
     return true;
 }
 

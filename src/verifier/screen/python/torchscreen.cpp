@@ -511,6 +511,33 @@ void screenBuiltin(Context &c, const Reference &r, const QString &name)
         c.flags.add(kIntrospection, r.line, u"type() building a class"_s);
 }
 
+// A call that may ask for reduced precision through `rule.keyword`: a literal of
+// `rule.values`, a value the screen cannot read (a name, `**kwargs`), or an argument in the
+// keyword's position.
+void screenPrecisionKeyword(Context &c, const Reference &r,
+                            const KernelLanguage::PrecisionKeyword &rule)
+{
+    const QList<QPair<int, int>> items = c.source.splitItems(r.callOpen + 1, r.callClose);
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const int k = items[i].first;
+        QString found;
+        if (c.source.is(k, u"*") || c.source.is(k, u"**"))
+            found = u"arguments unpacked from a collection"_s;
+        else if (c.source.is(k, rule.keyword) && c.source.is(k + 1, u"=") &&
+                 k + 2 < items[i].second) {
+            const PythonSource::Token &value = c.source.tokens()[k + 2];
+            const bool string = value.kind == PythonSource::Token::Kind::String;
+            const QString text = string ? value.value : value.text;
+            const bool harmless = !string && (text == u"None" || text == u"False");
+            if (rule.values.contains(text) || (!string && !harmless))
+                found = rule.keyword + u'=' + text;
+        } else if (rule.position > 0 && i == rule.position && !c.source.is(k + 1, u"="))
+            found = rule.keyword + u" by position"_s;
+        if (!found.isEmpty())
+            c.flags.add(kPrecision, r.line, u"%1(%2)"_s.arg(r.dotted, found));
+    }
+}
+
 // The run's language's own reduced dtypes (tl.float16) and the calls that ask for reduced
 // precision by a keyword (tl.dot(..., input_precision="tf32")).
 void screenLanguagePrecision(Context &c, const Reference &r)
@@ -531,15 +558,7 @@ void screenLanguagePrecision(Context &c, const Reference &r)
             c.flags.add(kPrecision, r.line, r.dotted);
             continue;
         }
-        for (int k = r.callOpen + 1; k + 2 < r.callClose; ++k) {
-            if (!c.source.is(k, rule.keyword) || !c.source.is(k + 1, u"="))
-                continue;
-            const PythonSource::Token &value = c.source.tokens()[k + 2];
-            const QString text =
-                value.kind == PythonSource::Token::Kind::String ? value.value : value.text;
-            if (rule.values.contains(text))
-                c.flags.add(kPrecision, r.line, u"%1(%2=%3)"_s.arg(r.dotted, rule.keyword, text));
-        }
+        screenPrecisionKeyword(c, r, rule);
     }
 }
 
@@ -788,11 +807,12 @@ QList<CheatFlag> TorchScreen::screen(const Task &task, const QString &candidateS
     const PythonNames referenceNames(referenceSource);
     ScreenFlags flags;
     Context c{source, names, precisionCategories(referenceSource, referenceNames), flags, language};
-    if (const KernelLanguage *written = KernelLanguages::detect(candidateSource);
-        written && written != &language)
-        flags.add(kMismatch, 1,
-                  u"it writes %1; this run's language is %2"_s.arg(written->displayName(),
-                                                                   language.displayName()));
+    for (const KernelLanguage *other : KernelLanguages::all()) {
+        if (other != &language && other->writtenIn(candidateSource))
+            flags.add(kMismatch, 1,
+                      u"it writes %1; this run's language is %2"_s.arg(other->displayName(),
+                                                                       language.displayName()));
+    }
 
     screenImports(c);
     for (const Reference &reference : names.references())
@@ -814,8 +834,12 @@ QList<CheatFlag> TorchScreen::screen(const Task &task, const QString &candidateS
     InlineCudaScreen inlineScreen(source, names, cudaTask, reduced, referenceOpNames, &flags);
     inlineScreen.run();
 
-    TorchOps candidateOps(source, names, u"ModelNew"_s, referenceOpNames,
-                          language.kernelNames(candidateSource));
+    // A JIT language's kernels are decorated functions the screen can tell apart; inline CUDA's
+    // live in strings, and a Python function of the same name is Python.
+    const QStringList ownKernels = language.build() == KernelLanguage::Build::OnFirstCall
+                                       ? language.kernelNames(candidateSource)
+                                       : QStringList();
+    TorchOps candidateOps(source, names, u"ModelNew"_s, referenceOpNames, ownKernels);
     for (auto it = inlineScreen.ops().cbegin(); it != inlineScreen.ops().cend(); ++it) {
         for (int line : it.value())
             candidateOps.addOp(it.key(), line);
