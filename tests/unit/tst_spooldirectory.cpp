@@ -58,9 +58,17 @@ private slots:
         QCOMPARE(shaped->extraShapes, tested.extraShapes);
         QVERIFY(!item(9).toJson().contains(u"extra_shapes"_s));
         QJsonObject old = item(9).toJson();
-        old.insert(u"version"_s, 1);
+        old.insert(u"version"_s, 2);
         QVERIFY(!WorkItem::fromJson(old, &error));
-        QVERIFY(error.contains(u"version 2"_s));
+        QVERIFY(error.contains(u"version 3"_s));
+        // A KernelBench run's kernel language travels too (version 3): a worker judges its
+        // candidates in the run's language.
+        WorkItem triton = item(10);
+        triton.language = u"triton"_s;
+        const std::optional<WorkItem> inLanguage = WorkItem::fromJson(triton.toJson(), &error);
+        QVERIFY2(inLanguage, qPrintable(error));
+        QCOMPARE(inLanguage->language, u"triton"_s);
+        QVERIFY(!item(11).toJson().contains(u"language"_s));
     }
 
     // Two workers race over 300 items: every item is claimed exactly once.
