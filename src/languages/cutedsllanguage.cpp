@@ -1,7 +1,5 @@
 #include "languages/cutedsllanguage.h"
 
-#include <QRegularExpression>
-
 namespace kiln {
 
 bool CuteDslLanguage::writtenIn(const QString &source) const

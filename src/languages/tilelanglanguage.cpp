@@ -1,7 +1,5 @@
 #include "languages/tilelanglanguage.h"
 
-#include <QRegularExpression>
-
 namespace kiln {
 
 bool TileLangLanguage::writtenIn(const QString &source) const

@@ -1,7 +1,5 @@
 #include "languages/tritonlanguage.h"
 
-#include <QRegularExpression>
-
 namespace kiln {
 
 bool TritonLanguage::writtenIn(const QString &source) const
