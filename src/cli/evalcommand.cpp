@@ -73,6 +73,11 @@ void addEvalOptions(CommandLine &command)
                       QStringLiteral("Kernel language of a KernelBench candidate: auto (its own, "
                                      "the default), cuda, triton, cute or tilelang."),
                       QStringLiteral("LANGUAGE"), QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("inline-build"),
+                      QStringLiteral("How a KernelBench candidate's load_inline extension is "
+                                     "built: kiln (the split build, the default) or torch "
+                                     "(load_inline itself)."),
+                      QStringLiteral("WAY"), QStringLiteral("kiln")});
     command.addJsonOption();
     command.addTasksDirOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Candidate source file."));
@@ -87,6 +92,8 @@ int verifyCandidate(const CommandLine &command, const Task &task, Backend backen
     options.lenient =
         command.parser().value(QStringLiteral("verifier")) == QLatin1String("lenient");
     options.torchLanguage = command.parser().value(QStringLiteral("language"));
+    if (command.parser().isSet(QStringLiteral("inline-build")))
+        options.torchInlineBuild = command.parser().value(QStringLiteral("inline-build"));
     Verifier verifier(options);
     const QString setupProblem = verifier.checkSetup();
     if (!setupProblem.isEmpty())
@@ -155,6 +162,10 @@ int runEvalCommand(const QStringList &arguments)
         if (!problem.isEmpty())
             return command.usageError(problem);
     }
+    if (const QString way = parser.value(QStringLiteral("inline-build"));
+        way != QLatin1String("kiln") && way != QLatin1String("torch"))
+        return command.usageError(
+            QStringLiteral("--inline-build takes kiln or torch, not \"%1\"").arg(way));
     if (!task->backends().contains(backend))
         return command.usageError(
             QStringLiteral("task \"%1\" has no %2 reference").arg(taskName, backendName(backend)));

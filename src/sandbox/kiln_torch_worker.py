@@ -195,16 +195,23 @@ class Confinement:
         self.landlock = 0
         self.seccomp = 0
 
-    def confine_writes(self):
+    def confine_writes(self, excluding=None):
         """Writes to the work folder and the extension cache; reads to those, the system's
         folders and this interpreter's own (its prefixes and import path): the user's other
-        files, the workspace database and other processes' /proc folders stay out of reach."""
+        files, the workspace database and other processes' /proc folders stay out of reach.
+        Called again with excluding, a further layer takes that folder's writes away (it
+        stays readable)."""
         self.reads = 0
         if self.lib is not None:
+            writable = [w for w in os.environ.get("KILN_WRITABLE", "").split(":") if w]
+            readable = interpreter_folders()
+            if excluding:
+                writable = [w for w in writable if w != excluding]
+                readable.append(excluding)
             abi = self.lib.kiln_confine(
                 os.environ.get("KILN_WORKDIR", ".").encode(),
-                os.environ.get("KILN_WRITABLE", "").encode(),
-                ":".join(interpreter_folders()).encode())
+                ":".join(writable).encode(),
+                ":".join(readable).encode())
             self.landlock = abs(abi)
             self.reads = 1 if abi > 0 else 0
         return self.landlock
@@ -990,6 +997,7 @@ class Worker:
         self.confinement = Confinement()
         self.guard = None  # PrecisionGuard, once torch is imported
         self.watch = ExtensionWatch()  # the candidate's load_inline modules
+        self.inline = None  # Kiln's build of load_inline extensions (kiln_inline_build.py)
 
     # -- set-up ---------------------------------------------------------------------------
     def start(self):
@@ -1015,6 +1023,12 @@ class Worker:
             self.timer = GpuTimer(torch)
             major, minor = torch.cuda.get_device_capability()
             device = "%d.%d" % (major, minor)
+        if os.environ.get("KILN_INLINE_BUILD") == "kiln" and self.role in ("build", "candidate"):
+            from kiln_inline_build import FastInlineBuild
+
+            self.inline = FastInlineBuild(os.environ.get("KILN_INLINE_HEADERS"),
+                                          may_build=self.role == "build")
+            self.inline.install()
         self.confinement.confine_writes()
         self.channel.map()
         self.channel.reply("ready torch=%s cuda=%s arch=%s %s" % (
@@ -1045,9 +1059,21 @@ class Worker:
         return "ok %d" % self.channel.map()
 
     def do_build(self, path):
+        """Imports the candidate once, so that its load_inline builds. With Kiln's fast build
+        (kiln_inline_build.py) the precompiled headers are made first where missing, and the
+        process then gives up writing them before any candidate code runs. The reply's JSON
+        says how each extension was built."""
         began = time.perf_counter()
+        report = {}
+        if self.inline is not None:
+            report["headers_made"] = self.inline.prepare()
+            headers = os.environ.get("KILN_INLINE_HEADERS", "")
+            if headers:
+                self.confinement.confine_writes(excluding=headers)
         load_module(path, "kiln_candidate")
-        return "ok %d" % int((time.perf_counter() - began) * 1000)
+        if self.inline is not None:
+            report["builds"] = self.inline.records
+        return "ok %d %s" % (int((time.perf_counter() - began) * 1000), one_word(report))
 
     def do_load(self, path, seed, init_json="null"):
         torch = self.torch

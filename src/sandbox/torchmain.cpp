@@ -121,6 +121,13 @@ int main(int argc, char **argv)
         role == "build" ? std::vector<std::string>{"/dev/shm"} : deviceFiles();
     if (!cache.empty())
         writable.push_back(cache);
+    // Kiln's precompiled headers for load_inline's host code: a build process makes them
+    // where missing and gives up writing them before it imports its candidate.
+    const std::string headers = option(argc, argv, "--inline-headers");
+    if (role == "build" && !headers.empty()) {
+        writable.push_back(headers);
+        ::setenv("KILN_INLINE_HEADERS", headers.c_str(), 1);
+    }
     // Limits now; Landlock later, from the worker, once CUDA has opened its device files.
     confineAndLimit(workDir, limits, report, false);
     std::string writableList;

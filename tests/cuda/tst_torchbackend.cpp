@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -178,6 +179,63 @@ private slots:
             break; // one is enough to show the cache
         }
         QVERIFY(honest > 0);
+    }
+
+    // Kiln's split build (kiln_inline_build.py) built every honest candidate whose source it can
+    // cut; the one that launches through a macro went to load_inline, with the reason.
+    void honestCandidatesBuiltByKiln()
+    {
+        for (const Expectation &e : std::as_const(m_expectations)) {
+            if (e.verdict != QLatin1String("pass"))
+                continue;
+            const StageResult *compile = m_results.value(e.path).stage(u"compile"_s);
+            QVERIFY2(compile, qPrintable(e.path));
+            const QJsonArray builds = compile->data.value(u"builds"_s).toArray();
+            QVERIFY2(!builds.isEmpty(), qPrintable(e.path + u": "_s + text(compile->data)));
+            const QJsonObject build = builds.first().toObject();
+            const bool macroLaunch = e.path.endsWith(u"scaled_residual_add_macros.py"_s);
+            QCOMPARE(build.value(u"way"_s).toString(), macroLaunch ? u"load_inline"_s : u"kiln"_s);
+            if (macroLaunch)
+                QVERIFY2(build.value(u"reason"_s).toString().contains(u"launch"_s),
+                         qPrintable(text(build)));
+            qInfo("%s: built in %.1f s (%s)", qPrintable(QFileInfo(e.path).fileName()),
+                  compile->ms / 1000.0, qPrintable(build.value(u"way"_s).toString()));
+        }
+    }
+
+    // The same sources built by load_inline and by Kiln's build, each cold in a process of its
+    // own, give the same outputs bit for bit on the problem's inputs (tests/cuda/inline_builds.py).
+    void bothBuildsGiveEqualOutputs()
+    {
+        const QString candidates =
+            QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/candidates/");
+        QProcess script;
+        script.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        script.start(m_options.python,
+                     {QStringLiteral(KILN_SOURCE_DIR "/tests/cuda/inline_builds.py"),
+                      u"--worker-dir"_s, QFileInfo(m_options.torchSandbox).absolutePath(),
+                      u"--tasks-dir"_s, m_tasksDir.path(), u"--jobs"_s, u"3"_s,
+                      candidates + u"row_softmax.py"_s, candidates + u"small_matmul_tiled.py"_s,
+                      candidates + u"matmul_bias_relu.py"_s});
+        QVERIFY(script.waitForFinished(900000));
+        QCOMPARE(script.exitCode(), 0);
+        const QByteArray output = script.readAllStandardOutput().trimmed();
+        const QJsonObject report =
+            QJsonDocument::fromJson(output.mid(output.lastIndexOf('\n') + 1)).object();
+        const QJsonArray rows = report.value(u"candidates"_s).toArray();
+        QCOMPARE(rows.size(), 3);
+        for (const QJsonValue &value : rows) {
+            const QJsonObject row = value.toObject();
+            QVERIFY2(row.value(u"equal"_s).toBool(), qPrintable(text(row)));
+            const QJsonObject kiln = row.value(u"kiln"_s).toObject();
+            QCOMPARE(
+                kiln.value(u"builds"_s).toArray().first().toObject().value(u"way"_s).toString(),
+                u"kiln"_s);
+            qInfo("%s: load_inline %.1f s, Kiln %.1f s",
+                  qPrintable(row.value(u"candidate"_s).toString()),
+                  row.value(u"torch"_s).toObject().value(u"seconds"_s).toDouble(),
+                  kiln.value(u"seconds"_s).toDouble());
+        }
     }
 };
 

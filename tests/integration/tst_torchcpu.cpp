@@ -37,6 +37,7 @@ class TestTorchCpu : public QObject
     QTemporaryDir m_cache;
     TaskLibrary m_tasks;
     std::unique_ptr<Verifier> m_verifier;
+    QString m_python;                           // with torch
     QHash<QString, EvaluationResult> m_results; // by file name, from verdicts()
     static constexpr quint64 kSecret = 20261202;
 
@@ -54,6 +55,7 @@ private slots:
         options.python = kiln::test::pythonWithTorch(options.python);
         if (options.python.isEmpty())
             QSKIP("no python3 with torch here");
+        m_python = options.python;
         options.torchDevice = u"cpu"_s;
         options.cacheDirectory = m_cache.path() + u"/compile"_s;
         options.torchExtensionCache = m_cache.path() + u"/torch-extensions"_s;
@@ -166,10 +168,46 @@ private slots:
         QVERIFY(result.baselineTiming.n >= 10 && result.candidateTiming.n >= 10);
         const StageResult *compile = result.stage(u"compile"_s);
         QVERIFY(compile && compile->data.value(u"cached"_s).toBool());
+        // Its first build (in verdicts()) was Kiln's split build, not load_inline's.
+        const StageResult *first = m_results.value(u"cpp_scaled_add.py"_s).stage(u"compile"_s);
+        QVERIFY(first);
+        const QJsonArray builds = first->data.value(u"builds"_s).toArray();
+        QCOMPARE(builds.size(), 1);
+        QCOMPARE(builds.first().toObject().value(u"way"_s).toString(), u"kiln"_s);
         const StageResult *verdict = result.stage(u"verdict"_s);
         QVERIFY(verdict);
         qInfo("second evaluation: build %.0f ms (cached), speedup %.2f", compile->ms,
               *result.speedup);
+    }
+
+    // The same C++ extension built by load_inline and by Kiln's build, each cold in a process
+    // of its own, gives the same outputs bit for bit (tests/cuda/inline_builds.py).
+    void bothBuildsGiveEqualOutputs()
+    {
+        QProcess script;
+        script.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        script.start(m_python, {QStringLiteral(KILN_SOURCE_DIR "/tests/cuda/inline_builds.py"),
+                                u"--worker-dir"_s, QStringLiteral(KILN_SOURCE_DIR "/src/sandbox"),
+                                u"--tasks-dir"_s, m_tasksDir.path(), u"--device"_s, u"cpu"_s,
+                                QStringLiteral(KILN_SOURCE_DIR
+                                               "/tests/data/kernelbench/cpu/cpp_scaled_add.py")});
+        QVERIFY(script.waitForFinished(600000));
+        QCOMPARE(script.exitCode(), 0);
+        const QByteArray output = script.readAllStandardOutput().trimmed();
+        const QJsonObject report =
+            QJsonDocument::fromJson(output.mid(output.lastIndexOf('\n') + 1)).object();
+        const QJsonArray rows = report.value(u"candidates"_s).toArray();
+        QCOMPARE(rows.size(), 1);
+        const QJsonObject row = rows.first().toObject();
+        QVERIFY2(row.value(u"equal"_s).toBool(),
+                 qPrintable(QString::fromUtf8(QJsonDocument(row).toJson(QJsonDocument::Compact))));
+        const QJsonObject kiln = row.value(u"kiln"_s).toObject();
+        QCOMPARE(kiln.value(u"builds"_s).toArray().first().toObject().value(u"way"_s).toString(),
+                 u"kiln"_s);
+        qInfo("load_inline %.1f s, Kiln %.1f s (its headers made once in %.1f s)",
+              row.value(u"torch"_s).toObject().value(u"seconds"_s).toDouble(),
+              kiln.value(u"seconds"_s).toDouble(),
+              report.value(u"headers"_s).toObject().value(u"seconds"_s).toDouble());
     }
 
     // The problem's own reference failing (here it raises an out-of-memory error in its forward,

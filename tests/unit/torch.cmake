@@ -5,3 +5,7 @@ kiln_add_test(NAME tst_torchscreen SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchsc
 # The audit's judgements (kernel shares, op records) on recorded data: no torch, no GPU.
 kiln_add_test(NAME tst_torchaudit SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchaudit.cpp
               LIBS kiln_verifier_torch kiln_verifier LABEL unit TIMEOUT 60)
+# Kiln's fast inline build: the cut of load_inline CUDA sources into device and host parts
+# (golden files), and the device parts compiled with nvcc where the toolkit is installed.
+kiln_add_test(NAME tst_inlinesplit SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_inlinesplit.cpp
+              LIBS Qt6::Test LABEL unit TIMEOUT 300)

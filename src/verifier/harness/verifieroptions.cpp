@@ -54,6 +54,8 @@ VerifierOptions VerifierOptions::defaults()
                                    .filePath(QStringLiteral("kiln-torch-sandbox"));
     if (qEnvironmentVariable("KILN_TORCH_DEVICE") == QLatin1String("cpu"))
         options.torchDevice = QStringLiteral("cpu");
+    if (qEnvironmentVariable("KILN_INLINE_BUILD") == QLatin1String("torch"))
+        options.torchInlineBuild = QStringLiteral("torch");
     options.python = qEnvironmentVariable("KILN_PYTHON");
     if (options.python.isEmpty())
         options.python = QStandardPaths::findExecutable(QStringLiteral("python3"));

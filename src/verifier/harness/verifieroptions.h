@@ -77,6 +77,11 @@ struct VerifierOptions
     // "auto": each candidate's own (a single `kiln-cli eval`). A candidate written in another
     // language than the run's is `language_mismatch`.
     QString torchLanguage = QStringLiteral("auto");
+    // How a candidate's load_inline extension is built: "kiln" (kiln_inline_build.py: the
+    // source cut into a device part for nvcc and a host part for precompiled headers, and
+    // load_inline itself wherever that cannot build it) or "torch" (load_inline always). Set
+    // by $KILN_INLINE_BUILD and eval's --inline-build.
+    QString torchInlineBuild = QStringLiteral("kiln");
 
     // Sandbox beside the running executable, else in the installed libexec folder (or
     // $KILN_SANDBOX); the CUDA sandbox beside it (or $KILN_CUDA_SANDBOX); cache in ~/.cache/kiln

@@ -264,8 +264,9 @@ bool TorchEvaluation::build()
     const TorchEnvironment &environment = m_backend.environment();
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(m_source.toUtf8());
-    hash.addData(QStringLiteral("|%1|%2|%3")
-                     .arg(environment.torchVersion, environment.architecture, environment.python)
+    hash.addData(QStringLiteral("|%1|%2|%3|%4")
+                     .arg(environment.torchVersion, environment.architecture, environment.python,
+                          m_options.torchInlineBuild)
                      .toUtf8());
     const QString key = QString::fromLatin1(hash.result().toHex().left(20));
     m_extensionDir = m_options.torchExtensionFolder() + QLatin1Char('/') + key;
@@ -326,13 +327,36 @@ bool TorchEvaluation::build()
     }
     builder.writeModule(QFileInfo(marker).fileName(), QString::number(ms)); // the build folder
     m_compiled = true;
+    const QJsonObject report = TorchProcess::json(reply).object();
     addStage(QStringLiteral("compile"), true, ms,
-             QStringLiteral("extension built in %1 s").arg(ms / 1000.0, 0, 'f', 1),
+             QStringLiteral("extension built in %1 s%2")
+                 .arg(ms / 1000.0, 0, 'f', 1)
+                 .arg(buildWays(report.value(QStringLiteral("builds")).toArray())),
              {{QStringLiteral("cached"), false},
               {QStringLiteral("queued_ms"), queuedMs},
               {QStringLiteral("key"), key},
+              {QStringLiteral("inline_build"), m_options.torchInlineBuild},
+              {QStringLiteral("builds"), report.value(QStringLiteral("builds"))},
+              {QStringLiteral("headers_made"), report.value(QStringLiteral("headers_made"))},
               {QStringLiteral("log"), log.right(4000)}});
     return true;
+}
+
+// ", by Kiln's build" / ", by load_inline (Kiln's build declined: why)" for the compile stage.
+QString TorchEvaluation::buildWays(const QJsonArray &builds)
+{
+    QStringList ways;
+    for (const QJsonValue &value : builds) {
+        const QJsonObject build = value.toObject();
+        if (build.value(QStringLiteral("way")).toString() == QLatin1String("kiln"))
+            ways << QStringLiteral("%1 by Kiln's build")
+                        .arg(build.value(QStringLiteral("name")).toString());
+        else
+            ways << QStringLiteral("%1 by load_inline (Kiln's build declined: %2)")
+                        .arg(build.value(QStringLiteral("name")).toString(),
+                             build.value(QStringLiteral("reason")).toString().left(200));
+    }
+    return ways.isEmpty() ? QString() : QStringLiteral(": ") + ways.join(QStringLiteral("; "));
 }
 
 bool TorchEvaluation::startCandidate(TorchReference &reference)

@@ -50,6 +50,8 @@ private:
 
     bool screen();
     bool build();
+    // How the build reply's extensions were built, for the compile stage's message.
+    static QString buildWays(const QJsonArray &builds);
     // A JIT language's first call, untimed, before the candidate's process loses exec: its
     // kernels compile and autotune; reported as the compile stage.
     bool warmUp(const QJsonObject &spec);

@@ -63,6 +63,14 @@ TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironmen
                                 << QFileInfo(options.nvcc).dir().absoluteFilePath(u".."_s);
     if (const QString visible = qEnvironmentVariable("CUDA_VISIBLE_DEVICES"); !visible.isEmpty())
         settings.extraArguments << QStringLiteral("--visible-devices") << visible;
+    if (options.torchInlineBuild == QLatin1String("kiln") && role != Role::Reference) {
+        settings.extraArguments << QStringLiteral("--env")
+                                << QStringLiteral("KILN_INLINE_BUILD=kiln");
+        const QString headers =
+            options.torchExtensionFolder() + QStringLiteral("/kiln-inline-headers");
+        if (role == Role::Build && QDir().mkpath(headers))
+            settings.extraArguments << QStringLiteral("--inline-headers") << headers;
+    }
     if (language) {
         for (const QString &entry : language->environment(QStringLiteral("{workdir}")))
             settings.extraArguments << QStringLiteral("--env") << entry;
