@@ -25,6 +25,8 @@
 using namespace kiln;
 using namespace kiln::testing;
 
+using namespace Qt::StringLiterals;
+
 namespace {
 
 // Children of this process (sandboxes, or anything a candidate forked that escaped); with
@@ -309,6 +311,27 @@ private slots:
                 QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/vector_add_naive.cpp")),
             kSecret);
         QCOMPARE(again.verdict, Verdict::Pass);
+    }
+
+    // The task's own reference crashing is the verifier's failure: an honest candidate is
+    // neither a crash nor wrong, and the summary says whose failure it was.
+    void referenceFailureIsTheVerifiers()
+    {
+        Task broken = task(QStringLiteral("vector_add"));
+        QString &reference = broken.referenceSource[Backend::Cpu];
+        QVERIFY(reference.contains(u"c[i] = a[i] + b[i];"_s));
+        reference.replace(u"c[i] = a[i] + b[i];"_s,
+                          u"c[i] = a[i] + b[i]; if (n > 0) __builtin_trap();"_s);
+        broken.name = u"vector_add_broken_reference"_s; // not the healthy task's cached reference
+        Verifier verifier(m_options);
+        const EvaluationResult result = verifier.evaluate(
+            broken, Backend::Cpu,
+            readFile(
+                QStringLiteral(KILN_SOURCE_DIR "/tests/data/candidates/cpu/vector_add_naive.cpp")),
+            kSecret);
+        QCOMPARE(verdictName(result.verdict), u"verifier_error"_s);
+        QVERIFY2(result.summary.contains(u"not the candidate"_s), qPrintable(result.summary));
+        QVERIFY(!result.speedup);
     }
 
     void cancelStopsAnEndlessLoop()

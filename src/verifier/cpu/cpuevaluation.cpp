@@ -291,10 +291,9 @@ void CpuEvaluation::recordTimingFailure(const CpuTimingSession &session, bool ca
         m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")};
     } else if (const auto &failed = session.failure()) {
         if (failed->reference)
-            m_failure = Failure{
-                Verdict::Crash,
+            m_failure = EvaluationRecorder::verifierFailure(
                 QStringLiteral("the baseline's sandbox (reference code only) failed during %1: %2")
-                    .arg(failed->during, describeBaselineFailure(failed->reply, baseline))};
+                    .arg(failed->during, describeBaselineFailure(failed->reply, baseline)));
         else
             recordRequestFailure(failed->reply, failed->during);
     } else {
@@ -317,10 +316,10 @@ void CpuEvaluation::measureTiming()
     std::unique_ptr<BaselineSandboxes::Baseline> baseline =
         m_baselines.take(m_reference->referenceObject, m_cancel, &error);
     if (!baseline) {
-        m_failure =
-            m_cancel.load()
-                ? Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")}
-                : Failure{Verdict::Crash, QStringLiteral("cannot start the baseline: ") + error};
+        m_failure = m_cancel.load()
+                        ? Failure{Verdict::Timeout, QStringLiteral("cancelled during timing")}
+                        : EvaluationRecorder::verifierFailure(
+                              QStringLiteral("cannot start the baseline: ") + error);
         failStage(m_failure->message);
         return;
     }
@@ -528,7 +527,8 @@ EvaluationResult CpuEvaluation::run()
     QString error;
     if (!work.isValid() ||
         !m_sandbox->start(work.path(), 1 << 20, m_options.startTimeoutMs, &error)) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the sandbox: ") + error};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("cannot start the sandbox: ") + error);
         addStage(stageName("compile"), false, 0.0, m_failure->message);
         return finish();
     }
@@ -544,7 +544,8 @@ EvaluationResult CpuEvaluation::run()
     referenceTimer.start();
     m_reference = m_references.get(m_task, m_secret, &error);
     if (!m_reference) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
+        m_failure =
+            EvaluationRecorder::verifierFailure(QStringLiteral("reference unavailable: ") + error);
         addStage(stageName("correctness"), false, referenceTimer.nsecsElapsed() / 1e6,
                  m_failure->message);
         return finish();

@@ -91,6 +91,10 @@ bool CudaEvaluation::deliver(bool baseline, const QByteArray &line, int timeoutM
         return true;
     bool &restart = baseline ? m_restartBaseline : m_restartSandbox;
     m_failure = describeFailure(box, reply, timeoutMs, during, baseline, &restart);
+    // The baseline's process runs the reference and the library baseline only: whatever
+    // happens there is the verifier's, never the candidate's.
+    if (baseline && reply.status != SandboxProcess::Status::Cancelled)
+        m_failure = EvaluationRecorder::verifierFailure(m_failure->message);
     return false;
 }
 
@@ -267,17 +271,17 @@ bool CudaEvaluation::compileBaselines()
 {
     const QString reference = m_task.referenceSource.value(Backend::Cuda);
     if (reference.isEmpty()) {
-        m_failure = Failure{Verdict::Crash,
-                            QStringLiteral("task %1 has no CUDA reference").arg(m_task.name)};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("task %1 has no CUDA reference").arg(m_task.name));
         return false;
     }
     const CudaCompiler::Outcome ref =
         CudaCompiler::nvcc(m_options, m_cache, m_task.name, reference,
                            EntryShim::cudaSource(m_task), m_architecture, {}, &m_cancel);
     if (!ref.artifact.ok) {
-        m_failure = Failure{Verdict::Crash,
-                            QStringLiteral("the CUDA reference does not build: %1")
-                                .arg(ref.error.isEmpty() ? ref.artifact.log.left(400) : ref.error)};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("the CUDA reference does not build: %1")
+                .arg(ref.error.isEmpty() ? ref.artifact.log.left(400) : ref.error));
         return false;
     }
     m_referenceObject = ref.artifact.sharedObject;
@@ -349,8 +353,8 @@ bool CudaEvaluation::loadBaselines()
 {
     QString error;
     if (!m_slot->ensureBaselineStarted(&error)) {
-        m_failure = Failure{Verdict::Crash,
-                            QStringLiteral("cannot start the baseline's GPU sandbox: ") + error};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("cannot start the baseline's GPU sandbox: ") + error);
         return false;
     }
     const QByteArray symbol(EntryShim::kSymbol);
@@ -690,7 +694,8 @@ EvaluationResult CudaEvaluation::run()
 {
     const CudaAvailability &gpu = m_pool.availability();
     if (!gpu.usable) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("no usable GPU: ") + gpu.reason};
+        m_failure =
+            EvaluationRecorder::verifierFailure(QStringLiteral("no usable GPU: ") + gpu.reason);
         addStage(stageName("compile"), false, 0.0, m_failure->message);
         return finish();
     }
@@ -707,7 +712,8 @@ EvaluationResult CudaEvaluation::run()
     QString error;
     m_reference = m_references.get(m_task, m_secret, &error);
     if (!m_reference) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("reference unavailable: ") + error};
+        m_failure =
+            EvaluationRecorder::verifierFailure(QStringLiteral("reference unavailable: ") + error);
         return finish();
     }
     CudaSandboxPool::Lease lease = m_pool.acquire(m_cancel);
@@ -717,8 +723,8 @@ EvaluationResult CudaEvaluation::run()
         return finish();
     }
     if (!m_slot->ensureStarted(&error)) {
-        m_failure =
-            Failure{Verdict::Crash, QStringLiteral("cannot start the GPU sandbox: ") + error};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("cannot start the GPU sandbox: ") + error);
         m_slot = nullptr;
         return finish();
     }

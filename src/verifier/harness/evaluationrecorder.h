@@ -17,6 +17,14 @@ public:
         Verdict verdict;
         QString message;
     };
+    // The verifier's own side failed (its reference, a baseline, its sandbox before candidate
+    // code ran): verifier_error, worded alike for every backend.
+    static Failure verifierFailure(const QString &message)
+    {
+        return {Verdict::VerifierError,
+                QStringLiteral("not judged: the verifier's side failed, not the candidate (%1)")
+                    .arg(message)};
+    }
     // How the evaluation went, for conclude().
     struct Outcome
     {

@@ -212,10 +212,7 @@ bool TorchEvaluation::referenceRequest(TorchReference &reference, const QByteArr
 
 void TorchEvaluation::failVerifier(const QString &message)
 {
-    m_failure = Failure{Verdict::VerifierError,
-                        QStringLiteral("not judged: the verifier's side failed, not the candidate "
-                                       "(%1)")
-                            .arg(message)};
+    m_failure = EvaluationRecorder::verifierFailure(message);
 }
 
 bool TorchEvaluation::screen()
