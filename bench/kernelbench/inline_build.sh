@@ -4,13 +4,12 @@
 #
 #  1. Builds alone: tests/cuda/inline_builds.py builds each candidate both ways, cold, one at a
 #     time, and runs both on the problem's inputs (outputs must be equal bit for bit).
-#  2. Whole evaluations: `kiln-cli eval` of each candidate with --inline-build torch and kiln,
-#     alternating, each on a copy of the source that no build has seen (a cold build), with
-#     Kiln's headers already made (they are made once per machine; step 1 says how long).
+#  2. Whole evaluations with a warm reference and cold builds, as a search makes them:
+#     bench_kernelbench_evals (BUILD_DIR/bin), both ways alternating, REPEATS rounds.
 #
 # usage: bench/kernelbench/inline_build.sh OUT_DIR BUILD_DIR TASKS_DIR REPEATS CANDIDATE...
 #   TASKS_DIR: KernelBench problems imported with `kiln-cli import-kernelbench`.
-#   KILN_CLI: how to start kiln-cli (default BUILD_DIR/bin/kiln-cli).
+#   KILN_LIBRARY_PATH: libraries for the bench program alone (a bundled Qt), not for python3.
 set -uo pipefail
 out=$1 build=$2 tasks=$3 repeats=$4
 shift 4
@@ -36,44 +35,6 @@ if ratios:
         statistics.median(ratios), min(ratios), max(ratios), len(ratios)))
 EOF
 
-export KILN_CACHE_DIR=$out/cache/compile
-mkdir -p "$out/cache/torch-extensions" "$out/sources"
-rm -rf "$out/cache/torch-extensions/kiln-inline-headers"
-cp -r "$out/headers" "$out/cache/torch-extensions/kiln-inline-headers"
-for r in $(seq 1 "$repeats"); do
-    for candidate in "$@"; do
-        task=$(head -1 "$candidate" | sed -n 's/.*task=\([^ ]*\).*/\1/p')
-        for way in torch kiln; do
-            name=$(basename "$candidate" .py)-$way-$r
-            # A source no build has seen: the extension folder is named by the source's hash.
-            { cat "$candidate"; echo "# cold copy $name"; } > "$out/sources/$name.py"
-            start=$(date +%s%N)
-            ${KILN_CLI:-$build/bin/kiln-cli} eval --backend pytorch --task "$task" --tasks-dir "$tasks" \
-                --inline-build "$way" --json "$out/sources/$name.py" > "$out/$name.json" \
-                2> "$out/$name.err"
-            echo "$name $(( ($(date +%s%N) - start) / 1000000 ))" >> "$out/walls.txt"
-        done
-    done
-done
-python3 - "$out" <<'EOF'
-import json, statistics, sys, os
-out = sys.argv[1]
-rows = {}
-for line in open(os.path.join(out, "walls.txt")):
-    name, ms = line.split()
-    d = json.load(open(os.path.join(out, name + ".json")))
-    stages = {s["name"]: s for s in d.get("stages", [])}
-    compile_ms = stages.get("compile", {}).get("ms")
-    way = name.split("-")[-2]
-    rows.setdefault(way, []).append((int(ms) / 1000, (compile_ms or 0) / 1000, d.get("verdict")))
-    print("%-44s wall %6.1f s  compile %6.1f s  %s" % (name, int(ms) / 1000,
-                                                        (compile_ms or 0) / 1000, d.get("verdict")))
-for way, values in sorted(rows.items()):
-    print("%s: whole evaluation p50 %.1f s, compile p50 %.1f s (n=%d)" % (
-        way, statistics.median(v[0] for v in values), statistics.median(v[1] for v in values),
-        len(values)))
-if len(rows) == 2:
-    print("compile ratio torch/kiln (p50): %.1fx" % (
-        statistics.median(v[1] for v in rows["torch"]) /
-        statistics.median(v[1] for v in rows["kiln"])))
-EOF
+LD_LIBRARY_PATH=${KILN_LIBRARY_PATH:-${LD_LIBRARY_PATH:-}} \
+    "$build/bin/bench_kernelbench_evals" --tasks "$tasks" --ways torch,kiln --repeats "$repeats" \
+    "$@" | tee "$out/evals.jsonl" | grep -v '^{'

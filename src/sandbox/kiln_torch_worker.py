@@ -1234,6 +1234,7 @@ class Worker:
         began_request = CLOCK()
         generator = torch.Generator().manual_seed(int(seed))
         self.kept = []
+        keep = self.sets_that_fit(int(count))
         times = []
         prep = 0
         outputs = ()
@@ -1242,6 +1243,7 @@ class Worker:
             fresh = [flat_roll(torch, v, generator) if isinstance(v, torch.Tensor) else v
                      for v in self.inputs]
             self.kept.append(fresh)
+            del self.kept[:-keep]
             prep += CLOCK() - began
             self.before_call()
             with torch.no_grad():
@@ -1253,6 +1255,21 @@ class Worker:
         total = CLOCK() - began_request
         return "ok %s prep=%d total=%d %s" % (" ".join(times), prep, total,
                                              json.dumps(outs, separators=(",", ":")))
+
+    def sets_that_fit(self, wanted):
+        """How many fresh input sets may be alive at once (each timed call gets its own, and
+        earlier ones are kept so that their addresses are not handed out again): all `wanted`
+        while they take under a quarter of the GPU's free memory, fewer for a large problem,
+        never under one."""
+        torch = self.torch
+        if self.device == "cpu":
+            return max(1, wanted)
+        size = sum(v.numel() * v.element_size() for v in self.inputs
+                   if isinstance(v, torch.Tensor))
+        if size == 0:
+            return max(1, wanted)
+        free, _ = torch.cuda.mem_get_info()
+        return max(1, min(wanted, int(free // 4 // size)))
 
     def do_dtypes(self):
         """Both roles: the forward once more on copies of the current inputs under an op
@@ -1274,8 +1291,9 @@ class Worker:
         if self.device == "cpu":
             return "ok " + one_word({"skipped": "torch's CPU device has no kernel trace"})
         generator = torch.Generator().manual_seed(int(seed))
-        batches = [[flat_roll(torch, v, generator) if isinstance(v, torch.Tensor) else v
-                    for v in self.inputs] for _ in range(int(count))]
+        made = [[flat_roll(torch, v, generator) if isinstance(v, torch.Tensor) else v
+                 for v in self.inputs] for _ in range(self.sets_that_fit(int(count)))]
+        batches = [made[i % len(made)] for i in range(int(count))]
         path = os.path.join(os.environ.get("KILN_WORKDIR", "."), "kiln-profile.json")
         try:
             from torch.profiler import ProfilerActivity, profile

@@ -181,6 +181,26 @@ private slots:
         QVERIFY(honest > 0);
     }
 
+    // Every evaluation that reached its correctness calls planned the GPU's memory: with the
+    // device's size, and alone on it while its problem's sets were not measured yet.
+    void memoryIsPlanned()
+    {
+        int planned = 0, alone = 0;
+        for (const Expectation &e : std::as_const(m_expectations)) {
+            const StageResult *correctness = m_results.value(e.path).stage(u"correctness"_s);
+            if (!correctness || !correctness->ok)
+                continue;
+            const QJsonObject memory = correctness->data.value(u"memory"_s).toObject();
+            QVERIFY2(memory.value(u"device_bytes"_s).toInteger() > (1ll << 30),
+                     qPrintable(e.path + u": "_s + text(memory)));
+            ++planned;
+            alone += memory.value(u"device_alone"_s).toBool() ? 1 : 0;
+        }
+        QVERIFY(planned > 0);
+        QVERIFY(alone > 0); // the first evaluation of each problem
+        qInfo("%d evaluations planned, %d of them alone on the GPU", planned, alone);
+    }
+
     // Kiln's split build (kiln_inline_build.py) built every honest candidate whose source it can
     // cut; the one that launches through a macro went to load_inline, with the reason.
     void honestCandidatesBuiltByKiln()

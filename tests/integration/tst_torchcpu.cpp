@@ -168,6 +168,15 @@ private slots:
         QVERIFY(result.baselineTiming.n >= 10 && result.candidateTiming.n >= 10);
         const StageResult *compile = result.stage(u"compile"_s);
         QVERIFY(compile && compile->data.value(u"cached"_s).toBool());
+        // The problem's set of inputs and outputs was measured by the evaluation before, with
+        // the same reference process, and on torch's CPU device nothing is planned against a
+        // GPU's memory.
+        const EvaluationResult third = evaluate(path, kSecret + 4);
+        const QJsonObject memory =
+            third.stage(u"correctness"_s)->data.value(u"memory"_s).toObject();
+        QVERIFY2(memory.value(u"set_bytes"_s).toInteger() >= 3 * 4,
+                 qPrintable(QString::fromUtf8(QJsonDocument(memory).toJson())));
+        QCOMPARE(memory.value(u"device_alone"_s).toBool(), false);
         // Its first build (in verdicts()) was Kiln's split build, not load_inline's.
         const StageResult *first = m_results.value(u"cpp_scaled_add.py"_s).stage(u"compile"_s);
         QVERIFY(first);

@@ -126,7 +126,22 @@ void TorchEvaluation::chooseDevice()
         if (device.index == 0) {
             m_lockName = device.lockName();
             m_gpuUuid = device.uuid;
+            m_deviceMemory = device.memoryBytes;
         }
+}
+
+bool TorchEvaluation::planMemory(const TorchReference &reference)
+{
+    // At once on the device, about: the reference's kept set and its torch.compile copy, the
+    // candidate's current set with its outputs, and two kept timed sets.
+    constexpr qint64 kSetsAtOnce = 6;
+    const qint64 bytes = reference.setBytes();
+    const bool alone =
+        m_deviceMemory > 0 && (bytes == 0 || kSetsAtOnce * bytes > m_deviceMemory / 2);
+    m_memoryPlan = {{QStringLiteral("set_bytes"), bytes},
+                    {QStringLiteral("device_bytes"), m_deviceMemory},
+                    {QStringLiteral("device_alone"), alone}};
+    return !alone || lockDevice(DeviceLock::Mode::Exclusive);
 }
 
 bool TorchEvaluation::lockDevice(DeviceLock::Mode mode)
@@ -449,6 +464,13 @@ TorchEvaluation::callOnSeed(TorchReference &reference, quint64 seed, bool sameAd
     *layout = TorchProcess::json(reply).object();
     const QJsonArray inputs = layout->value(QStringLiteral("inputs")).toArray();
     const QJsonArray outputs = layout->value(QStringLiteral("outputs")).toArray();
+    if (reference.setBytes() == 0) {
+        qint64 bytes = 0;
+        for (const QJsonArray &part : {inputs, outputs})
+            for (const QJsonValue &value : part)
+                bytes += value.toObject().value(QStringLiteral("bytes")).toInteger();
+        reference.noteSetBytes(bytes);
+    }
     const qint64 end = layout->value(QStringLiteral("end")).toInteger();
     m_outputAt = aligned(end);
     if (!m_candidate->ensureBuffer(2 * m_outputAt + (1 << 20))) {
@@ -600,7 +622,7 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
     m_correct = true;
     addStage(QStringLiteral("correctness"), true, timer.nsecsElapsed() / 1e6,
              QStringLiteral("%1 input sets match the reference").arg(count),
-             {{QStringLiteral("seeds"), seeds}});
+             {{QStringLiteral("seeds"), seeds}, {QStringLiteral("memory"), m_memoryPlan}});
     return true;
 }
 
@@ -878,9 +900,8 @@ EvaluationResult TorchEvaluation::run()
 {
     const TorchEnvironment &environment = m_backend.environment();
     if (!environment.usable) {
-        m_failure =
-            Failure{Verdict::Crash,
-                    QStringLiteral("the PyTorch backend cannot run here: ") + environment.reason};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("the PyTorch backend cannot run here: ") + environment.reason);
         addStage(QStringLiteral("compile"), false, 0.0, m_failure->message);
         return finish();
     }
@@ -898,6 +919,10 @@ EvaluationResult TorchEvaluation::run()
     QString error;
     if (!reference.ensureReady(&error)) {
         failVerifier(QStringLiteral("the reference is unavailable: ") + error);
+        return finish();
+    }
+    if (!planMemory(reference)) {
+        addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
         return finish();
     }
     if (!startCandidate(reference)) {

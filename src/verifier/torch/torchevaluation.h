@@ -60,6 +60,10 @@ private:
     void chooseDevice();
     // The lock in `mode`, any hold of ours let go first; false (with the failure) when cancelled.
     bool lockDevice(DeviceLock::Mode mode);
+    // An evaluation that could not fit in the GPU's memory beside another like it (or whose
+    // problem has not been measured yet) holds the device alone from its first call on, so
+    // evaluations of large problems wait for each other, across Kiln processes too.
+    bool planMemory(const TorchReference &reference);
     // The exclusive hold, and what tells our processes from others' on the GPU.
     bool beginTimedWindow(TorchReference &reference);
     bool startCandidate(TorchReference &reference);
@@ -118,7 +122,9 @@ private:
     double m_candidateUnexplainedMs = 0.0; // worker time beyond the candidate's calls
     double m_eagerUnexplainedMs = 0.0;     // the same for eager PyTorch
     QString m_lockName;
-    QString m_gpuUuid; // for NVML; empty on the CPU device or where the probe did not say
+    QString m_gpuUuid;         // for NVML; empty on the CPU device or where the probe did not say
+    qint64 m_deviceMemory = 0; // the GPU's, in bytes; 0 on the CPU device or where unknown
+    QJsonObject m_memoryPlan;  // planMemory()'s decision, in the correctness stage
     std::unique_ptr<DeviceLock> m_deviceLock; // shared for correctness, exclusive for timing
     double m_lockWaitMs = 0.0;
     quint64 m_timingSince = 0; // µs since the epoch, when the timed window began

@@ -28,6 +28,10 @@ public:
     quint64 initSeed() const { return m_initSeed; }
     QByteArray initInputs() const { return m_initInputs; } // compact JSON array
     bool running();
+    // The bytes of one set of the problem's inputs and outputs, once an evaluation has seen
+    // one (0 before): what TorchEvaluation plans the GPU's memory with.
+    qint64 setBytes() const { return m_setBytes; }
+    void noteSetBytes(qint64 bytes) { m_setBytes = bytes; }
 
 private:
     const VerifierOptions &m_options;
@@ -39,6 +43,7 @@ private:
     bool m_loaded = false;
     int m_compileState = 0; // 0 not tried, 1 available, -1 unavailable
     QString m_compileNote;
+    qint64 m_setBytes = 0;
     std::unique_ptr<TorchProcess> m_process;
 };
 
