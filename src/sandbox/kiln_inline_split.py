@@ -13,6 +13,11 @@ import re
 
 TORCH_WORDS = re.compile(r"\b(?:torch|at|c10|pybind11|py)::|\b(?:AT|TORCH|C10)_[A-Z0-9_]+\b|\bTHC")
 TORCH_INCLUDE = re.compile(r"#\s*include\s*[<\"](?:torch|ATen|c10|pybind11|THC|TH)/")
+# Headers for device code only, which g++ cannot compile (the host part never needs them).
+DEVICE_INCLUDE = re.compile(r"#\s*include\s*<(?:cooperative_groups|cuda_pipeline|cuda_awbarrier|"
+                            r"cuda/|cub/|mma\.h|sm_\d+_intrinsics|crt/)")
+# Namespaces of those headers: an alias or using-directive of one belongs to the device part.
+DEVICE_NAMESPACE = re.compile(r"\b(cooperative_groups|nvcuda|cub|cuda)\b")
 CUDA_KEYWORD = re.compile(r"\b__(global|device|constant|shared|managed|host)__\b")
 DEVICE_VARIABLE = re.compile(r"\b__(constant|device|managed)__\b")
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -211,6 +216,8 @@ class Splitter:
     def place_directive(self, chunk):
         if TORCH_INCLUDE.match(chunk.code.strip()):
             self.host.append(chunk.text)
+        elif DEVICE_INCLUDE.match(chunk.code.strip()):
+            self.device.append(chunk.text)
         elif re.match(r"\s*#\s*include\s*\"", chunk.code):
             raise SplitRefused("a local #include")
         else:
@@ -288,6 +295,14 @@ class Splitter:
 
     def place_host_or_shared(self, chunk):
         head = chunk.head.strip()
+        alias = re.match(r"(namespace\s+\w+\s*=|using\s+namespace\b)", head)
+        if alias and DEVICE_NAMESPACE.search(head) and not TORCH_WORDS.search(head):
+            self.device.append(chunk.text)
+            return
+        if alias and not TORCH_WORDS.search(head):
+            self.device.append(chunk.text)
+            self.host.append(chunk.text)
+            return
         shared = re.match(r"(template\s*<.*?>\s*)?(struct|class|union|enum|typedef|using|"
                           r"constexpr|static\s+constexpr|const\b|static\s+const\b)", head, re.S)
         if shared and not TORCH_WORDS.search(chunk.code):
