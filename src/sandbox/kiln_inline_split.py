@@ -52,9 +52,16 @@ def masked(source):
     while i < n:
         c = source[i]
         if source.startswith("//", i):
-            end = source.find("\n", i)
-            end = n if end < 0 else end
-            out[i:end] = " " * (end - i)
+            end = i
+            while True:  # a backslash at the end continues the comment on the next line
+                end = source.find("\n", end)
+                if end < 0:
+                    end = n
+                    break
+                if source[end - 1] != "\\":
+                    break
+                end += 1
+            out[i:end] = [ch if ch == "\n" else " " for ch in source[i:end]]
             i = end
         elif source.startswith("/*", i):
             end = source.find("*/", i + 2)
@@ -83,6 +90,18 @@ def closing(text, start, opening="(", close=")"):
             if depth == 0:
                 return i + 1
     raise SplitRefused("unbalanced %s%s" % (opening, close))
+
+
+def assigns(head):
+    """An initialiser (`= {...}`) in a declaration's head: an `=` outside parentheses (a default
+    argument is inside them)."""
+    depth = 0
+    for i, c in enumerate(head):
+        depth += c in "(<"
+        depth -= c in ")>"
+        if c == "=" and depth <= 0 and head[i + 1:i + 2] != "=" and head[i - 1:i] not in "=!<>":
+            return True
+    return False
 
 
 class Chunk:
@@ -162,8 +181,8 @@ class Splitter:
                 depth -= 1
                 if depth == 0:
                     head = code[i:head_end]
-                    if re.search(r"=|\b(struct|class|union|enum|typedef)\b", head) and not \
-                            re.match(r"\s*(inline\s+)?namespace\b|\s*extern\s", head):
+                    if (assigns(head) or re.search(r"\b(struct|class|union|enum|typedef)\b", head)) \
+                            and not re.match(r"\s*(inline\s+)?namespace\b|\s*extern\s", head):
                         semicolon = code.find(";", j)
                         return end if semicolon < 0 else semicolon + 1
                     return j + 1
@@ -175,15 +194,31 @@ class Splitter:
         return end
 
     def split(self):
+        # Code that would compile differently under g++ than in load_inline's nvcc pass.
+        compiler = re.search(r"\b__(CUDACC|NVCC|CUDACC_VER_\w+|CUDACC_RTC)__?\b", self.code)
+        if compiler:
+            raise SplitRefused("the source tests %s" % compiler.group(0))
+        for define in re.finditer(r"^[ \t]*#[ \t]*define\b.*$", self.code, re.M):
+            if CUDA_KEYWORD.search(define.group(0)):
+                raise SplitRefused("a macro that expands to a CUDA keyword")
         self.place(self.chunks(0, len(self.code), []))
+        if re.search(r"\b__global__\b", masked("\n".join(self.host))):
+            raise SplitRefused("a kernel the cut did not recognise")
         return self
 
     def place(self, chunks):
         for chunk in chunks:
+            if re.match(r"\s*(inline\s+)?namespace\s+\w+\s*::", chunk.head) and chunk.has_body():
+                raise SplitRefused("a nested namespace definition (a::b)")
             namespace = re.match(r"\s*(inline\s+)?namespace\s*(\w*)\s*$", chunk.head)
             if namespace and chunk.has_body():
                 self.enter_namespace(chunk, namespace.group(2))
-            elif chunk.is_preprocessor():
+                continue
+            if not chunk.is_preprocessor() and re.search(
+                    r"^[ \t]*#[ \t]*(?!pragma\b)\w", chunk.code, re.M):
+                # A directive inside a definition would act in one part only.
+                raise SplitRefused("a preprocessor directive inside a definition")
+            if chunk.is_preprocessor():
                 self.place_directive(chunk)
             elif re.match(r"\s*extern\s*\"", chunk.head):
                 if CUDA_KEYWORD.search(chunk.code):
@@ -248,6 +283,10 @@ class Splitter:
         declaration = re.sub(r"\b(__global__|static|inline|__forceinline__|__noinline__)\b", "",
                              declaration)
         declaration = self.without_launch_bounds(declaration)
+        # Named apart, for decltype only: a direct call of the kernel (not a launch) stays the
+        # compile error it is under nvcc.
+        at = [m for m in re.finditer(r"\b%s(\s*\()" % re.escape(name), declaration)][-1]
+        declaration = declaration[:at.start()] + "kiln_signature_" + declaration[at.start():]
         self.host.append(declaration.rstrip() + ";")
         self.host.append("%s void* kiln_kernel_%s();" % (header, name))
 
@@ -382,8 +421,9 @@ class Splitter:
             address = "%skiln_kernel_%s%s()" % (prefix, name, template)
             if self.kernels[name][0]:
                 self.note_instances(name, template, code, start)
+            signature = "%skiln_signature_%s%s" % (prefix, name, template)
             call = "kiln::inline_module::launch<decltype(%s)>(%s, %s%s)" % (
-                host[callee_start:start].strip(), address, ", ".join(c.strip() for c in config),
+                signature, address, ", ".join(c.strip() for c in config),
                 ", " + arguments if arguments else "")
             out.append(host[last:callee_start])
             out.append(call)

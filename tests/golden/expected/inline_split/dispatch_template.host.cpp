@@ -3,7 +3,7 @@
 namespace kiln_anonymous_1 {
 constexpr int kBlock = 256;
 template <typename scalar_t>
- void  leaky_relu_kernel(const scalar_t* __restrict__ x,
+ void  kiln_signature_leaky_relu_kernel(const scalar_t* __restrict__ x,
                                                             scalar_t* __restrict__ y,
                                                             scalar_t slope, int64_t n);
 template <typename scalar_t> void* kiln_kernel_leaky_relu_kernel();
@@ -13,7 +13,7 @@ torch::Tensor leaky_relu(torch::Tensor x, double slope) {
     const int64_t n = x.numel();
     const int grid = (int)((n + kBlock - 1) / kBlock);
     AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "leaky_relu", ([&] {
-        kiln::inline_module::launch<decltype(leaky_relu_kernel<scalar_t>)>(kiln_kernel_leaky_relu_kernel<scalar_t>(), grid, kBlock, 0, at::cuda::getCurrentCUDAStream(), x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), (scalar_t)slope, n);
+        kiln::inline_module::launch<decltype(kiln_signature_leaky_relu_kernel<scalar_t>)>(kiln_kernel_leaky_relu_kernel<scalar_t>(), grid, kBlock, 0, at::cuda::getCurrentCUDAStream(), x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), (scalar_t)slope, n);
     }));
     return y;
 }
