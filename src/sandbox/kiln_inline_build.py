@@ -4,16 +4,18 @@
 # load_inline compiles the CUDA source with nvcc including the torch headers, and pybind11
 # bindings with g++: about 40 s on a GPU machine, nearly all of it in those headers. Here the
 # CUDA source is cut in two (kiln_inline_split.py): the device part compiles with nvcc alone,
-# the host part (the torch wrappers and the candidate's C++ source) with g++ against headers
-# Kiln precompiled, and the module is made with Python's C API (kiln_inline_module.h) instead of
-# pybind11. Both compiles take load_inline's own flags (from the build file torch writes) and
-# run at once. A source this cannot build (the cut is refused, a compile or link fails, an
-# option it does not know) is built by load_inline itself, so the verdict never depends on
-# which way was taken; only the time does. The build log says which way each extension took.
+# the host part with g++ against headers Kiln precompiled (kiln_inline_launch.h); the C++
+# source compiles apart, as load_inline's main.cpp does, with the module made by Python's C API
+# (kiln_inline_module.h) instead of pybind11. Every file takes load_inline's own flags (from the
+# build file torch writes) and the three compiles run at once. A source this cannot build (the
+# cut refused, a compile or link failed, an option it does not take) is built by load_inline
+# itself, so the verdict never depends on which way was taken; only the time does. The build
+# log says which way each extension took.
 #
 # The precompiled headers are made once per set of flags by a build process before it imports
-# its candidate; that process then confines its own writes again without the headers' folder,
-# so no candidate's code can change what another's host part is compiled with.
+# its candidate; that process then confines its own writes again without the headers' folder
+# (Landlock), so no candidate's code can change what another's is compiled with. Without
+# Landlock the shared headers are not used at all.
 
 import fcntl
 import hashlib
@@ -29,11 +31,22 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODULE_HEADER = "kiln_inline_module.h"
+MODULE_HEADER = "kiln_inline_module.h"  # the C++ source's file: the Python module
+LAUNCH_HEADER = "kiln_inline_launch.h"  # the CUDA source's host part: launches
 BRIDGE_SOURCE = "kiln_tensor_bridge.cpp"
 BRIDGE_LIBRARY = "libkiln_tensor_bridge.so"
-HEADER_VARIANTS = ([], ["-O3"])  # extra_cflags the headers are made for ahead
+OWN_FILES = ("kiln_inline_build.py", "kiln_inline_split.py", MODULE_HEADER, LAUNCH_HEADER,
+             BRIDGE_SOURCE)
+HEADER_VARIANTS = ([], ["-O3"])  # the optimisation flags the headers are made for ahead
 NAME_DEFINE = re.compile(r"-DTORCH_EXTENSION_NAME=\S+")
+# extra_cuda_cflags that change only the device code (or nothing): anything else (-D, -U,
+# -Xcompiler, another -std, a default stream per thread ...) would make the host part differ.
+DEVICE_ONLY_CUDA_FLAG = re.compile(
+    r"-O[0-3s]?|--?use_fast_math|-lineinfo|--?expt-relaxed-constexpr|--?expt-extended-lambda|"
+    r"--?extended-lambda|-res-usage|--resource-usage|-maxrregcount=\d+|--maxrregcount=\d+|"
+    r"-Xptxas=\S+|--ptxas-options=\S+|-arch=\S+|-gencode=\S+|--generate-code=\S+|"
+    r"-std=c\+\+17|--?ftz=(true|false)|--?prec-div=(true|false)|--?prec-sqrt=(true|false)|"
+    r"--?fmad=(true|false)|-DNDEBUG")
 
 
 class Declined(Exception):
@@ -44,6 +57,15 @@ def joined(sources):
     if sources is None:
         return ""
     return sources if isinstance(sources, str) else "\n".join(sources)
+
+
+def own_digest():
+    """Kiln's part in a build: a fix to the cut or the headers makes new builds."""
+    digest = hashlib.sha256()
+    for name in OWN_FILES:
+        with open(os.path.join(HERE, name), "rb") as source:
+            digest.update(source.read())
+    return digest.hexdigest()[:16]
 
 
 def run_command(command, cwd):
@@ -68,83 +90,96 @@ def call_with_known(function, values):
     return function(**{k: v for k, v in values.items() if k in parameters})
 
 
+def without_name(flags):
+    """The flags without -DTORCH_EXTENSION_NAME, which g++ would compare with the precompiled
+    header's; each file defines it in its first line instead."""
+    return [f for f in flags if not NAME_DEFINE.fullmatch(f)]
+
+
 class TorchFlags:
     """The compilers and flags load_inline would use for one extension, read from the build
-    file torch writes for it (so every torch version's own choices are kept)."""
+    file torch writes for it (so every torch version's own choices are kept): `main` for the
+    C++ source's file, `cuda_host` for the CUDA source's host part (load_inline compiled it in
+    nvcc's host pass: the common flags, nvcc's macros and the optimisation of extra_cuda_cflags,
+    not extra_cflags), `cuda` for the device part, `ldflags` for the link."""
 
-    def __init__(self, cpp, name, extra_cflags, extra_cuda_cflags, extra_ldflags,
-                 extra_include_paths, with_cuda, folder):
-        writer = cpp._write_ninja_file_to_build_library
-        extra_ldflags = call_with_known(cpp._prepare_ldflags, {
+    def __init__(self, cpp, name, extra_cflags, extra_cuda_cflags, extra_ldflags, with_cuda,
+                 folder):
+        ldflags = call_with_known(cpp._prepare_ldflags, {
             "extra_ldflags": list(extra_ldflags), "with_cuda": with_cuda, "with_sycl": False,
             "verbose": False, "is_standalone": False})
+        variables = self.build_file(cpp, name, extra_cflags, extra_cuda_cflags, ldflags,
+                                    with_cuda, folder)
+        common = self.build_file(cpp, name, [], [], ldflags, with_cuda, folder)
+        self.cxx = shlex.split(variables.get("cxx", "c++"))
+        self.nvcc = shlex.split(variables.get("nvcc", "nvcc"))
+        self.main = self.fixed(shlex.split(variables.get("cflags", "")) +
+                               shlex.split(variables.get("post_cflags", "")))
+        self.cuda = shlex.split(variables.get("cuda_cflags", "")) + \
+            shlex.split(variables.get("cuda_post_cflags", ""))
+        self.ldflags = shlex.split(variables.get("ldflags", ""))
+        optimisation = [f for f in extra_cuda_cflags if re.fullmatch(r"-O[0-3s]?", f)][-1:]
+        self.cuda_host = self.fixed(
+            shlex.split(common.get("cflags", "")) + shlex.split(common.get("post_cflags", "")) +
+            [f for f in self.cuda if f.startswith("-D__CUDA_NO_")] + optimisation)
+
+    @staticmethod
+    def build_file(cpp, name, extra_cflags, extra_cuda_cflags, ldflags, with_cuda, folder):
         sources = [os.path.join(folder, "main.cpp")]
         if with_cuda:
             sources.append(os.path.join(folder, "cuda.cu"))
         path = os.path.join(folder, "build.ninja")
-        values = {"path": path, "name": name, "sources": sources,
-                  "extra_cflags": list(extra_cflags), "extra_cuda_cflags": list(extra_cuda_cflags),
-                  "extra_sycl_cflags": [], "extra_ldflags": list(extra_ldflags),
-                  "extra_include_paths": list(extra_include_paths), "with_cuda": with_cuda,
-                  "with_sycl": False, "is_standalone": False}
-        call_with_known(writer, values)
-        text = open(path).read()
-        variables = dict(re.findall(r"^(\w+) = (.*)$", text, re.M))
-        self.cxx = shlex.split(variables.get("cxx", "c++"))
-        self.nvcc = shlex.split(variables.get("nvcc", "nvcc"))
-        self.cflags = shlex.split(variables.get("cflags", "")) + \
-            shlex.split(variables.get("post_cflags", ""))
-        self.cuda_flags = shlex.split(variables.get("cuda_cflags", "")) + \
-            shlex.split(variables.get("cuda_post_cflags", ""))
-        self.ldflags = shlex.split(variables.get("ldflags", ""))
-        if not any(re.fullmatch(r"-std=(c|gnu)\+\+(17|1z|2\w)", f) for f in self.cflags):
-            self.cflags.append("-std=c++17")  # a torch older than 2.1 builds with C++14
-        self.with_cuda = with_cuda
-        if with_cuda:
-            # The host part was CUDA source: it keeps the macros nvcc's pass gave it.
-            self.cflags += [f for f in self.cuda_flags if f.startswith("-D__CUDA_NO_")]
-            self.cflags.append("-DKILN_INLINE_CUDA")
-        self.cflags.append("-Wno-attributes")  # __device__ and kin, which g++ ignores
+        call_with_known(cpp._write_ninja_file_to_build_library, {
+            "path": path, "name": name, "sources": sources, "extra_cflags": list(extra_cflags),
+            "extra_cuda_cflags": list(extra_cuda_cflags), "extra_sycl_cflags": [],
+            "extra_ldflags": list(ldflags), "extra_include_paths": [], "with_cuda": with_cuda,
+            "with_sycl": False, "is_standalone": False})
+        with open(path) as text:
+            return dict(re.findall(r"^(\w+) = (.*)$", text.read(), re.M))
+
+    @staticmethod
+    def fixed(flags):
+        if not any(re.fullmatch(r"-std=(c|gnu)\+\+(17|1z|2\w)", f) for f in flags):
+            flags.append("-std=c++17")  # a torch older than 2.1 builds with C++14
+        return flags + ["-Wno-attributes"]  # __device__ and kin, which g++ ignores
 
 
 class InlineHeaders:
-    """The host part's headers (kiln_inline_module.h, and a stand-in torch/extension.h that
-    includes it), precompiled once per set of host flags under one folder."""
+    """Kiln's headers (one of MODULE_HEADER and LAUNCH_HEADER, and a stand-in torch/extension.h
+    that includes it), precompiled once per header and set of flags under one folder, and the
+    tensor bridge library."""
 
     def __init__(self, folder):
         self.folder = folder
 
-    def variant(self, flags):
-        """(folder of this set of flags, its flags without the extension's name)."""
+    def variant(self, header, flags):
+        """(folder of this header and set of flags, its flags without the extension's name)."""
         generic = without_name(flags)
-        key = hashlib.sha256()
-        key.update(open(os.path.join(HERE, MODULE_HEADER), "rb").read())
-        key.update("\0".join(generic).encode())
-        key.update(compiler_identity(flags).encode())
+        key = hashlib.sha256(open(os.path.join(HERE, header), "rb").read())
+        key.update("\0".join([header] + generic).encode())
         return os.path.join(self.folder, key.hexdigest()[:20]), generic
 
-    def write_sources(self, variant):
+    def write_sources(self, header, variant):
         os.makedirs(os.path.join(variant, "shim", "torch"), exist_ok=True)
-        header = os.path.join(variant, MODULE_HEADER)
-        if not os.path.exists(header):
-            with open(os.path.join(HERE, MODULE_HEADER)) as src, open(header + ".tmp", "w") as out:
-                out.write(src.read())
-            os.replace(header + ".tmp", header)
+        copy = os.path.join(variant, header)
+        if not os.path.exists(copy):
+            shutil.copyfile(os.path.join(HERE, header), copy + ".tmp")
+            os.replace(copy + ".tmp", copy)
         for stand_in in ("extension.h", "torch.h"):
             path = os.path.join(variant, "shim", "torch", stand_in)
             if not os.path.exists(path):
                 with open(path + ".tmp", "w") as out:
                     # Relative: the folder may be copied elsewhere (the benchmark does).
-                    out.write("#pragma once\n#include \"../../%s\"\n" % MODULE_HEADER)
+                    out.write("#pragma once\n#include \"../../%s\"\n" % header)
                 os.replace(path + ".tmp", path)
 
-    def host_flags(self, flags):
-        """The flags that put the stand-ins first and the precompiled header in, where made."""
-        variant, _ = self.variant(flags)
-        header = os.path.join(variant, MODULE_HEADER)
-        if not os.path.exists(header):
-            raise Declined("Kiln's host headers are not made for these flags")
-        return ["-I" + os.path.join(variant, "shim")] + without_name(flags) + ["-include", header]
+    def flags_for(self, header, flags):
+        """The flags that put the stand-ins first and the header (precompiled where made) in."""
+        variant, generic = self.variant(header, flags)
+        if not os.path.exists(os.path.join(variant, header)):
+            raise Declined("Kiln's headers are not made for these flags")
+        return ["-I" + os.path.join(variant, "shim")] + generic + [
+            "-include", os.path.join(variant, header), "-Winvalid-pch"]
 
     def bridge(self):
         """kiln_tensor_bridge.cpp built for this torch (its path, which may not exist yet)."""
@@ -154,8 +189,9 @@ class InlineHeaders:
         key.update(open(os.path.join(HERE, BRIDGE_SOURCE), "rb").read())
         return os.path.join(self.folder, "bridge-" + key.hexdigest()[:20], BRIDGE_LIBRARY)
 
-    def prepare(self, compilers_and_flags, bridge_flags):
-        """Makes what is missing, all at once; returns what was made (seconds)."""
+    def prepare(self, plans, bridge_flags):
+        """Makes what is missing of plans ((cxx, header, flags) ...) and the bridge, all at
+        once; returns what was made (seconds)."""
         os.makedirs(self.folder, exist_ok=True)
         with open(os.path.join(self.folder, ".lock"), "w") as lock:
             try:
@@ -164,51 +200,43 @@ class InlineHeaders:
                 return {}  # another build makes them; this one goes without
             began = time.perf_counter()
             running = []
-            for cxx, flags in compilers_and_flags:
-                variant, generic = self.variant(flags)
-                self.write_sources(variant)
-                header = os.path.join(variant, MODULE_HEADER)
-                if os.path.exists(header + ".gch"):
-                    continue
-                command = cxx + generic + ["-x", "c++-header", header, "-o", header + ".gch.tmp"]
-                running.append((variant, header, run_command(command, variant)))
+            for cxx, header, flags in plans:
+                variant, generic = self.variant(header, flags)
+                self.write_sources(header, variant)
+                product = os.path.join(variant, header) + ".gch"
+                if not os.path.exists(product):
+                    running.append((product, run_command(
+                        cxx + generic + ["-x", "c++-header", os.path.join(variant, header), "-o",
+                                         product + ".tmp"], variant)))
             bridge = self.bridge()
             if not os.path.exists(bridge):
                 os.makedirs(os.path.dirname(bridge), exist_ok=True)
                 cxx, cflags, ldflags = bridge_flags
-                command = cxx + cflags + [os.path.join(HERE, BRIDGE_SOURCE)] + ldflags + [
-                    "-o", bridge + ".tmp"]
-                running.append((os.path.dirname(bridge), bridge, run_command(command, self.folder)))
+                running.append((bridge, run_command(
+                    cxx + cflags + ["-shared", os.path.join(HERE, BRIDGE_SOURCE)] + ldflags +
+                    ["-o", bridge + ".tmp"], self.folder)))
             made = {}
-            for variant, header, process in running:
+            for product, process in running:
                 output = process.communicate()[0]
                 if process.returncode == 0:
-                    product = header if header.endswith(".so") else header + ".gch"
                     os.replace(product + ".tmp", product)
-                    made[os.path.basename(variant)] = round(time.perf_counter() - began, 1)
+                    made[os.path.relpath(product, self.folder)] = round(
+                        time.perf_counter() - began, 1)
                 else:
                     sys.stderr.write("kiln inline build: %s failed: %s\n"
-                                     % (os.path.basename(header), first_error(output)))
+                                     % (os.path.basename(product), first_error(output)))
             return made
-
-
-def without_name(flags):
-    """The flags without -DTORCH_EXTENSION_NAME, which g++ would compare with the precompiled
-    header's; the host part defines it in its first line instead."""
-    return [f for f in flags if not NAME_DEFINE.fullmatch(f)]
-
-
-def compiler_identity(flags):
-    return " ".join(f for f in flags if f.startswith("-std") or f.startswith("-O"))
 
 
 class FastInlineBuild:
     """Installed over torch.utils.cpp_extension.load_inline (install()). may_build: this process
-    builds (the build role); a candidate's process only loads what its build made."""
+    builds (the build role, with the headers' folder); a candidate's process only loads what
+    its build made, and gives the rest to load_inline, which finds its own build there."""
 
     def __init__(self, headers_folder, may_build):
-        self.headers = InlineHeaders(headers_folder) if headers_folder else None
+        self.headers = InlineHeaders(headers_folder) if headers_folder and may_build else None
         self.may_build = may_build
+        self.disabled = None  # why this process builds nothing itself (disable())
         self.records = []  # one per load_inline call: how it was built, or why not
         self.original = None
         self.cpp = None
@@ -218,54 +246,49 @@ class FastInlineBuild:
 
         self.cpp = cpp
         self.original = cpp.load_inline
+        signature = inspect.signature(self.original)
         fast = self
 
-        def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
-            return fast.load_inline(name, cpp_sources, cuda_sources, *args, **kwargs)
+        def load_inline(*args, **kwargs):
+            return fast.load_inline(signature, args, kwargs)
 
         load_inline.__doc__ = self.original.__doc__
         cpp.load_inline = load_inline
 
+    def disable(self, reason):
+        self.disabled = reason
+
     # -- the headers, before any candidate code ------------------------------------------
     def prepare(self):
-        if self.headers is None:
+        if self.headers is None or self.disabled:
             return {}
         import torch
 
         with_cuda = torch.version.cuda is not None and self.cpp.CUDA_HOME is not None
         plans = []
+        bridge = None
         with tempfile.TemporaryDirectory() as folder:
             for extra in HEADER_VARIANTS:
-                try:
-                    flags = TorchFlags(self.cpp, "kiln_headers", extra, [], [], [], with_cuda, folder)
-                except Exception as error:
-                    sys.stderr.write("kiln inline build: no headers: %s\n" % error)
-                    return {}
-                plans.append((flags.cxx, flags.cflags))
+                flags = TorchFlags(self.cpp, "kiln_headers", extra, extra, [], with_cuda, folder)
+                plans.append((flags.cxx, MODULE_HEADER, flags.main))
+                if with_cuda:
+                    plans.append((flags.cxx, LAUNCH_HEADER, flags.cuda_host))
                 if not extra:
-                    bridge = (flags.cxx, flags.cflags + ["-shared"], flags.ldflags)
+                    bridge = (flags.cxx, flags.main, flags.ldflags)
         return self.headers.prepare(plans, bridge)
 
     # -- load_inline ---------------------------------------------------------------------
-    def load_inline(self, name, cpp_sources, cuda_sources=None, sycl_sources=None,
-                    functions=None, extra_cflags=None, extra_cuda_cflags=None,
-                    extra_sycl_cflags=None, extra_ldflags=None, extra_include_paths=None,
-                    build_directory=None, verbose=False, with_cuda=None, with_sycl=None,
-                    is_python_module=True, with_pytorch_error_handling=True,
-                    keep_intermediates=True, **more):
-        arguments = dict(locals())
-        for unused in ("self", "more"):
-            arguments.pop(unused)
-        arguments.update(more)
-        if sycl_sources is None:
-            arguments.pop("sycl_sources")
-        for absent in ("extra_sycl_cflags", "with_sycl"):
-            if arguments[absent] is None:
-                arguments.pop(absent)
-        began = time.perf_counter()
-        record = {"name": name, "way": "kiln"}
+    def load_inline(self, signature, args, kwargs):
         try:
-            module = self.fast(arguments)
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return self.original(*args, **kwargs)  # torch says what is wrong with the call
+        bound.apply_defaults()
+        a = dict(bound.arguments)
+        began = time.perf_counter()
+        record = {"name": a.get("name"), "way": "kiln"}
+        try:
+            module = self.fast(a, signature)
             record["seconds"] = round(time.perf_counter() - began, 2)
             self.records.append(record)
             return module
@@ -273,35 +296,32 @@ class FastInlineBuild:
             record.update(way="load_inline", reason=str(declined))
         except Exception as error:  # Kiln's build failed in a way it did not foresee
             record.update(way="load_inline", reason="%s: %s" % (type(error).__name__, error))
-        module = self.original(**arguments)
+        module = self.original(*args, **kwargs)
         record["seconds"] = round(time.perf_counter() - began, 2)
         self.records.append(record)
         return module
 
-    def refusal(self, a):
-        if self.headers is None:
-            return "no headers folder"
-        if not a["is_python_module"] or a["build_directory"] is not None:
-            return "is_python_module=False or a build_directory"
-        if a.get("sycl_sources") or any(a.get(k) for k in ("use_pch", "no_implicit_headers")):
-            return "an option Kiln's build does not take"
-        known = {"name", "cpp_sources", "cuda_sources", "sycl_sources", "functions",
-                 "extra_cflags", "extra_cuda_cflags", "extra_sycl_cflags", "extra_ldflags",
-                 "extra_include_paths", "build_directory", "verbose", "with_cuda", "with_sycl",
-                 "is_python_module", "with_pytorch_error_handling", "keep_intermediates",
-                 "use_pch", "no_implicit_headers"}
-        if set(a) - known:
-            return "options %s" % ", ".join(sorted(set(a) - known))
+    @staticmethod
+    def refusal(a, signature):
+        handled = {"name", "cpp_sources", "cuda_sources", "functions", "extra_cflags",
+                   "extra_cuda_cflags", "extra_ldflags", "verbose", "with_cuda",
+                   "with_pytorch_error_handling", "keep_intermediates"}
+        for name, parameter in signature.parameters.items():
+            value = a.get(name)
+            if name not in handled and value != parameter.default and (value or parameter.default):
+                return "%s=%r" % (name, value)
         if not a["functions"]:
             return "no functions= (the source binds itself)"
         if "PYBIND11_MODULE" in joined(a["cpp_sources"]) + joined(a["cuda_sources"]):
             return "the source binds itself"
-        if a["extra_include_paths"]:
-            return "extra_include_paths"
+        unknown = [f for f in a["extra_cuda_cflags"] or []
+                   if not DEVICE_ONLY_CUDA_FLAG.fullmatch(str(f).strip())]
+        if unknown:
+            return "extra_cuda_cflags %s" % " ".join(map(str, unknown))
         return None
 
-    def fast(self, a):
-        reason = self.refusal(a)
+    def fast(self, a, signature):
+        reason = self.refusal(a, signature)
         if reason:
             raise Declined(reason)
         name = a["name"]
@@ -312,9 +332,10 @@ class FastInlineBuild:
         cpp_source = joined(a["cpp_sources"])
         cuda_source = joined(a["cuda_sources"])
         with_cuda = a["with_cuda"] if a["with_cuda"] is not None else bool(cuda_source)
-        key = hashlib.sha256(repr((name, cpp_source, cuda_source, sorted(docs.items()),
-                                   a["extra_cflags"], a["extra_cuda_cflags"], a["extra_ldflags"],
-                                   with_cuda, a["with_pytorch_error_handling"])).encode())
+        key = hashlib.sha256(repr((own_digest(), name, cpp_source, cuda_source,
+                                   sorted(docs.items()), a["extra_cflags"],
+                                   a["extra_cuda_cflags"], a["extra_ldflags"], with_cuda,
+                                   a["with_pytorch_error_handling"])).encode())
         root = os.environ.get("TORCH_EXTENSIONS_DIR") or self.cpp._get_build_directory(name, False)
         folder = os.path.join(root, "kiln-inline", "%s-%s" % (name, key.hexdigest()[:16]))
         library = os.path.join(folder, name + ".so")
@@ -330,42 +351,43 @@ class FastInlineBuild:
     def build(self, a, name, docs, cpp_source, cuda_source, with_cuda, folder, library):
         from kiln_inline_split import SplitRefused, split
 
+        if self.headers is None or self.disabled:
+            raise Declined(self.disabled or "no headers folder")
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise Declined("a module name that is not an identifier")
-        device = None
-        host_source = cuda_source
+        device, host = None, None
         if with_cuda:
             try:
-                device, host_source, _ = split(cuda_source)
+                device, host, _ = split(cuda_source)
             except SplitRefused as refused:
                 raise Declined("the CUDA source: %s" % refused)
         os.makedirs(folder, exist_ok=True)
         flags = TorchFlags(self.cpp, name, a["extra_cflags"] or [], a["extra_cuda_cflags"] or [],
-                           a["extra_ldflags"] or [], [], with_cuda, folder)
-        running = []
-        objects = []
+                           a["extra_ldflags"] or [], with_cuda, folder)
+        jobs = [("main.cpp", main_file(name, cpp_source, docs),
+                 flags.cxx + self.headers.flags_for(MODULE_HEADER, flags.main))]
+        if host is not None:
+            jobs.append(("cuda_host.cpp", "#define TORCH_EXTENSION_NAME %s\n%s" % (name, host),
+                         flags.cxx + self.headers.flags_for(LAUNCH_HEADER, flags.cuda_host)))
         if device is not None:
-            write(os.path.join(folder, "device.cu"), device)
-            running.append(("device part", run_command(
-                flags.nvcc + flags.cuda_flags + ["-c", "device.cu", "-o", "device.o"], folder)))
-            objects.append("device.o")
-        write(os.path.join(folder, "host.cpp"), host_part(name, cpp_source, host_source, docs))
-        host_flags = self.headers.host_flags(flags.cflags) + ["-Winvalid-pch"]
-        running.append(("host part", run_command(
-            flags.cxx + host_flags + ["-c", "host.cpp", "-o", "host.o"], folder)))
-        objects.insert(0, "host.o")
+            jobs.append(("device.cu", device, flags.nvcc + flags.cuda))
+        running = []
+        for source, text, command in jobs:
+            write(os.path.join(folder, source), text)
+            obj = source.rsplit(".", 1)[0] + ".o"
+            running.append((source, obj, run_command(command + ["-c", source, "-o", obj], folder)))
         failures = []
-        for label, process in running:
+        for source, _, process in running:
             output = process.communicate()[0]
             if process.returncode != 0:
-                failures.append("%s: %s" % (label, first_error(output)))
+                failures.append("%s: %s" % (source, first_error(output)))
         if failures:
             raise Declined("; ".join(failures))
         bridge = self.headers.bridge()
         if not os.path.exists(bridge):
             raise Declined("Kiln's tensor bridge is not built for this torch")
         shutil.copyfile(bridge, os.path.join(folder, BRIDGE_LIBRARY))
-        link = run_command(flags.cxx + objects + flags.ldflags + [
+        link = run_command(flags.cxx + [obj for _, obj, _ in running] + flags.ldflags + [
             "-L.", "-l" + BRIDGE_LIBRARY[3:-3], "-Wl,-rpath,$ORIGIN", "-o", library + ".tmp"],
             folder)
         output = link.communicate()[0]
@@ -379,9 +401,9 @@ def write(path, text):
         out.write(text)
 
 
-def host_part(name, cpp_source, cuda_host, docs):
-    """load_inline's main.cpp (torch/extension.h and the C++ source), the CUDA source's host
-    part, and the module of the functions."""
+def main_file(name, cpp_source, docs):
+    """load_inline's main.cpp (torch/extension.h and the C++ source), with the module of the
+    functions made by Python's C API."""
     calls = []
     table = []
     for function, doc in docs.items():
@@ -394,7 +416,6 @@ def host_part(name, cpp_source, cuda_host, docs):
         "#define TORCH_EXTENSION_NAME %s" % name,
         "#include <torch/extension.h>",
         cpp_source,
-        cuda_host,
         "// Kiln: the module",
         "\n".join(calls),
         "static PyMethodDef kiln_methods[] = {",

@@ -1,9 +1,9 @@
-// kiln_inline_module.h: what the host part of Kiln's fast inline build (kiln_inline_build.py)
-// needs beyond the candidate's own code: launching a kernel of the device part by its address,
-// and the Python module of the candidate's functions, made with Python's C API instead of
-// pybind11 (whose templates are most of the cost of compiling load_inline's bindings). A
-// function is called as load_inline's binding calls it: positional arguments converted as
-// pybind11 converts them, C++ exceptions raised as torch raises them.
+// kiln_inline_module.h: the Python module of a fast-built extension's functions (kiln_inline_
+// build.py), made with Python's C API instead of pybind11, whose templates are most of the cost
+// of compiling load_inline's bindings. Precompiled, with Python.h and torch/types.h (both in
+// the torch/extension.h that load_inline's main.cpp includes), for the file of the candidate's
+// C++ source. A function is called as load_inline's binding calls it: positional arguments
+// converted as pybind11 converts them, C++ exceptions raised as torch raises them.
 #ifndef KILN_INLINE_MODULE_H
 #define KILN_INLINE_MODULE_H
 
@@ -17,26 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include <ATen/core/TensorAccessor.h> // torch::PackedTensorAccessor32 and its traits
 #include <torch/types.h>
-
-#ifdef KILN_INLINE_CUDA
-#include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAException.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <cuda.h>
-#include <cuda_runtime.h>
-
-#if !defined(__CUDACC__)
-// torch declares it for nvcc only, and load_inline's host code, inside a .cu file, saw it.
-namespace at {
-template <typename T> struct RestrictPtrTraits
-{
-    typedef T *__restrict__ PtrType;
-};
-} // namespace at
-#endif
-#endif
 
 // kiln_tensor_bridge.cpp, linked into every fast-built extension.
 extern "C" {
@@ -46,42 +27,6 @@ PyObject *kiln_wrap_tensor(const at::Tensor *value);
 }
 
 namespace kiln::inline_module {
-
-#ifdef KILN_INLINE_CUDA
-// kernel<<<grid, block, shared, stream>>>(args...): the arguments converted to the kernel's
-// parameter types as a call converts them, then launched by address. A failed launch is left
-// for cudaGetLastError, as <<<>>> leaves it.
-// A parameter initialised from an argument as a call initialises it (no explicit casts).
-template <typename P> std::remove_cv_t<P> implicitly(std::remove_cv_t<P> value)
-{
-    return value;
-}
-
-template <typename Kernel> struct Launch;
-
-template <typename... P> struct Launch<void(P...)>
-{
-    template <typename... A>
-    static void run(void *address, dim3 grid, dim3 block, size_t shared, cudaStream_t stream,
-                    A &&...args)
-    {
-        static_assert(sizeof...(P) == sizeof...(A), "a kernel launched with the wrong arity");
-        std::tuple<std::remove_cv_t<P>...> values(implicitly<P>(std::forward<A>(args))...);
-        std::apply(
-            [&](auto &...value) {
-                void *pointers[] = {static_cast<void *>(&value)..., nullptr};
-                cudaLaunchKernel(address, grid, block, pointers, shared, stream);
-            },
-            values);
-    }
-};
-
-template <typename Kernel, typename... A>
-void launch(void *address, dim3 grid, dim3 block, size_t shared, cudaStream_t stream, A &&...args)
-{
-    Launch<Kernel>::run(address, grid, block, shared, stream, std::forward<A>(args)...);
-}
-#endif
 
 // -- Python to C++ ----------------------------------------------------------------------
 inline bool convert(PyObject *value, at::Tensor &out)
@@ -113,11 +58,24 @@ inline bool convert(PyObject *value, float &out)
     return true;
 }
 
+// pybind11 binds one function with conversions allowed: a bool also takes None (false) and
+// anything with __bool__, an integer anything with __index__ or __int__ but not a float, a
+// string also bytes.
 inline bool convert(PyObject *value, bool &out)
 {
-    if (value != Py_True && value != Py_False)
+    if (value == Py_None) {
+        out = false;
+        return true;
+    }
+    if (value != Py_True && value != Py_False &&
+        !(Py_TYPE(value)->tp_as_number && Py_TYPE(value)->tp_as_number->nb_bool))
         return false;
-    out = value == Py_True;
+    const int truth = PyObject_IsTrue(value);
+    if (truth < 0) {
+        PyErr_Clear();
+        return false;
+    }
+    out = truth == 1;
     return true;
 }
 
@@ -128,6 +86,10 @@ convert(PyObject *value, Integer &out)
     if (PyFloat_Check(value))
         return false; // pybind11 does not truncate a float into an integer parameter
     PyObject *index = PyNumber_Index(value);
+    if (!index) {
+        PyErr_Clear();
+        index = PyNumber_Long(value);
+    }
     if (!index) {
         PyErr_Clear();
         return false;
@@ -144,6 +106,10 @@ convert(PyObject *value, Integer &out)
 
 inline bool convert(PyObject *value, std::string &out)
 {
+    if (PyBytes_Check(value)) {
+        out.assign(PyBytes_AS_STRING(value), size_t(PyBytes_GET_SIZE(value)));
+        return true;
+    }
     if (!PyUnicode_Check(value))
         return false;
     Py_ssize_t size = 0;

@@ -206,7 +206,11 @@ class Confinement:
             writable = [w for w in os.environ.get("KILN_WRITABLE", "").split(":") if w]
             readable = interpreter_folders()
             if excluding:
-                writable = [w for w in writable if w != excluding]
+                excluded = os.path.realpath(excluding)
+                writable = [w for w in writable if os.path.realpath(w) != excluded]
+                if any(excluded.startswith(os.path.realpath(w).rstrip("/") + "/")
+                       for w in writable + [os.environ.get("KILN_WORKDIR", ".")]):
+                    return 0  # still writable through a folder above it
                 readable.append(excluding)
             abi = self.lib.kiln_confine(
                 os.environ.get("KILN_WORKDIR", ".").encode(),
@@ -1066,14 +1070,28 @@ class Worker:
         began = time.perf_counter()
         report = {}
         if self.inline is not None:
-            report["headers_made"] = self.inline.prepare()
-            headers = os.environ.get("KILN_INLINE_HEADERS", "")
-            if headers:
-                self.confinement.confine_writes(excluding=headers)
+            self.prepare_inline(report)
         load_module(path, "kiln_candidate")
         if self.inline is not None:
             report["builds"] = self.inline.records
         return "ok %d %s" % (int((time.perf_counter() - began) * 1000), one_word(report))
+
+    def prepare_inline(self, report):
+        """The shared headers, made where missing, then out of this process's reach: without
+        Landlock (or with a writable folder above them) they are not used at all, since a
+        candidate could otherwise change what every later one is compiled with."""
+        headers = os.environ.get("KILN_INLINE_HEADERS", "")
+        if not headers or self.confinement.landlock == 0:
+            self.inline.disable("Landlock is not enforced here: the shared headers are not used")
+        else:
+            try:
+                report["headers_made"] = self.inline.prepare()
+            except Exception as error:  # a missing compiler, a full disk: load_inline builds
+                traceback.print_exc(file=sys.stderr)
+                self.inline.disable("the headers could not be made: %s" % first_line(error))
+            if not self.confinement.confine_writes(excluding=headers):
+                self.inline.disable("the headers' folder could not be made read-only")
+        report["inline_build"] = self.inline.disabled or "kiln"
 
     def do_load(self, path, seed, init_json="null"):
         torch = self.torch
@@ -1102,8 +1120,10 @@ class Worker:
             if not self.jit:
                 self.confinement.forbid_processes()
         ms = int((time.perf_counter() - began) * 1000)
-        return "ok %d %s seccomp=%d" % (ms, json.dumps(init, separators=(",", ":")),
-                                        self.confinement.seccomp)
+        # How the candidate's extensions were loaded: Kiln's build, or load_inline's.
+        loaded = one_word(self.inline.records) if self.inline is not None else "[]"
+        return "ok %d %s seccomp=%d %s" % (ms, json.dumps(init, separators=(",", ":")),
+                                           self.confinement.seccomp, loaded)
 
     def forward(self, model, inputs):
         self.before_call()

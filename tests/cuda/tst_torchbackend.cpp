@@ -218,6 +218,13 @@ private slots:
             if (macroLaunch)
                 QVERIFY2(build.value(u"reason"_s).toString().contains(u"launch"_s),
                          qPrintable(text(build)));
+            // The candidate's own process loaded what the build process made.
+            const StageResult *correctness = m_results.value(e.path).stage(u"correctness"_s);
+            QVERIFY(correctness);
+            const QJsonArray loaded = correctness->data.value(u"extensions_loaded"_s).toArray();
+            QVERIFY2(!loaded.isEmpty(), qPrintable(e.path));
+            QCOMPARE(loaded.first().toObject().value(u"way"_s).toString(),
+                     macroLaunch ? u"load_inline"_s : u"kiln"_s);
             qInfo("%s: built in %.1f s (%s)", qPrintable(QFileInfo(e.path).fileName()),
                   compile->ms / 1000.0, qPrintable(build.value(u"way"_s).toString()));
         }

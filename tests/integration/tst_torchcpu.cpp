@@ -183,6 +183,13 @@ private slots:
         const QJsonArray builds = first->data.value(u"builds"_s).toArray();
         QCOMPARE(builds.size(), 1);
         QCOMPARE(builds.first().toObject().value(u"way"_s).toString(), u"kiln"_s);
+        // ... and the candidate's process loaded that build, not one of load_inline's.
+        const QJsonArray loaded = m_results.value(u"cpp_scaled_add.py"_s)
+                                      .stage(u"correctness"_s)
+                                      ->data.value(u"extensions_loaded"_s)
+                                      .toArray();
+        QCOMPARE(loaded.size(), 1);
+        QCOMPARE(loaded.first().toObject().value(u"way"_s).toString(), u"kiln"_s);
         const StageResult *verdict = result.stage(u"verdict"_s);
         QVERIFY(verdict);
         qInfo("second evaluation: build %.0f ms (cached), speedup %.2f", compile->ms,

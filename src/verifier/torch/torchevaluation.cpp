@@ -280,6 +280,8 @@ bool TorchEvaluation::build()
                      .arg(environment.torchVersion, environment.architecture, environment.python,
                           m_options.torchInlineBuild)
                      .toUtf8());
+    if (m_options.torchInlineBuild == QLatin1String("kiln"))
+        hash.addData(inlineBuildDigest(environment.worker)); // a fix to Kiln's build rebuilds
     const QString key = QString::fromLatin1(hash.result().toHex().left(20));
     m_extensionDir = m_options.torchExtensionFolder() + QLatin1Char('/') + key;
     const QString marker = m_extensionDir + QStringLiteral("/kiln-built");
@@ -354,6 +356,21 @@ bool TorchEvaluation::build()
     return true;
 }
 
+// Kiln's own part in a fast inline build: the files beside the worker that kiln_inline_build.py
+// names OWN_FILES.
+QByteArray TorchEvaluation::inlineBuildDigest(const QString &worker)
+{
+    QCryptographicHash digest(QCryptographicHash::Sha256);
+    const QDir folder = QFileInfo(worker).dir();
+    for (const char *name : {"kiln_inline_build.py", "kiln_inline_split.py", "kiln_inline_module.h",
+                             "kiln_inline_launch.h", "kiln_tensor_bridge.cpp"}) {
+        QFile file(folder.filePath(QLatin1String(name)));
+        if (file.open(QIODevice::ReadOnly))
+            digest.addData(file.readAll());
+    }
+    return digest.result();
+}
+
 // ", by Kiln's build" / ", by load_inline (Kiln's build declined: why)" for the compile stage.
 QString TorchEvaluation::buildWays(const QJsonArray &builds)
 {
@@ -378,9 +395,8 @@ bool TorchEvaluation::startCandidate(TorchReference &reference)
                                                  &m_language);
     QString error;
     if (!m_candidate->start(QString(), 64 << 20, &error)) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the candidate's "
-                                                           "sandbox: ") +
-                                                error};
+        m_failure = EvaluationRecorder::verifierFailure(
+            QStringLiteral("cannot start the candidate's sandbox: ") + error);
         return false;
     }
     m_isolation = m_candidate->process().isolation();
@@ -401,6 +417,7 @@ bool TorchEvaluation::startCandidate(TorchReference &reference)
     if (m_language.build() == KernelLanguage::Build::AtImport)
         m_isolation.replace(QStringLiteral("seccomp=after-import"),
                             QString::fromUtf8(reply.words.value(2)));
+    m_loadedExtensions = QJsonDocument::fromJson(reply.words.value(3)).array();
     return true;
 }
 
@@ -622,7 +639,9 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
     m_correct = true;
     addStage(QStringLiteral("correctness"), true, timer.nsecsElapsed() / 1e6,
              QStringLiteral("%1 input sets match the reference").arg(count),
-             {{QStringLiteral("seeds"), seeds}, {QStringLiteral("memory"), m_memoryPlan}});
+             {{QStringLiteral("seeds"), seeds},
+              {QStringLiteral("memory"), m_memoryPlan},
+              {QStringLiteral("extensions_loaded"), m_loadedExtensions}});
     return true;
 }
 

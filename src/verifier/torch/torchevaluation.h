@@ -52,6 +52,7 @@ private:
     bool build();
     // How the build reply's extensions were built, for the compile stage's message.
     static QString buildWays(const QJsonArray &builds);
+    static QByteArray inlineBuildDigest(const QString &worker);
     // A JIT language's first call, untimed, before the candidate's process loses exec: its
     // kernels compile and autotune; reported as the compile stage.
     bool warmUp(const QJsonObject &spec);
@@ -125,6 +126,7 @@ private:
     QString m_gpuUuid;         // for NVML; empty on the CPU device or where the probe did not say
     qint64 m_deviceMemory = 0; // the GPU's, in bytes; 0 on the CPU device or where unknown
     QJsonObject m_memoryPlan;  // planMemory()'s decision, in the correctness stage
+    QJsonArray m_loadedExtensions; // how the candidate's process got its extensions (ditto)
     std::unique_ptr<DeviceLock> m_deviceLock; // shared for correctness, exclusive for timing
     double m_lockWaitMs = 0.0;
     quint64 m_timingSince = 0; // µs since the epoch, when the timed window began
