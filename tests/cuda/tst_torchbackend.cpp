@@ -7,6 +7,7 @@
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
+#include "torchpython.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
 
@@ -236,19 +237,11 @@ private slots:
     {
         const QString candidates =
             QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/candidates/");
-        QProcess script;
-        script.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        script.start(m_options.python,
-                     {QStringLiteral(KILN_SOURCE_DIR "/tests/cuda/inline_builds.py"),
-                      u"--worker-dir"_s, QFileInfo(m_options.torchSandbox).absolutePath(),
-                      u"--tasks-dir"_s, m_tasksDir.path(), u"--jobs"_s, u"3"_s,
-                      candidates + u"row_softmax.py"_s, candidates + u"small_matmul_tiled.py"_s,
-                      candidates + u"matmul_bias_relu.py"_s});
-        QVERIFY(script.waitForFinished(900000));
-        QCOMPARE(script.exitCode(), 0);
-        const QByteArray output = script.readAllStandardOutput().trimmed();
-        const QJsonObject report =
-            QJsonDocument::fromJson(output.mid(output.lastIndexOf('\n') + 1)).object();
+        const QJsonObject report = kiln::test::inlineBuildsReport(
+            m_options.python,
+            {u"--worker-dir"_s, QFileInfo(m_options.torchSandbox).absolutePath(), u"--tasks-dir"_s,
+             m_tasksDir.path(), u"--jobs"_s, u"3"_s, candidates + u"row_softmax.py"_s,
+             candidates + u"small_matmul_tiled.py"_s, candidates + u"matmul_bias_relu.py"_s});
         const QJsonArray rows = report.value(u"candidates"_s).toArray();
         QCOMPARE(rows.size(), 3);
         for (const QJsonValue &value : rows) {

@@ -200,18 +200,11 @@ private slots:
     // of its own, gives the same outputs bit for bit (tests/cuda/inline_builds.py).
     void bothBuildsGiveEqualOutputs()
     {
-        QProcess script;
-        script.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        script.start(m_python, {QStringLiteral(KILN_SOURCE_DIR "/tests/cuda/inline_builds.py"),
-                                u"--worker-dir"_s, QStringLiteral(KILN_SOURCE_DIR "/src/sandbox"),
-                                u"--tasks-dir"_s, m_tasksDir.path(), u"--device"_s, u"cpu"_s,
-                                QStringLiteral(KILN_SOURCE_DIR
-                                               "/tests/data/kernelbench/cpu/cpp_scaled_add.py")});
-        QVERIFY(script.waitForFinished(600000));
-        QCOMPARE(script.exitCode(), 0);
-        const QByteArray output = script.readAllStandardOutput().trimmed();
-        const QJsonObject report =
-            QJsonDocument::fromJson(output.mid(output.lastIndexOf('\n') + 1)).object();
+        const QJsonObject report = kiln::test::inlineBuildsReport(
+            m_python,
+            {u"--worker-dir"_s, QStringLiteral(KILN_SOURCE_DIR "/src/sandbox"), u"--tasks-dir"_s,
+             m_tasksDir.path(), u"--device"_s, u"cpu"_s,
+             QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench/cpu/cpp_scaled_add.py")});
         const QJsonArray rows = report.value(u"candidates"_s).toArray();
         QCOMPARE(rows.size(), 1);
         const QJsonObject row = rows.first().toObject();
