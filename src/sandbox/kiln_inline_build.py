@@ -193,6 +193,10 @@ class InlineHeaders:
         """Makes what is missing of plans ((cxx, header, flags) ...) and the bridge, all at
         once; returns what was made (seconds)."""
         os.makedirs(self.folder, exist_ok=True)
+        wanted = [os.path.join(self.variant(header, flags)[0], header) + ".gch"
+                  for _, header, flags in plans] + [self.bridge()]
+        if all(os.path.exists(product) for product in wanted):
+            return {}  # nothing to make: no lock to wait for (or to be kept from by anyone)
         with open(os.path.join(self.folder, ".lock"), "w") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
