@@ -10,6 +10,7 @@
 # usage: bench/kernelbench/inline_build.sh OUT_DIR BUILD_DIR TASKS_DIR REPEATS CANDIDATE...
 #   TASKS_DIR: KernelBench problems imported with `kiln-cli import-kernelbench`.
 #   KILN_LIBRARY_PATH: libraries for the bench program alone (a bundled Qt), not for python3.
+#   BUILD_DIR must hold the benchmarks (the release preset, or -DKILN_BUILD_BENCH=ON).
 set -uo pipefail
 out=$1 build=$2 tasks=$3 repeats=$4
 shift 4
