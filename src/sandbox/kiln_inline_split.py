@@ -306,11 +306,12 @@ class Splitter:
         if re.search(r"\b__host__\b", head):
             self.host.append(chunk.text)
             return
-        if not chunk.has_body() or "(" not in head or "=" in head.split("(")[0]:
-            if DEVICE_VARIABLE.search(head) and not re.search(r"\b__shared__\b", head):
-                self.place_device_variable(chunk)
-                return
-        self.device.append(chunk.text)
+        # A variable: no parameter list before its initialiser, or no body at all.
+        variable = not chunk.has_body() or "(" not in head.split("=")[0]
+        if variable and DEVICE_VARIABLE.search(head) and not re.search(r"\b__shared__\b", head):
+            self.place_device_variable(chunk)
+        else:
+            self.device.append(chunk.text)
 
     def place_device_variable(self, chunk):
         """A __constant__ / __device__ variable: defined in the device part; the host part
@@ -371,7 +372,7 @@ class Splitter:
                 names.append(words[-1])
                 part = ""
                 continue
-            depth += c in "<(" 
+            depth += c in "<("
             depth -= c in ">)"
             part += c
         return names

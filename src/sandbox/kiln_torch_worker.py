@@ -1091,7 +1091,6 @@ class Worker:
                 self.inline.disable("the headers could not be made: %s" % first_line(error))
             if not self.confinement.confine_writes(excluding=headers):
                 self.inline.disable("the headers' folder could not be made read-only")
-        report["inline_build"] = self.inline.disabled or "kiln"
 
     def do_load(self, path, seed, init_json="null"):
         torch = self.torch
