@@ -462,6 +462,7 @@ private slots:
     void notFindings_data();
     void notFindings();
     void partialLibraryIsAdvice();
+    void unpackedSizesAreNumbers();
     void lineNumbers();
     void referencePrecisionIsAllowed();
     void tritonRules_data();
@@ -704,6 +705,24 @@ void TstTorchScreen::partialLibraryIsAdvice()
                    u"        y = torch.relu(self.linear(x))\n"_s);
     QVERIFY(blockingIds(TorchScreen::screen(task(u"kb2_001_matmul_bias_relu"_s), source))
                 .contains(u"torch_library_compute"_s));
+}
+
+// Sizes unpacked from a shape are numbers: arithmetic on them is no PyTorch compute. A tuple
+// that could hold a tensor beside a size makes none of its names a number.
+void TstTorchScreen::unpackedSizesAreNumbers()
+{
+    const auto partial = [](const QString &forward) {
+        const QString source = softmaxWith(
+            QString(), forward + u"        return self.row_softmax.row_softmax_cuda(x)\n"_s);
+        return findFlag(TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source),
+                        u"torch_partial_library"_s) != nullptr;
+    };
+    QVERIFY(!partial(u"        rows, cols = x.shape\n"
+                     "        scale = 1.0 / rows + cols * 2\n"_s));
+    QVERIFY(!partial(u"        rows, cols = x.size(0), x.size(1)\n"
+                     "        scale = 1.0 / rows\n"_s));
+    QVERIFY(partial(u"        y, n = x, x.numel()\n"
+                    "        x = y * 2\n"_s));
 }
 
 // Flags point at lines of the Python file, also for text inside the CUDA strings.

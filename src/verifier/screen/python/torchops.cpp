@@ -549,11 +549,9 @@ void TorchOps::readScalarNames()
 {
     for (int round = 0; round < 2; ++round) {
         for (const PythonSource::Statement &statement : m_source.statements()) {
-            const int first = statement.first;
-            if (m_source.tokens()[first].kind != Token::Kind::Name || !m_source.is(first + 1, u"="))
-                continue;
-            if (isScalar({first + 2, statement.last}))
-                m_scalarNames.insert(m_source.tokens()[first].text);
+            const QStringList targets = unpackedTargets(statement);
+            if (!targets.isEmpty())
+                m_scalarNames.unite(QSet<QString>(targets.cbegin(), targets.cend()));
         }
     }
     const QList<Token> &tokens = m_source.tokens();
@@ -562,6 +560,48 @@ void TorchOps::readScalarNames()
             m_source.is(k + 2, u"in") && m_source.is(k + 3, u"range"))
             m_scalarNames.insert(tokens[k + 1].text);
     }
+}
+
+// The names a statement binds to Python numbers: `n = x.numel()`, `rows, cols = x.shape`, and
+// `r, c = x.size(0), x.size(1)` name by name (a tuple may mix a tensor in).
+QStringList TorchOps::unpackedTargets(const PythonSource::Statement &statement) const
+{
+    const QList<Token> &tokens = m_source.tokens();
+    QStringList names;
+    int k = statement.first;
+    while (k < statement.last && tokens[k].kind == Token::Kind::Name) {
+        names << tokens[k].text;
+        if (!m_source.is(k + 1, u","))
+            break;
+        k += 2;
+    }
+    if (names.isEmpty() || !m_source.is(k + 1, u"="))
+        return {};
+    // The right side's values, split at its top-level commas.
+    QList<QPair<int, int>> values;
+    int depth = 0;
+    int from = k + 2;
+    for (int j = from; j < statement.last; ++j) {
+        const QString &text = tokens[j].text;
+        if (tokens[j].kind != Token::Kind::Operator)
+            continue;
+        if (text == u"(" || text == u"[" || text == u"{")
+            ++depth;
+        else if (text == u")" || text == u"]" || text == u"}")
+            --depth;
+        else if (text == u"," && depth == 0) {
+            values.append({from, j});
+            from = j + 1;
+        }
+    }
+    values.append({from, statement.last});
+    if (names.size() == 1 || values.size() == 1)
+        return isScalar({k + 2, statement.last}) ? names : QStringList();
+    QStringList scalars;
+    for (qsizetype i = 0; i < names.size() && values.size() == names.size(); ++i)
+        if (isScalar(values.at(i)))
+            scalars << names.at(i);
+    return scalars;
 }
 
 void TorchOps::collectReachable()

@@ -43,6 +43,7 @@ public:
 private:
     void readModules();
     void readScalarNames();
+    QStringList unpackedTargets(const PythonSource::Statement &statement) const;
     void collectReachable();
     void scanLambdas();
     void scanStoredFunctions();
