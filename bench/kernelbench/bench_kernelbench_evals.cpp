@@ -52,8 +52,21 @@ Sample evaluate(Verifier &verifier, const Task &task, const QString &source, con
     const StageResult *compile = result.stage(QStringLiteral("compile"));
     if (compile)
         sample.compileMs = compile->ms;
+    // Where the time went, stage by stage (the timing stage's set-up and rounds beside it).
+    QJsonObject stages;
+    double staged = 0.0;
+    for (const StageResult &stage : result.stages) {
+        stages.insert(stage.name, qRound(stage.ms));
+        staged += stage.ms;
+    }
+    stages.insert(QStringLiteral("outside_stages"), qRound(sample.wallMs - staged));
+    if (const StageResult *timing = result.stage(QStringLiteral("timing")))
+        for (const char *key : {"setup_ms", "rounds", "lock_wait_ms"})
+            stages.insert(QStringLiteral("timing_") + QLatin1String(key),
+                          timing->data.value(QLatin1String(key)));
     const QJsonObject line{
         {QStringLiteral("evaluation"), label},
+        {QStringLiteral("stages"), stages},
         {QStringLiteral("verdict"), verdictName(result.verdict)},
         {QStringLiteral("wall_ms"), sample.wallMs},
         {QStringLiteral("compile_ms"), sample.compileMs},
