@@ -2,8 +2,8 @@
 
 #include "engine/policyfactory.h"
 #include "store/runstore.h"
-#include "tasks/tasklibrary.h"
 #include "strategyregistry.h"
+#include "tasks/tasklibrary.h"
 
 namespace kiln {
 
@@ -18,9 +18,15 @@ std::unique_ptr<SearchSession> SearchSession::make(RunStore &store, const TaskLi
     if (!session->m_policy)
         return nullptr;
     for (const QString &name : config.tasks) {
-        const Task *task = tasks.task(name);
-        const QString refused =
-            task ? session->m_policy->refusal(*task, config.backend) : QString();
+        const Task *shared = tasks.task(name);
+        if (!shared)
+            continue;
+        // A KernelBench problem is refused or not in the run's language, as the engine's copy
+        // of it will carry.
+        Task task = *shared;
+        if (task.isKernelBench())
+            task.candidateLanguage = config.language;
+        const QString refused = session->m_policy->refusal(task, config.backend);
         if (!refused.isEmpty()) {
             *error = refused;
             return nullptr;

@@ -83,8 +83,14 @@ int TaskLibrary::loadDirectory(const QString &directory, bool replaceExisting)
     }
     const QDir dir(directory);
     const QStringList folders = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QString &folder : folders)
+    for (const QString &folder : folders) {
+        // tasks/kernelbench holds the offline policy's variant spaces of KernelBench problems,
+        // which are imported from a checkout, not tasks of their own.
+        if (folder == QLatin1String("kernelbench") &&
+            !QFileInfo::exists(dir.filePath(folder) + QStringLiteral("/task.json")))
+            continue;
         loadTaskFolder(dir.filePath(folder), replaceExisting, loaded);
+    }
     return loaded;
 }
 

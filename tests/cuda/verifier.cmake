@@ -47,3 +47,9 @@ endif()
 kiln_add_test(NAME tst_torchtriton SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchtriton.cpp
               LIBS kiln_verifier kiln_tasks Qt6::Test LABEL cuda TIMEOUT 1200)
 add_dependencies(tst_torchtriton kiln-sandbox kiln-torch-sandbox)
+
+# The offline policy's Triton variants of three KernelBench problems, and the defects it injects
+# into them, judged on a GPU in a Triton run (skipped without torch, Triton or a GPU).
+kiln_add_test(NAME tst_tritonvariants SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_tritonvariants.cpp
+              LIBS kiln_verifier kiln_tasks kiln_policy_offline Qt6::Test LABEL cuda TIMEOUT 1200)
+add_dependencies(tst_tritonvariants kiln-sandbox kiln-torch-sandbox)

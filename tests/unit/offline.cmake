@@ -6,4 +6,8 @@ if(TARGET kiln_policy_offline)
     kiln_add_test(NAME tst_offlinepolicy
                   SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_offlinepolicy.cpp
                   LIBS kiln_policy_offline Qt6::Concurrent LABEL unit TIMEOUT 120)
+    # Defects of KernelBench Triton candidates, checked with Python's ast and the static screen.
+    kiln_add_test(NAME tst_pythondefects
+                  SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_pythondefects.cpp
+                  LIBS kiln_policy_offline kiln_verifier kiln_tasks LABEL unit TIMEOUT 120)
 endif()

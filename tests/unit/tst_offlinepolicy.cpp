@@ -825,9 +825,11 @@ void TstOfflinePolicy::kernelBenchTaskIsRefused()
     const GenerationResult result = policy.generate(r, cancel);
     QVERIFY(!result.ok);
     QVERIFY(result.candidate.source.isEmpty()); // no C kernel passed off as an answer
-    const QString expected =
-        QStringLiteral("the offline policy writes kernels for Kiln's own tasks; KernelBench "
-                       "problems need --policy llm (or replay/manual)");
+    // The run's language is inline CUDA (the default): no problem has a space in it.
+    const QString expected = QStringLiteral(
+        "softmax has no variant space of the offline policy in cuda (it writes KernelBench "
+        "candidates only for kb1_001_square_matrix_multiplication, kb1_088_mingptnewgelu, "
+        "kb1_095_crossentropyloss in triton): use --policy llm (or replay/manual)");
     QVERIFY2(result.error.contains(expected), qPrintable(result.error));
     // The run asks first, and is refused with the same words before any request.
     QCOMPARE(policy.refusal(problem, Backend(backend)), result.error);

@@ -1,5 +1,7 @@
 #include "defectinjector.h"
 
+#include "policies/offline/pythondefectinjector.h"
+
 #include <QRegularExpression>
 #include <optional>
 
@@ -547,6 +549,8 @@ QStringList DefectInjector::wrongResultKinds()
 
 QStringList DefectInjector::gamingKinds(const Task &task, Backend backend)
 {
+    if (backend == Backend::Torch)
+        return PythonDefectInjector::gamingKinds(QString());
     QStringList kinds{QStringLiteral("stale_output"), QStringLiteral("pointer_cache"),
                       QStringLiteral("constant_output"), QStringLiteral("mutate_input"),
                       QStringLiteral("fp16")};
@@ -565,6 +569,10 @@ QStringList DefectInjector::gamingKinds(const Task &task, Backend backend)
 
 QStringList DefectInjector::kinds(const QString &category, const Task &task, Backend backend)
 {
+    // KernelBench candidates are Python with Triton kernels: their own kinds, every kind of the
+    // category (which have a site depends on the source, which this does not see).
+    if (backend == Backend::Torch)
+        return PythonDefectInjector::kinds(category, QString());
     if (category == QLatin1String("compile_error"))
         return compileErrorKinds();
     if (category == QLatin1String("wrong"))
@@ -578,6 +586,8 @@ DefectInjector::Outcome DefectInjector::apply(QString *source, const QString &ca
                                               const QString &kind, const Task &task,
                                               Backend backend, CounterRng &rng)
 {
+    if (backend == Backend::Torch)
+        return PythonDefectInjector::apply(source, category, kind, rng);
     Outcome outcome;
     QStringList order{kind};
     QStringList others = kinds(category, task, backend);

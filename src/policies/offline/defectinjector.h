@@ -13,6 +13,7 @@ namespace kiln {
 // compile errors, wrong results and gaming of the verifier (verifier.md's threat model).
 // Categories: "compile_error", "wrong", "gaming". Every kind edits real source text; the
 // injected kind is recorded in candidate.policyMeta so tests and the UI can check the verifier.
+// Backend::Torch candidates (Python with Triton kernels) go to PythonDefectInjector.
 class DefectInjector
 {
 public:

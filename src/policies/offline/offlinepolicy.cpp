@@ -1,5 +1,6 @@
 #include "offlinepolicy.h"
 
+#include "languages/kernellanguages.h"
 #include "policies/feedbacksummary.h"
 #include "policies/offline/defectinjector.h"
 #include "policies/offline/feedbackreader.h"
@@ -216,13 +217,9 @@ OfflinePolicy::OfflinePolicy(OfflinePolicyOptions options)
 
 QString OfflinePolicy::refusal(const Task &task, Backend backend) const
 {
-    // Its variant spaces are C and CUDA kernels of Kiln's own tasks; it has no Python ModelNew.
     if (task.isKernelBench() || backend == Backend::Torch)
-        return QStringLiteral("%1 is a KernelBench problem: the offline policy writes kernels for "
-                              "Kiln's own tasks; KernelBench problems need --policy llm (or "
-                              "replay/manual)")
-            .arg(task.name);
-    if (space(task.name, backend))
+        return kernelBenchRefusal(task);
+    if (space(task, backend))
         return {};
     return QStringLiteral("the offline policy writes kernels only for tasks with a variant space, "
                           "and %1 has none for the %2 backend; use --policy llm (a model), "
@@ -230,15 +227,54 @@ QString OfflinePolicy::refusal(const Task &task, Backend backend) const
         .arg(task.name, backendName(backend));
 }
 
-std::shared_ptr<const VariantSpace> OfflinePolicy::space(const QString &task, Backend backend) const
+QString OfflinePolicy::kernelBenchRefusal(const Task &task) const
 {
-    const QString key = task + QLatin1Char('/') + backendName(backend);
+    const QString language = spaceLanguage(task, Backend::Torch);
+    const auto space = this->space(task, Backend::Torch);
+    QString pattern;
+    // The prompt shows the problem's reference: a space is used only where that source is the
+    // one its template was written for (a newer KernelBench may change a problem).
+    if (space && space->fitsReference(task.referenceSource.value(Backend::Torch), &pattern))
+        return {};
+    if (space)
+        return QStringLiteral("%1's reference is not the problem the offline policy's %2 "
+                              "variants were written for (it does not match /%3/); use --policy "
+                              "llm (or replay/manual)")
+            .arg(task.name, language, pattern);
+    // What it can write instead, language by language.
+    QStringList known;
+    for (const QString &id : KernelLanguages::ids()) {
+        const QStringList problems = VariantSpace::availableKernelBench(id);
+        if (!problems.isEmpty())
+            known << QStringLiteral("%1 in %2").arg(problems.join(QStringLiteral(", ")), id);
+    }
+    return QStringLiteral("%1 has no variant space of the offline policy in %2 (it writes "
+                          "KernelBench candidates only for %3): use --policy llm (or "
+                          "replay/manual)")
+        .arg(task.name, language,
+             known.isEmpty() ? QStringLiteral("no problem") : known.join(QStringLiteral("; ")));
+}
+
+QString OfflinePolicy::spaceLanguage(const Task &task, Backend backend)
+{
+    if (backend != Backend::Torch)
+        return {};
+    return task.candidateLanguage.isEmpty() ? QStringLiteral("cuda") : task.candidateLanguage;
+}
+
+std::shared_ptr<const VariantSpace> OfflinePolicy::space(const Task &task, Backend backend) const
+{
+    const QString language = spaceLanguage(task, backend);
+    const QString key =
+        task.name + QLatin1Char('/') + backendName(backend) + QLatin1Char('/') + language;
     QMutexLocker locker(&m_mutex);
     auto it = m_spaces.constFind(key);
     if (it != m_spaces.constEnd())
         return it.value();
     std::shared_ptr<const VariantSpace> loaded;
-    if (auto space = VariantSpace::loadEmbedded(task, backend))
+    auto space = backend == Backend::Torch ? VariantSpace::loadKernelBench(task.name, language)
+                                           : VariantSpace::loadEmbedded(task.name, backend);
+    if (space)
         loaded = std::make_shared<const VariantSpace>(std::move(*space));
     m_spaces.insert(key, loaded);
     return loaded;
@@ -256,7 +292,7 @@ QString OfflinePolicy::feedbackKind(const EvaluationResult &evaluation, const Va
         if (hint == QLatin1String("latency"))
             return hint;
     }
-    if (evaluation.backend == Backend::Cuda && evaluation.candidateMs &&
+    if (evaluation.backend != Backend::Cpu && evaluation.candidateMs &&
         *evaluation.candidateMs < 0.01)
         return QStringLiteral("launch_bound");
     if (evaluation.rooflineFraction && *evaluation.rooflineFraction < 0.2)
@@ -568,7 +604,7 @@ QString OfflinePolicy::requestError(const GenerationRequest &request,
     if (!request.task)
         return QStringLiteral("offline policy: request without a task");
     if (request.task->isKernelBench() || request.backend == Backend::Torch)
-        return refusal(*request.task, request.backend);
+        return kernelBenchRefusal(*request.task);
     return {};
 }
 
@@ -580,7 +616,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     if (!result.error.isEmpty())
         return result;
     const Task &task = *request.task;
-    const std::shared_ptr<const VariantSpace> space = this->space(task.name, request.backend);
+    const std::shared_ptr<const VariantSpace> space = this->space(task, request.backend);
     const double difficulty = space ? space->difficulty() : 0.5;
     // The prompt first: all this model knows of the memory and of its team is in it.
     const Prompt prompt = m_prompts.build(request);
@@ -734,20 +770,28 @@ void OfflinePolicy::planCrossover(const VariantSpace *space, const KnobConfig &a
 QString OfflinePolicy::responseText(const GenerationRequest &request, const VariantSpace &space,
                                     const Plan &plan, const QString &source)
 {
-    const QString language =
-        request.backend == Backend::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpp");
+    // The fence and the words a model would use for what it wrote.
+    QString language = QStringLiteral("cpp");
+    QString kind = QStringLiteral("C++/OpenMP kernel");
+    if (request.backend == Backend::Cuda) {
+        language = QStringLiteral("cuda");
+        kind = QStringLiteral("CUDA kernel");
+    } else if (request.backend == Backend::Torch) {
+        language = QStringLiteral("python");
+        kind = QStringLiteral("ModelNew with %1 kernels")
+                   .arg(space.language() == QLatin1String("triton") ? QStringLiteral("Triton")
+                                                                    : space.language());
+    }
     QStringList choices;
     for (const Knob &knob : space.knobs())
         choices.append(QStringLiteral("- %1 = %2: %3")
                            .arg(knob.name, plan.knobs.value(knob.name), knob.description));
-    return QStringLiteral(
-               "%1\n\nHere is %2 %3 kernel for `%4`.\n\n```%5\n%6%7```\n\nKey choices:\n%8\n")
+    return QStringLiteral("%1\n\nHere is %2 %3 for `%4`.\n\n```%5\n%6%7```\n\nKey choices:\n%8\n")
         .arg(kSimulatedLabel,
              request.operation == Operation::Sample ? QStringLiteral("a")
                                                     : QStringLiteral("an improved"),
-             request.backend == Backend::Cuda ? QStringLiteral("CUDA")
-                                              : QStringLiteral("C++/OpenMP"),
-             request.task->entry, language, source,
+             kind, request.backend == Backend::Torch ? request.task->name : request.task->entry,
+             language, source,
              source.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"),
              choices.isEmpty() ? QStringLiteral("- the task's reference structure")
                                : choices.join(QLatin1Char('\n')));
@@ -757,14 +801,16 @@ QJsonObject OfflinePolicy::candidateMeta(const GenerationRequest &request,
                                          const VariantSpace &space, const Draws &draws,
                                          const Plan &plan) const
 {
-    QJsonObject meta{{QStringLiteral("simulated"), true},
-                     {QStringLiteral("model"), m_options.model},
-                     {QStringLiteral("preset"), m_options.preset},
-                     {QStringLiteral("skill"), m_options.skill},
-                     {QStringLiteral("knobs"), VariantSpace::configToJson(plan.knobs)},
-                     {QStringLiteral("injected"), plan.injected},
-                     {QStringLiteral("space"),
-                      request.task->name + QLatin1Char('/') + backendName(request.backend)}};
+    QJsonObject meta{
+        {QStringLiteral("simulated"), true},
+        {QStringLiteral("model"), m_options.model},
+        {QStringLiteral("preset"), m_options.preset},
+        {QStringLiteral("skill"), m_options.skill},
+        {QStringLiteral("knobs"), VariantSpace::configToJson(plan.knobs)},
+        {QStringLiteral("injected"), plan.injected},
+        {QStringLiteral("space"),
+         request.task->name + QLatin1Char('/') + backendName(request.backend) +
+             (space.language().isEmpty() ? QString() : QLatin1Char('/') + space.language())}};
     if (plan.injectedLine > 0)
         meta.insert(QStringLiteral("injected_line"), plan.injectedLine);
     if (!plan.misconception.isEmpty())

@@ -65,12 +65,18 @@ public:
     // What the feedback of a correct parent asks for: "memory_bound", "compute_bound",
     // "launch_bound" or "latency" (verifier hint first, then timing, then the space's default).
     static QString feedbackKind(const EvaluationResult &evaluation, const VariantSpace &space);
-    // The variant space used for a task (embedded), cached; nullptr when the task has none.
-    std::shared_ptr<const VariantSpace> space(const QString &task, Backend backend) const;
+    // The variant space used for a task (embedded; a KernelBench problem's in the run's
+    // language), cached; nullptr when the task has none.
+    std::shared_ptr<const VariantSpace> space(const Task &task, Backend backend) const;
 
 private:
     struct Plan;
     struct Draws;
+    // Why a KernelBench problem gets no candidates (no space in the run's language, or a
+    // reference that is not the one the space was written for); empty when it has a space.
+    QString kernelBenchRefusal(const Task &task) const;
+    // The kernel language of a task's space: the run's for KernelBench ("cuda" by default).
+    static QString spaceLanguage(const Task &task, Backend backend);
     // The knob moves feedback of `kind` suggests, with the skill-weighted odds of each.
     struct FeedbackMoves
     {

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 namespace kiln {
 
@@ -77,6 +78,43 @@ std::optional<VariantSpace> VariantSpace::loadEmbedded(const QString &task, Back
     return loadDirectory(directoryFor(resourceRoot(), task, backend), error);
 }
 
+QString VariantSpace::kernelBenchDirectory(const QString &root, const QString &problem,
+                                           const QString &language)
+{
+    return root + QStringLiteral("/kernelbench/") + problem + QStringLiteral("/variants/") +
+           language;
+}
+
+QStringList VariantSpace::availableKernelBench(const QString &language)
+{
+    QStringList problems;
+    const QDir root(resourceRoot() + QStringLiteral("/kernelbench"));
+    const QStringList entries = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &problem : entries)
+        if (QFile::exists(kernelBenchDirectory(resourceRoot(), problem, language) +
+                          QStringLiteral("/knobs.json")))
+            problems.append(problem);
+    return problems;
+}
+
+std::optional<VariantSpace> VariantSpace::loadKernelBench(const QString &problem,
+                                                          const QString &language, QString *error)
+{
+    return loadDirectory(kernelBenchDirectory(resourceRoot(), problem, language), error);
+}
+
+bool VariantSpace::fitsReference(const QString &referenceSource, QString *why) const
+{
+    for (const QString &pattern : m_referencePatterns) {
+        if (!QRegularExpression(pattern).match(referenceSource).hasMatch()) {
+            if (why)
+                *why = pattern;
+            return false;
+        }
+    }
+    return true;
+}
+
 std::optional<VariantSpace> VariantSpace::loadDirectory(const QString &directory, QString *error)
 {
     QString json;
@@ -115,6 +153,17 @@ std::optional<VariantSpace> VariantSpace::fromJson(const QJsonObject &object,
     if (space.m_task.isEmpty() || !backend)
         return fail(QStringLiteral("knobs.json needs \"task\" and a known \"backend\""));
     space.m_backend = *backend;
+    space.m_language = object.value(QStringLiteral("language")).toString();
+    if (space.m_backend == Backend::Torch && space.m_language.isEmpty())
+        return fail(QStringLiteral("knobs.json of a pytorch space needs its \"language\""));
+    for (const QJsonValue &pattern : object.value(QStringLiteral("reference")).toArray()) {
+        const QRegularExpression expression(pattern.toString());
+        if (pattern.toString().isEmpty() || !expression.isValid())
+            return fail(QStringLiteral("knobs.json: reference pattern '%1' is not a valid "
+                                       "regular expression")
+                            .arg(pattern.toString()));
+        space.m_referencePatterns.append(pattern.toString());
+    }
     space.m_template = templateText;
     space.m_difficulty =
         std::clamp(object.value(QStringLiteral("difficulty")).toDouble(0.5), 0.0, 1.0);

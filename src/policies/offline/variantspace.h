@@ -33,7 +33,9 @@ struct Knob
 using KnobConfig = QMap<QString, QString>;
 
 // The variant space of one task and backend: knobs plus a source template. Loaded from the
-// embedded resources (":/tasks/<task>/variants/<backend>/") or from any directory.
+// embedded resources (":/tasks/<task>/variants/<backend>/"; a KernelBench problem's, in one
+// kernel language, from ":/tasks/kernelbench/<problem>/variants/<language>/") or from any
+// directory.
 class VariantSpace
 {
 public:
@@ -45,6 +47,12 @@ public:
     static QStringList availableTasks(Backend backend);
     static std::optional<VariantSpace> loadEmbedded(const QString &task, Backend backend,
                                                     QString *error = nullptr);
+    // KernelBench problems (named as import-kernelbench names them) have spaces per language.
+    static QString kernelBenchDirectory(const QString &root, const QString &problem,
+                                        const QString &language);
+    static QStringList availableKernelBench(const QString &language);
+    static std::optional<VariantSpace>
+    loadKernelBench(const QString &problem, const QString &language, QString *error = nullptr);
     // Loads <directory>/knobs.json and the template it names.
     static std::optional<VariantSpace> loadDirectory(const QString &directory,
                                                      QString *error = nullptr);
@@ -53,6 +61,11 @@ public:
 
     QString task() const { return m_task; }
     Backend backend() const { return m_backend; }
+    QString language() const { return m_language; } // a KernelBench space's; empty otherwise
+    // Whether a problem's reference source (as a prompt shows it) is the one this space's
+    // template was written for: every pattern of knobs.json's "reference" matches. A space
+    // without patterns fits any reference; `why` names the first pattern that did not match.
+    bool fitsReference(const QString &referenceSource, QString *why = nullptr) const;
     QString templateText() const { return m_template; }
     const QList<Knob> &knobs() const { return m_knobs; }
     const Knob *knob(const QString &name) const;
@@ -73,6 +86,8 @@ public:
 private:
     QString m_task;
     Backend m_backend = Backend::Cpu;
+    QString m_language;
+    QStringList m_referencePatterns;
     QString m_template;
     QList<Knob> m_knobs;
     double m_difficulty = 0.5;
