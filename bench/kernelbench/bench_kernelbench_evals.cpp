@@ -60,6 +60,11 @@ Sample evaluate(Verifier &verifier, const Task &task, const QString &source, con
         staged += stage.ms;
     }
     stages.insert(QStringLiteral("outside_stages"), qRound(sample.wallMs - staged));
+    if (const StageResult *audit = result.stage(QStringLiteral("audit")))
+        stages.insert(QStringLiteral("audit_steps"), audit->data.value(QStringLiteral("steps_ms")));
+    if (const StageResult *correctness = result.stage(QStringLiteral("correctness")))
+        stages.insert(QStringLiteral("candidate_process"),
+                      correctness->data.value(QStringLiteral("candidate_process")));
     if (const StageResult *timing = result.stage(QStringLiteral("timing")))
         for (const char *key : {"setup_ms", "rounds", "lock_wait_ms"})
             stages.insert(QStringLiteral("timing_") + QLatin1String(key),

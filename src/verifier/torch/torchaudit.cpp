@@ -3,6 +3,7 @@
 #include "verifier/torch/torchkernelshare.h"
 #include "verifier/torch/torchoprecord.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 
 using namespace Qt::StringLiterals;
@@ -78,7 +79,15 @@ std::optional<QJsonObject> TorchAudit::ask(TorchProcess &process, const QByteArr
     const bool candidate = &process == &m_candidate;
     if (m_cancel || (candidate && m_candidateLost))
         return std::nullopt;
+    QElapsedTimer timer;
+    timer.start();
     const SandboxProcess::Reply reply = process.request(line, m_timeoutMs, &m_cancel);
+    // What each request cost, for the audit stage's data (where an evaluation's time goes).
+    QJsonObject steps = m_outcome.data.value(u"steps_ms"_s).toObject();
+    steps.insert((candidate ? u"candidate "_s : u"reference "_s) +
+                     QString::fromUtf8(line.left(line.indexOf(' '))),
+                 qRound(timer.nsecsElapsed() / 1e5) / 10.0);
+    m_outcome.data.insert(u"steps_ms"_s, steps);
     if (reply.status == SandboxProcess::Status::Ok)
         return TorchProcess::json(reply).object();
     const bool error = reply.status == SandboxProcess::Status::Error;

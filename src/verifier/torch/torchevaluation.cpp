@@ -394,6 +394,8 @@ bool TorchEvaluation::startCandidate(TorchReference &reference)
                                                  TorchProcess::Role::Candidate, m_extensionDir, 1,
                                                  &m_language);
     QString error;
+    QElapsedTimer timer;
+    timer.start();
     if (!m_candidate->start(QString(), 64 << 20, &error)) {
         m_failure = EvaluationRecorder::verifierFailure(
             QStringLiteral("cannot start the candidate's sandbox: ") + error);
@@ -406,12 +408,15 @@ bool TorchEvaluation::startCandidate(TorchReference &reference)
                                                 m_candidate->process().workDir()};
         return false;
     }
+    m_startTimes.insert(QStringLiteral("process_start_ms"), timer.nsecsElapsed() / 1e6);
+    timer.restart();
     SandboxProcess::Reply reply;
     if (!request(*m_candidate,
                  "load " + path.toUtf8() + ' ' + QByteArray::number(reference.initSeed()) + ' ' +
                      reference.initInputs(),
                  m_options.torchBuildTimeoutMs, QStringLiteral("building ModelNew"), &reply))
         return false;
+    m_startTimes.insert(QStringLiteral("load_ms"), timer.nsecsElapsed() / 1e6);
     // The filter goes in once the module is imported: "seccomp=1" when it did. A JIT
     // language's goes in after its first call (warmUp).
     if (m_language.build() == KernelLanguage::Build::AtImport)
@@ -544,6 +549,7 @@ bool TorchEvaluation::warmUp(const QJsonObject &spec)
         QStringLiteral("the first call (%1 compiles its kernels)").arg(m_language.displayName()),
         &reply);
     const double ms = timer.nsecsElapsed() / 1e6;
+    m_warmMs = ms; // the compile stage's, not the correctness stage's it runs inside
     m_warmed = ok;
     const QJsonObject answer = ok ? TorchProcess::json(reply).object() : QJsonObject();
     QJsonObject data{{QStringLiteral("language"), m_language.id()},
@@ -591,7 +597,7 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
         const std::optional<Comparison> c =
             callOnSeed(reference, i == 0 ? kVisibleSeed : seed(i), i == 1, &layout, i == count - 1);
         if (!c) {
-            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
+            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6 - m_warmMs,
                      m_failure ? m_failure->message : QString(),
                      {{QStringLiteral("failed_on"), set}});
             return false;
@@ -625,7 +631,7 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
                           .arg(c->first)
                           .arg(c->maxAbs, 0, 'g', 3)
                     : QStringLiteral("input set %1: the forward changed its inputs").arg(i + 1);
-            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6,
+            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6 - m_warmMs,
                      m_wrongDetail,
                      {{QStringLiteral("seeds"), seeds}, {QStringLiteral("failed_on"), set}});
             return false;
@@ -637,10 +643,11 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
         }
     }
     m_correct = true;
-    addStage(QStringLiteral("correctness"), true, timer.nsecsElapsed() / 1e6,
+    addStage(QStringLiteral("correctness"), true, timer.nsecsElapsed() / 1e6 - m_warmMs,
              QStringLiteral("%1 input sets match the reference").arg(count),
              {{QStringLiteral("seeds"), seeds},
               {QStringLiteral("memory"), m_memoryPlan},
+              {QStringLiteral("candidate_process"), m_startTimes},
               {QStringLiteral("extensions_loaded"), m_loadedExtensions}});
     return true;
 }

@@ -107,6 +107,7 @@ private:
     std::unique_ptr<TorchProcess> m_candidate;
     bool m_compiled = false;
     bool m_warmed = false;
+    double m_warmMs = 0.0; // the first call's, when the language compiles on it
     bool m_correct = false;
     QString m_isolation;
     QJsonObject m_lastAnswer; // the candidate's reply to its last call
@@ -127,6 +128,7 @@ private:
     qint64 m_deviceMemory = 0; // the GPU's, in bytes; 0 on the CPU device or where unknown
     QJsonObject m_memoryPlan;  // planMemory()'s decision, in the correctness stage
     QJsonArray m_loadedExtensions; // how the candidate's process got its extensions (ditto)
+    QJsonObject m_startTimes;      // its sandbox's start and the module's import, in ms (ditto)
     std::unique_ptr<DeviceLock> m_deviceLock; // shared for correctness, exclusive for timing
     double m_lockWaitMs = 0.0;
     quint64 m_timingSince = 0; // µs since the epoch, when the timed window began

@@ -57,7 +57,9 @@ def row_logsumexp(row_ptr, cols, BLOCK: tl.constexpr):
         offsets = start + tl.arange(0, BLOCK)
         x = tl.load(row_ptr + offsets, mask=offsets < cols, other=-float("inf"))
         grown = tl.maximum(top, x)
-        total = total * exp_of(top - grown) + exp_of(x - grown)
+        # A lane that has seen only padding holds -inf: shift it by 0, not by -inf (NaN).
+        shift = tl.where(grown == -float("inf"), 0.0, grown)
+        total = total * exp_of(top - shift) + exp_of(x - shift)
         top = grown
     row_top = tl.max(top, axis=0)
     return row_top + log_of(tl.sum(total * exp_of(top - row_top), axis=0))
