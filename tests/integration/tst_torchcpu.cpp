@@ -119,6 +119,10 @@ private slots:
         }
         QCOMPARE(correctness->ok, !path.contains(u"wrong"_s) && !path.contains(u"cache"_s) &&
                                       !path.contains(u"mutates"_s));
+        // A NaN is named as such, not hidden behind "max abs error 0".
+        if (path.contains(u"nan"_s))
+            QVERIFY2(correctness->detail.contains(u"1 NaN or infinite"_s),
+                     qPrintable(correctness->detail));
     }
 
     // The audit on torch's CPU device: no kernel trace, but the op record and the replay.

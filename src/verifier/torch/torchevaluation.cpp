@@ -17,6 +17,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <unistd.h>
 
@@ -463,6 +465,10 @@ TorchEvaluation::Comparison TorchEvaluation::compare(const QJsonArray &expected,
             if (!v.bad)
                 continue;
             c.unwritten += v.unwritten;
+            // A NaN's error is no number: counted apart, so the message does not say "max
+            // abs error 0" of an output full of NaN.
+            if (!integer && !v.unwritten && !std::isfinite(std::bit_cast<float>(have[i])))
+                ++c.notFinite;
             if (c.first < 0)
                 c.first = index;
             ++c.mismatches;
@@ -625,11 +631,15 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
                 !c->problem.isEmpty() ? c->problem
                 : c->mismatches > 0
                     ? QStringLiteral("input set %1: %2 element(s) outside the tolerance (first at "
-                                     "flat index %3; max abs error %4)")
+                                     "flat index %3; max abs error %4%5)")
                           .arg(i + 1)
                           .arg(c->mismatches)
                           .arg(c->first)
                           .arg(c->maxAbs, 0, 'g', 3)
+                          .arg(c->notFinite > 0
+                                   ? QStringLiteral(" among finite ones; %1 NaN or infinite")
+                                         .arg(c->notFinite)
+                                   : QString())
                     : QStringLiteral("input set %1: the forward changed its inputs").arg(i + 1);
             addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6 - m_warmMs,
                      m_wrongDetail,

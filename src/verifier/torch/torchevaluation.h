@@ -40,6 +40,7 @@ private:
     {
         qint64 mismatches = 0;
         qint64 unwritten = 0;
+        qint64 notFinite = 0; // mismatches that are NaN or infinite where the reference is not
         qint64 first = -1;
         double maxAbs = 0.0;
         double maxRel = 0.0;
