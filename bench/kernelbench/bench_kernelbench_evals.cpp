@@ -1,7 +1,8 @@
 // Whole KernelBench evaluations whose build is cold, as a search makes them: the problem's
 // reference process is warm (kept between candidates), every candidate source is new (docs/
 // performance.md, "Inline-CUDA builds, split").
-//   bench_kernelbench_evals --tasks DIR [--ways torch,kiln] [--language L] [--repeats N] FILE...
+//   bench_kernelbench_evals --tasks DIR [--ways torch,kiln] [--language L] [--device cpu]
+//                           [--repeats N] FILE...
 // Each FILE names its problem in its first line (`# expect: task=...`). Per way (how inline
 // extensions are built: --inline-build), one verifier; its first evaluation of each problem warms
 // the reference (and, the first time, makes Kiln's headers) and is reported apart. Then, REPEATS
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
     TaskLibrary tasks;
     if (tasks.loadDirectory(option(args, QStringLiteral("--tasks"))) == 0) {
         std::fprintf(stderr, "usage: bench_kernelbench_evals --tasks DIR [--ways torch,kiln] "
-                             "[--language L] [--repeats N] FILE...\n");
+                             "[--language L] [--device cpu] [--repeats N] FILE...\n");
         return 2;
     }
     const QStringList ways =
@@ -111,6 +112,9 @@ int main(int argc, char **argv)
         options.cacheDirectory = cache.filePath(way + QStringLiteral("/compile"));
         options.torchInlineBuild = way;
         options.torchLanguage = option(args, QStringLiteral("--language"), QStringLiteral("auto"));
+        // torch's CPU device (the same pipeline, without a GPU; KILN_PYTHON names a python3
+        // with torch).
+        options.torchDevice = option(args, QStringLiteral("--device"), options.torchDevice);
         verifiers[way] = std::make_unique<Verifier>(options);
     }
     std::map<QString, std::vector<double>> walls, compiles;

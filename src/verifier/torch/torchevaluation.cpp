@@ -20,6 +20,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <future>
 #include <unistd.h>
 
 namespace kiln {
@@ -271,10 +272,10 @@ bool TorchEvaluation::screen()
 // The extension is built by a process of its own in a folder named by the source's hash, so
 // the same source is built once (the import alone costs about a minute on a GPU machine) and a
 // build never holds the GPU lock.
-bool TorchEvaluation::build()
+QString TorchEvaluation::chooseExtensionFolder()
 {
     if (m_language.build() == KernelLanguage::Build::OnFirstCall)
-        return true; // compiled by warmUp(), in the candidate's own process
+        return {}; // compiled by warmUp(), in the candidate's own process
     const TorchEnvironment &environment = m_backend.environment();
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(m_source.toUtf8());
@@ -286,6 +287,16 @@ bool TorchEvaluation::build()
         hash.addData(inlineBuildDigest(environment.worker)); // a fix to Kiln's build rebuilds
     const QString key = QString::fromLatin1(hash.result().toHex().left(20));
     m_extensionDir = m_options.torchExtensionFolder() + QLatin1Char('/') + key;
+    // The candidate's process may start before the build makes it: its sandbox's rules name it.
+    QDir().mkpath(m_extensionDir);
+    return key;
+}
+
+bool TorchEvaluation::build(const QString &key)
+{
+    if (key.isEmpty())
+        return true;
+    const TorchEnvironment &environment = m_backend.environment();
     const QString marker = m_extensionDir + QStringLiteral("/kiln-built");
     QElapsedTimer timer;
     timer.start();
@@ -306,7 +317,6 @@ bool TorchEvaluation::build()
     const QSemaphoreReleaser release(m_backend.builds());
     const double queuedMs = timer.nsecsElapsed() / 1e6; // waiting for a build slot
     timer.restart();
-    QDir().mkpath(m_extensionDir);
     TorchProcess builder(m_options, environment, TorchProcess::Role::Build, m_extensionDir,
                          m_backend.buildSlots());
     QString error;
@@ -390,28 +400,40 @@ QString TorchEvaluation::buildWays(const QJsonArray &builds)
     return ways.isEmpty() ? QString() : QStringLiteral(": ") + ways.join(QStringLiteral("; "));
 }
 
-bool TorchEvaluation::startCandidate(TorchReference &reference)
+// The candidate's sandbox: python3 with torch imported and, on a GPU, its CUDA context. Run
+// beside the build, outside the GPU (under a shared hold of the device, as correctness calls,
+// so never in another candidate's timed window); nothing of the candidate runs in it yet.
+bool TorchEvaluation::startCandidateProcess(QString *error)
 {
-    m_candidate = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
-                                                 TorchProcess::Role::Candidate, m_extensionDir, 1,
-                                                 &m_language);
-    QString error;
     QElapsedTimer timer;
     timer.start();
-    if (!m_candidate->start(QString(), 64 << 20, &error)) {
-        m_failure = EvaluationRecorder::verifierFailure(
-            QStringLiteral("cannot start the candidate's sandbox: ") + error);
+    const DeviceLock hold(m_lockName, DeviceLock::Mode::Shared, &m_cancel);
+    if (hold.cancelled()) {
+        *error = QStringLiteral("cancelled while waiting for the device");
         return false;
     }
-    m_isolation = m_candidate->process().isolation();
+    auto process = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
+                                                  TorchProcess::Role::Candidate, m_extensionDir, 1,
+                                                  &m_language);
+    if (!process->start(QString(), 64 << 20, error))
+        return false;
+    m_isolation = process->process().isolation();
+    m_candidate = std::move(process);
+    m_startTimes.insert(QStringLiteral("process_start_ms"), timer.nsecsElapsed() / 1e6);
+    return true;
+}
+
+// The candidate's module imported in its process (its extensions loaded), ModelNew built.
+bool TorchEvaluation::loadCandidate(TorchReference &reference)
+{
+    QElapsedTimer timer;
+    timer.start();
     const QString path = m_candidate->writeModule(QStringLiteral("candidate.py"), m_source);
     if (path.isEmpty()) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("cannot write candidate.py in ") +
                                                 m_candidate->process().workDir()};
         return false;
     }
-    m_startTimes.insert(QStringLiteral("process_start_ms"), timer.nsecsElapsed() / 1e6);
-    timer.restart();
     SandboxProcess::Reply reply;
     if (!request(*m_candidate,
                  "load " + path.toUtf8() + ' ' + QByteArray::number(reference.initSeed()) + ' ' +
@@ -941,12 +963,28 @@ EvaluationResult TorchEvaluation::run()
         addStage(QStringLiteral("compile"), false, 0.0, m_failure->message);
         return finish();
     }
-    if (!screen() || !build())
+    // The device's lock name first: the candidate's process starts under it.
+    chooseDevice();
+    if (!screen())
+        return finish();
+    const QString key = chooseExtensionFolder();
+    QString startError;
+    std::future<bool> started = std::async(
+        std::launch::async, [this, &startError] { return startCandidateProcess(&startError); });
+    const bool built = build(key);
+    if (!started.get() && built) {
+        // Not the candidate's doing: none of its code has run yet.
+        m_failure =
+            m_cancel ? Failure{Verdict::Timeout, startError}
+                     : EvaluationRecorder::verifierFailure(
+                           QStringLiteral("cannot start the candidate's sandbox: ") + startError);
+        addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
+    }
+    if (!built || !m_candidate)
         return finish();
     QMutexLocker gpu(&m_backend.gpu());
     // Correctness calls of several candidates (of any Kiln process) may share the device; a
     // timing never shares it with anything of theirs.
-    chooseDevice();
     if (!lockDevice(DeviceLock::Mode::Shared)) {
         addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
         return finish();
@@ -961,7 +999,7 @@ EvaluationResult TorchEvaluation::run()
         addStage(QStringLiteral("correctness"), false, 0.0, m_failure->message);
         return finish();
     }
-    if (!startCandidate(reference)) {
+    if (!loadCandidate(reference)) {
         const bool compile = m_failure && m_failure->verdict == Verdict::CompileError;
         addStage(compile ? QStringLiteral("compile") : QStringLiteral("correctness"), false, 0.0,
                  m_failure->message);
@@ -970,7 +1008,11 @@ EvaluationResult TorchEvaluation::run()
     if (checkCorrectness(reference)) {
         if (m_options.runTiming)
             measureTiming(reference);
-        if (m_correct && !m_failure)
+        // The audit judges shares and outputs, not times: it holds the device shared again, so
+        // the next candidate's process may start beside it (unless the problem is too large to
+        // share the GPU's memory: then the evaluation holds it alone to its end).
+        const bool alone = m_memoryPlan.value(QStringLiteral("device_alone")).toBool();
+        if (m_correct && !m_failure && (alone || lockDevice(DeviceLock::Mode::Shared)))
             audit(reference);
     }
     return finish();

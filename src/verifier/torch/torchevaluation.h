@@ -50,7 +50,10 @@ private:
     };
 
     bool screen();
-    bool build();
+    // The folder of an inline-CUDA candidate's extensions, named by its source (made, and kept
+    // in m_extensionDir); empty for a JIT language, which builds nothing apart.
+    QString chooseExtensionFolder();
+    bool build(const QString &key);
     // How the build reply's extensions were built, for the compile stage's message.
     static QString buildWays(const QJsonArray &builds);
     static QByteArray inlineBuildDigest(const QString &worker);
@@ -68,7 +71,8 @@ private:
     bool planMemory(const TorchReference &reference);
     // The exclusive hold, and what tells our processes from others' on the GPU.
     bool beginTimedWindow(TorchReference &reference);
-    bool startCandidate(TorchReference &reference);
+    bool startCandidateProcess(QString *error);
+    bool loadCandidate(TorchReference &reference);
     bool checkCorrectness(TorchReference &reference);
     std::optional<Comparison> callOnSeed(TorchReference &reference, quint64 seed,
                                          bool sameAddresses, QJsonObject *layout,
