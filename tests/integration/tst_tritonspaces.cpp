@@ -4,6 +4,7 @@
 // reason, and refuses a problem whose reference is not the one a space was written for. Whether
 // the kernels are right is the GPU's to say (tst_torchtriton, offlineTritonVariantsPass).
 
+#include "kernelbenchproblems.h"
 #include "languages/kernellanguages.h"
 #include "policies/offline/offlinepolicy.h"
 #include "policies/offline/variantspace.h"
@@ -27,25 +28,9 @@ const QString kProblems = QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbenc
 // The problems of tests/data/kernelbench/triton_spaces as the importer names them, in Triton.
 QMap<QString, Task> problems()
 {
-    QMap<QString, Task> tasks;
-    const QDir dir(kProblems + u"/level1"_s);
-    for (const QFileInfo &file : dir.entryInfoList({u"*.py"_s}, QDir::Files)) {
-        QFile in(file.filePath());
-        if (!in.open(QIODevice::ReadOnly))
-            continue;
-        int number = 0;
-        QString title;
-        if (!KernelBenchSource::parseFileName(file.fileName(), &number, &title))
-            continue;
-        Task task;
-        task.name = KernelBenchSource::taskName(1, number, title);
-        task.title = title;
-        task.entry = u"ModelNew"_s;
-        task.kernelBench = KernelBenchProblem{1, number, file.fileName()};
-        task.referenceSource.insert(Backend::Torch, QString::fromUtf8(in.readAll()));
+    QMap<QString, Task> tasks = testing::kernelBenchProblemsIn(kProblems + u"/level1"_s, 1);
+    for (Task &task : tasks)
         task.candidateLanguage = u"triton"_s;
-        tasks.insert(task.name, task);
-    }
     return tasks;
 }
 
@@ -192,9 +177,10 @@ void TstTritonSpaces::policyRefusesWhatItCannotWrite()
     Task other = matmul;
     other.name = u"kb1_019_relu"_s;
     const QString relu = policy.refusal(other, Backend::Torch);
-    QVERIFY2(relu.contains(u"kb1_019_relu has no variant space of the offline policy in triton"_s) &&
-                 relu.contains(u"kb1_095_crossentropyloss"_s),
-             qPrintable(relu));
+    QVERIFY2(
+        relu.contains(u"kb1_019_relu has no variant space of the offline policy in triton"_s) &&
+            relu.contains(u"kb1_095_crossentropyloss"_s),
+        qPrintable(relu));
     std::atomic<bool> cancel{false};
     const GenerationResult refused = policy.generate(sample(other, 0), cancel);
     QCOMPARE(refused.error, relu);

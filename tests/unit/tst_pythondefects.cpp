@@ -1,4 +1,5 @@
 #include "candidateexpectation.h"
+#include "kernelbenchproblems.h"
 #include "languages/kernellanguages.h"
 #include "policies/offline/counterrng.h"
 #include "policies/offline/defectinjector.h"
@@ -186,24 +187,8 @@ QStringList allIds(const QList<CheatFlag> &flags)
 QMap<QString, Task> problemTasks()
 {
     QMap<QString, Task> tasks;
-    for (const QString &folder : {u"/KernelBench/level1"_s, u"/triton_spaces/level1"_s}) {
-        const QDir dir(kData + folder);
-        for (const QFileInfo &file : dir.entryInfoList({u"*.py"_s}, QDir::Files, QDir::Name)) {
-            const QString source = testing::readFile(file.filePath());
-            int number = 0;
-            QString title;
-            if (!KernelBenchSource::parseFileName(file.fileName(), &number, &title) ||
-                !KernelBenchSource::problemDefects(source).isEmpty())
-                continue;
-            Task task;
-            task.name = KernelBenchSource::taskName(1, number, title);
-            task.title = title;
-            task.entry = u"ModelNew"_s;
-            task.kernelBench = KernelBenchProblem{1, number, file.fileName()};
-            task.referenceSource.insert(Backend::Torch, source);
-            tasks.insert(task.name, task);
-        }
-    }
+    for (const QString &folder : {u"/KernelBench/level1"_s, u"/triton_spaces/level1"_s})
+        tasks.insert(testing::kernelBenchProblemsIn(kData + folder, 1));
     return tasks;
 }
 

@@ -1,4 +1,5 @@
 #include "candidateexpectation.h"
+#include "kernelbenchproblems.h"
 #include "languages/kernellanguages.h"
 #include "tasks/kernelbenchsource.h"
 #include "tasks/task.h"
@@ -53,24 +54,9 @@ const CheatFlag *findFlag(const QList<CheatFlag> &flags, const QString &id)
 QMap<QString, Task> problemTasks()
 {
     QMap<QString, Task> tasks;
-    for (int level = 1; level <= 2; ++level) {
-        const QDir dir(kData + u"/KernelBench/level"_s + QString::number(level));
-        for (const QFileInfo &file : dir.entryInfoList({u"*.py"_s}, QDir::Files, QDir::Name)) {
-            const QString source = testing::readFile(file.filePath());
-            int number = 0;
-            QString title;
-            if (!KernelBenchSource::parseFileName(file.fileName(), &number, &title) ||
-                !KernelBenchSource::problemDefects(source).isEmpty())
-                continue;
-            Task task;
-            task.name = KernelBenchSource::taskName(level, number, title);
-            task.title = title;
-            task.entry = u"ModelNew"_s;
-            task.kernelBench = KernelBenchProblem{level, number, file.fileName()};
-            task.referenceSource.insert(Backend::Torch, source);
-            tasks.insert(task.name, task);
-        }
-    }
+    for (int level = 1; level <= 2; ++level)
+        tasks.insert(testing::kernelBenchProblemsIn(
+            kData + u"/KernelBench/level"_s + QString::number(level), level));
     return tasks;
 }
 
