@@ -158,6 +158,17 @@ private slots:
         const QJsonObject ghost = part("cpp_ghost_scaled_add.py", "replay");
         QVERIFY2(ghost.value(u"calls"_s).toInt() >= 1 && ghost.value(u"depends"_s) == false,
                  qPrintable(text(ghost)));
+        // The reference's op record is asked once per reference process: the ghost's audit
+        // asked for it, the honest add's (the next evaluation of the problem) reused it.
+        const auto steps = [this](const char *file) {
+            const StageResult *stage = m_results.value(QString::fromUtf8(file)).stage(u"audit"_s);
+            return stage ? stage->data.value(u"steps_ms"_s).toObject() : QJsonObject{};
+        };
+        QVERIFY2(steps("cpp_ghost_scaled_add.py").contains(u"reference dtypes"_s),
+                 qPrintable(text(steps("cpp_ghost_scaled_add.py"))));
+        QVERIFY2(!steps("cpp_scaled_add.py").contains(u"reference dtypes"_s) &&
+                     steps("cpp_scaled_add.py").contains(u"candidate dtypes"_s),
+                 qPrintable(text(steps("cpp_scaled_add.py"))));
     }
 
     // The honest C++ extension: timed against eager PyTorch, isolated, and built only once.

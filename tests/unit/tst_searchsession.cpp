@@ -56,11 +56,32 @@ private slots:
         NoEvaluator evaluator;
         QString error;
         QVERIFY(!SearchSession::create(*store, library, evaluator, config, &error));
-        QVERIFY2(error.contains(u"the offline policy writes kernels for Kiln's own tasks; "
-                                u"KernelBench problems need --policy llm (or replay/manual)"_s),
+        // An inline-CUDA run (the default language), and a problem without a Triton space.
+        QVERIFY2(error.contains(u"kb1_019_relu has no variant space of the offline policy in "
+                                u"cuda"_s) &&
+                     error.contains(u"use --policy llm (or replay/manual)"_s),
                  qPrintable(error));
         QVERIFY(store->runs().isEmpty()); // nothing stored, nothing judged
         QCOMPARE(evaluator.calls, 0);
+
+        // A problem with a Triton space, in a Triton run: asked in the run's language, the
+        // policy accepts it (the library's copy of the task carries no language).
+        Task matmul = problem;
+        matmul.name = u"kb1_001_square_matrix_multiplication"_s;
+        matmul.kernelBench =
+            KernelBenchProblem{1, 1, u"level1/1_Square_matrix_multiplication_.py"_s};
+        matmul.referenceSource.insert(Backend::Torch,
+                                      u"class Model(nn.Module):\n"
+                                      "    def forward(self, A: torch.Tensor, B: torch.Tensor):\n"
+                                      "        return torch.matmul(A, B)\n"_s);
+        library.addTask(matmul);
+        config.tasks = {matmul.name};
+        config.language = u"triton"_s;
+        error.clear();
+        QVERIFY2(SearchSession::create(*store, library, evaluator, config, &error),
+                 qPrintable(error));
+        config.language = u"cuda"_s;
+        QVERIFY(!SearchSession::create(*store, library, evaluator, config, &error));
     }
 };
 

@@ -40,9 +40,10 @@ QString statusText(SandboxProcess::Status status)
 } // namespace
 
 TorchAudit::TorchAudit(TorchProcess &candidate, TorchProcess &reference, QString candidateSource,
-                       int timeoutMs, const std::atomic<bool> &cancel)
+                       int timeoutMs, const std::atomic<bool> &cancel,
+                       std::optional<QJsonObject> *referenceRecord)
     : m_candidate(candidate), m_reference(reference), m_source(std::move(candidateSource)),
-      m_timeoutMs(timeoutMs), m_cancel(cancel)
+      m_timeoutMs(timeoutMs), m_cancel(cancel), m_referenceRecord(referenceRecord)
 {
 }
 
@@ -52,8 +53,13 @@ TorchAudit::Outcome TorchAudit::run(quint64 seed, qint64 outputAt, const SameOut
 {
     m_outcome = Outcome{};
     m_summary.clear();
-    const TorchOpRecord reference(
-        ask(m_reference, "dtypes", u"the reference's op record"_s).value_or(QJsonObject{}));
+    std::optional<QJsonObject> referenceRecord =
+        m_referenceRecord && *m_referenceRecord
+            ? **m_referenceRecord
+            : ask(m_reference, "dtypes", u"the reference's op record"_s);
+    if (m_referenceRecord && referenceRecord)
+        *m_referenceRecord = referenceRecord;
+    const TorchOpRecord reference(referenceRecord.value_or(QJsonObject{}));
     const TorchOpRecord candidate(
         ask(m_candidate, "dtypes", u"the candidate's op record"_s).value_or(QJsonObject{}));
     QStringList tf32Kernels;
@@ -85,7 +91,7 @@ std::optional<QJsonObject> TorchAudit::ask(TorchProcess &process, const QByteArr
     // What each request cost, for the audit stage's data (where an evaluation's time goes).
     QJsonObject steps = m_outcome.data.value(u"steps_ms"_s).toObject();
     steps.insert((candidate ? u"candidate "_s : u"reference "_s) +
-                     QString::fromUtf8(line.left(line.indexOf(' '))),
+                     QString::fromUtf8(line).section(u' ', 0, 0),
                  qRound(timer.nsecsElapsed() / 1e5) / 10.0);
     m_outcome.data.insert(u"steps_ms"_s, steps);
     if (reply.status == SandboxProcess::Status::Ok)

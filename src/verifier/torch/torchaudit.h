@@ -51,8 +51,11 @@ public:
     static constexpr double kLibraryGemmFloor = 0.30;
     static constexpr int kProfiledCalls = 5;
 
+    // referenceRecord: the reference process's op record, kept by its owner between audits
+    // (the problem's ops and dtypes do not change with the inputs); asked for when empty.
     TorchAudit(TorchProcess &candidate, TorchProcess &reference, QString candidateSource,
-               int timeoutMs, const std::atomic<bool> &cancel);
+               int timeoutMs, const std::atomic<bool> &cancel,
+               std::optional<QJsonObject> *referenceRecord = nullptr);
 
     // seed: the noise of the replay and the fresh inputs of the profiled calls; outputAt: where
     // the candidate writes the replay's outputs in its buffer.
@@ -72,6 +75,7 @@ private:
     QString m_source;
     int m_timeoutMs;
     const std::atomic<bool> &m_cancel;
+    std::optional<QJsonObject> *m_referenceRecord;
     bool m_candidateLost = false;
     Outcome m_outcome;
     QStringList m_summary;

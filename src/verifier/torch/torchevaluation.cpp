@@ -923,7 +923,7 @@ void TorchEvaluation::audit(TorchReference &reference)
     QElapsedTimer timer;
     timer.start();
     TorchAudit audit(*m_candidate, reference.process(), m_source, m_options.torchCallTimeoutMs,
-                     m_cancel);
+                     m_cancel, &reference.opRecord());
     const auto sameOutputs = [this](const QJsonArray &normal, const QJsonArray &replay) {
         // Both lists come from the candidate's process: each place is checked before a read.
         for (const QJsonValue &value : normal) {

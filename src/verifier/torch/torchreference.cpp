@@ -24,6 +24,7 @@ bool TorchReference::ensureReady(QString *error)
         return true;
     m_loaded = false;
     m_compileState = 0;
+    m_opRecord.reset(); // asked again of the new process
     m_process = std::make_unique<TorchProcess>(m_options, m_environment,
                                                TorchProcess::Role::Reference, QString());
     if (!m_process->start(QString(), 64 << 20, error))

@@ -4,6 +4,8 @@
 #include "verifier/torch/torchprocess.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
+#include <optional>
 
 namespace kiln {
 
@@ -32,6 +34,9 @@ public:
     // one (0 before): what TorchEvaluation plans the GPU's memory with.
     qint64 setBytes() const { return m_setBytes; }
     void noteSetBytes(qint64 bytes) { m_setBytes = bytes; }
+    // The ops and dtypes its forward runs (the worker's "dtypes"), once an audit asked: the
+    // same for every candidate of the problem, so asked once per process.
+    std::optional<QJsonObject> &opRecord() { return m_opRecord; }
 
 private:
     const VerifierOptions &m_options;
@@ -44,6 +49,7 @@ private:
     int m_compileState = 0; // 0 not tried, 1 available, -1 unavailable
     QString m_compileNote;
     qint64 m_setBytes = 0;
+    std::optional<QJsonObject> m_opRecord;
     std::unique_ptr<TorchProcess> m_process;
 };
 
