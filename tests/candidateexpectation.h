@@ -50,6 +50,16 @@ inline QStringList flagIds(const EvaluationResult &result)
     return ids;
 }
 
+// The ids of the flags that block (a screen's or a result's).
+inline QStringList blockingFlagIds(const QList<CheatFlag> &flags)
+{
+    QStringList ids;
+    for (const CheatFlag &flag : flags)
+        if (flag.blocking)
+            ids << flag.id;
+    return ids;
+}
+
 // One line for a failure message: the file, the verdict and summary it got, and its flags.
 inline QString describeResult(const QString &path, const EvaluationResult &result)
 {

@@ -8,6 +8,7 @@
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
+#include "torchpython.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
 
@@ -15,7 +16,6 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -73,12 +73,9 @@ private slots:
         m_options.torchLanguage = u"triton"_s;
         m_pool = std::make_unique<VerifierPool>(m_options, 4);
         const TorchEnvironment &torch = m_pool->verifier().torchEnvironment();
-        if (!torch.usable || torch.deviceName.isEmpty())
-            QSKIP(qPrintable(u"the pytorch backend cannot run on a GPU here: "_s + torch.reason));
-        QProcess probe;
-        probe.start(m_options.python, {u"-c"_s, u"import triton"_s});
-        if (!probe.waitForFinished(60000) || probe.exitCode() != 0)
-            QSKIP("python3 has no triton");
+        if (const QString missing = kiln::test::tritonOnGpuMissing(torch, m_options.python);
+            !missing.isEmpty())
+            QSKIP(qPrintable(missing));
         qInfo("%s", qPrintable(torch.describe()));
         m_expectations = expectationsIn(candidate(QString()), u"*.py"_s);
         QVERIFY(m_expectations.size() >= 10);

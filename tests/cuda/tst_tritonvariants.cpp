@@ -10,13 +10,13 @@
 #include "tasks/kernelbenchimporter.h"
 #include "tasks/kernelbenchtaskloader.h"
 #include "tasks/tasklibrary.h"
+#include "torchpython.h"
 #include "verifier/verifier.h"
 #include "verifier/verifierpool.h"
 
 #include <QElapsedTimer>
 #include <QFuture>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -120,12 +120,9 @@ private slots:
         options.torchLanguage = u"triton"_s;
         m_pool = std::make_unique<VerifierPool>(options, 4);
         const TorchEnvironment &torch = m_pool->verifier().torchEnvironment();
-        if (!torch.usable || torch.deviceName.isEmpty())
-            QSKIP(qPrintable(u"the pytorch backend cannot run on a GPU here: "_s + torch.reason));
-        QProcess probe;
-        probe.start(options.python, {u"-c"_s, u"import triton"_s});
-        if (!probe.waitForFinished(60000) || probe.exitCode() != 0)
-            QSKIP("python3 has no triton");
+        if (const QString missing = kiln::test::tritonOnGpuMissing(torch, options.python);
+            !missing.isEmpty())
+            QSKIP(qPrintable(missing));
         qInfo("%s", qPrintable(torch.describe()));
     }
 

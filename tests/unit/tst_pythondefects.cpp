@@ -165,16 +165,6 @@ QString expectedScreenFlag(const QString &kind)
     return flags.value(kind);
 }
 
-QStringList blockingIds(const QList<CheatFlag> &flags)
-{
-    QStringList ids;
-    for (const CheatFlag &flag : flags) {
-        if (flag.blocking)
-            ids << flag.id;
-    }
-    return ids;
-}
-
 QStringList allIds(const QList<CheatFlag> &flags)
 {
     QStringList ids;
@@ -302,7 +292,7 @@ QString screenProblem(const Task &task, const Injection &injection)
     const QList<CheatFlag> flags = TorchScreen::screen(task, injection.text, triton);
     const QString kind = injection.outcome.kind;
     const QString expected = expectedScreenFlag(kind);
-    const QStringList blocking = blockingIds(flags);
+    const QStringList blocking = testing::blockingFlagIds(flags);
     if (!expected.isEmpty())
         return blocking.contains(expected)
                    ? QString()
@@ -414,10 +404,10 @@ void TstPythonDefects::everyKindBreaksEverySource()
     const Subject &subject = m_subjects.at(index);
     Task task = m_tasks.value(subject.task);
     task.name = subject.task; // a problem missing from the test data: screened without reference
-    QVERIFY2(
-        blockingIds(TorchScreen::screen(task, subject.source, *KernelLanguages::find(u"triton"_s)))
-            .isEmpty(),
-        "the honest source is blocked");
+    QVERIFY2(testing::blockingFlagIds(
+                 TorchScreen::screen(task, subject.source, *KernelLanguages::find(u"triton"_s)))
+                 .isEmpty(),
+             "the honest source is blocked");
     QList<QPair<QString, Injection>> injections;
     QStringList texts{subject.source};
     for (const QString &category : categories()) {

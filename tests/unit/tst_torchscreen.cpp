@@ -18,16 +18,6 @@ namespace {
 
 const QString kData = QStringLiteral(KILN_SOURCE_DIR "/tests/data/kernelbench");
 
-QStringList blockingIds(const QList<CheatFlag> &flags)
-{
-    QStringList ids;
-    for (const CheatFlag &flag : flags) {
-        if (flag.blocking)
-            ids << flag.id;
-    }
-    return ids;
-}
-
 QString describe(const QList<CheatFlag> &flags)
 {
     QStringList parts;
@@ -511,7 +501,7 @@ void TstTorchScreen::candidates()
     const bool dynamicFlag = info && info->stage != u"screen";
     // A screen flag may stand beside another verdict (an import that also fails to compile).
     if (!expectation.flag.isEmpty() && !dynamicFlag) {
-        QVERIFY2(blockingIds(flags).contains(expectation.flag),
+        QVERIFY2(testing::blockingFlagIds(flags).contains(expectation.flag),
                  qPrintable(u"expected blocking "_s + expectation.flag + u", got\n  "_s + found));
     } else if (expectation.verdict == u"pass") {
         // Nothing, but the advice the usual level-2 practice (a library op kept) earns.
@@ -520,7 +510,7 @@ void TstTorchScreen::candidates()
         });
         QVERIFY2(onlyAdvice, qPrintable(u"expected no findings, got\n  "_s + found));
     } else {
-        QVERIFY2(blockingIds(flags).isEmpty(),
+        QVERIFY2(testing::blockingFlagIds(flags).isEmpty(),
                  qPrintable(u"expected nothing blocking, got\n  "_s + found));
     }
 }
@@ -542,7 +532,7 @@ void TstTorchScreen::obfuscation()
     QFETCH(QString, source);
     QFETCH(QString, flag);
     const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source);
-    QVERIFY2(blockingIds(flags).contains(flag) ||
+    QVERIFY2(testing::blockingFlagIds(flags).contains(flag) ||
                  (findFlag(flags, flag) && !FlagCatalog::find(flag)->blocking),
              qPrintable(u"expected "_s + flag + u", got\n  "_s + describe(flags)));
 }
@@ -596,7 +586,8 @@ void TstTorchScreen::kernelNamesDoNotHidePython()
                            "    def forward(self, x):\n"
                            "        return helper(x)\n"_s;
     const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source);
-    QVERIFY2(blockingIds(flags).contains(u"torch_library_compute"_s), qPrintable(describe(flags)));
+    QVERIFY2(testing::blockingFlagIds(flags).contains(u"torch_library_compute"_s),
+             qPrintable(describe(flags)));
 }
 
 void TstTorchScreen::tritonRules()
@@ -615,9 +606,9 @@ void TstTorchScreen::tritonRules()
     const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source,
                                                        *KernelLanguages::find(u"triton"_s));
     if (flag.isEmpty())
-        QVERIFY2(blockingIds(flags).isEmpty(), qPrintable(describe(flags)));
+        QVERIFY2(testing::blockingFlagIds(flags).isEmpty(), qPrintable(describe(flags)));
     else
-        QVERIFY2(blockingIds(flags).contains(flag),
+        QVERIFY2(testing::blockingFlagIds(flags).contains(flag),
                  qPrintable(u"expected "_s + flag + u", got\n  "_s + describe(flags)));
 }
 
@@ -669,7 +660,7 @@ void TstTorchScreen::notFindings()
 {
     QFETCH(QString, source);
     const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb1_002_row_softmax"_s), source);
-    QVERIFY2(blockingIds(flags).isEmpty(), qPrintable(u"got\n  "_s + describe(flags)));
+    QVERIFY2(testing::blockingFlagIds(flags).isEmpty(), qPrintable(u"got\n  "_s + describe(flags)));
 }
 
 // The usual level-2 practice: nn.Linear stays in PyTorch, the custom kernel does the ReLU.
@@ -681,7 +672,7 @@ void TstTorchScreen::partialLibraryIsAdvice()
         u"        y = self.linear(x)\n"
         "        return self.fused.linear_bias_relu_cuda(y, self.linear.weight, self.linear.bias)"_s);
     const QList<CheatFlag> flags = TorchScreen::screen(task(u"kb2_001_matmul_bias_relu"_s), source);
-    QVERIFY2(blockingIds(flags).isEmpty(), qPrintable(describe(flags)));
+    QVERIFY2(testing::blockingFlagIds(flags).isEmpty(), qPrintable(describe(flags)));
     const CheatFlag *partial = findFlag(flags, u"torch_partial_library"_s);
     QVERIFY2(partial, qPrintable(describe(flags)));
     QCOMPARE(partial->lines, QList<int>{lineOf(source, u"y = self.linear(x)"_s)});
@@ -689,8 +680,9 @@ void TstTorchScreen::partialLibraryIsAdvice()
     // All of the reference's work in PyTorch is no solution, whatever the kernel does.
     source.replace(u"        y = self.linear(x)\n"_s,
                    u"        y = torch.relu(self.linear(x))\n"_s);
-    QVERIFY(blockingIds(TorchScreen::screen(task(u"kb2_001_matmul_bias_relu"_s), source))
-                .contains(u"torch_library_compute"_s));
+    QVERIFY(
+        testing::blockingFlagIds(TorchScreen::screen(task(u"kb2_001_matmul_bias_relu"_s), source))
+            .contains(u"torch_library_compute"_s));
 }
 
 // Sizes unpacked from a shape are numbers: arithmetic on them is no PyTorch compute. A tuple
@@ -750,7 +742,7 @@ void TstTorchScreen::lineNumbers()
     const CheatFlag *advice = findFlag(flags, u"torch_default_stream"_s);
     QVERIFY2(advice && !advice->blocking, qPrintable(describe(flags)));
     QCOMPARE(advice->lines, QList<int>{lineOf(defaultStream, u"<<<rows, kThreads>>>"_s)});
-    QVERIFY(blockingIds(flags).isEmpty());
+    QVERIFY(testing::blockingFlagIds(flags).isEmpty());
 }
 
 // Precision the reference itself uses is no downgrade.

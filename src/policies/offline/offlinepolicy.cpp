@@ -259,7 +259,8 @@ QString OfflinePolicy::spaceLanguage(const Task &task, Backend backend)
 {
     if (backend != Backend::Torch)
         return {};
-    return task.candidateLanguage.isEmpty() ? QStringLiteral("cuda") : task.candidateLanguage;
+    return task.candidateLanguage.isEmpty() ? KernelLanguages::defaultLanguage().id()
+                                            : task.candidateLanguage;
 }
 
 std::shared_ptr<const VariantSpace> OfflinePolicy::space(const Task &task, Backend backend) const
@@ -778,9 +779,9 @@ QString OfflinePolicy::responseText(const GenerationRequest &request, const Vari
         kind = QStringLiteral("CUDA kernel");
     } else if (request.backend == Backend::Torch) {
         language = QStringLiteral("python");
+        const KernelLanguage *written = KernelLanguages::find(space.language());
         kind = QStringLiteral("ModelNew with %1 kernels")
-                   .arg(space.language() == QLatin1String("triton") ? QStringLiteral("Triton")
-                                                                    : space.language());
+                   .arg(written ? written->displayName() : space.language());
     }
     QStringList choices;
     for (const Knob &knob : space.knobs())

@@ -64,26 +64,35 @@ CodeView codeViewOf(const QStringList &lines)
     return view;
 }
 
+// One step of a bracket scan that skips string literals: +1 at an opening bracket, -1 at a
+// closing one, 0 elsewhere; `quote` carries an open string across steps, and `i` moves past an
+// escaped character inside one.
+int bracketStep(const QString &code, qsizetype &i, QChar &quote)
+{
+    const QChar c = code.at(i);
+    if (!quote.isNull()) {
+        if (c == QLatin1Char('\\'))
+            ++i;
+        else if (c == quote)
+            quote = QChar();
+        return 0;
+    }
+    if (c == QLatin1Char('"') || c == QLatin1Char('\''))
+        quote = c;
+    else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{'))
+        return 1;
+    else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}'))
+        return -1;
+    return 0;
+}
+
 // Brackets opened minus closed on a line of code, string literals skipped.
 int bracketDelta(const QString &code)
 {
     int delta = 0;
     QChar quote;
-    for (qsizetype i = 0; i < code.size(); ++i) {
-        const QChar c = code.at(i);
-        if (!quote.isNull()) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == quote)
-                quote = QChar();
-        } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-            quote = c;
-        } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
-            ++delta;
-        } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
-            --delta;
-        }
-    }
+    for (qsizetype i = 0; i < code.size(); ++i)
+        delta += bracketStep(code, i, quote);
     return delta;
 }
 
@@ -213,18 +222,9 @@ qsizetype matchingClose(const QStringList &code, int line, qsizetype open, int *
         const QString &text = code.at(l);
         QChar quote;
         for (qsizetype i = l == line ? open : 0; i < text.size(); ++i) {
-            const QChar c = text.at(i);
-            if (!quote.isNull()) {
-                if (c == QLatin1Char('\\'))
-                    ++i;
-                else if (c == quote)
-                    quote = QChar();
-            } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
-                quote = c;
-            } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
-                ++depth;
-            } else if ((c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) &&
-                       --depth == 0) {
+            const int step = bracketStep(text, i, quote);
+            depth += step;
+            if (step < 0 && depth == 0) {
                 *closeLine = l;
                 return i;
             }

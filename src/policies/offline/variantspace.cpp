@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <functional>
 
 namespace kiln {
 
@@ -53,6 +54,17 @@ QList<double> normalised(QList<double> weights)
     return weights;
 }
 
+// The folders under `root` whose space (the folder `directory` names) has a knobs.json.
+QStringList withKnobs(const QString &root, const std::function<QString(const QString &)> &directory)
+{
+    QStringList found;
+    const QStringList entries = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &entry : entries)
+        if (QFile::exists(directory(entry) + QStringLiteral("/knobs.json")))
+            found.append(entry);
+    return found;
+}
+
 } // namespace
 
 QString VariantSpace::directoryFor(const QString &root, const QString &task, Backend backend)
@@ -62,14 +74,9 @@ QString VariantSpace::directoryFor(const QString &root, const QString &task, Bac
 
 QStringList VariantSpace::availableTasks(Backend backend)
 {
-    QStringList tasks;
-    const QDir root(resourceRoot());
-    const QStringList entries = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QString &task : entries)
-        if (QFile::exists(directoryFor(resourceRoot(), task, backend) +
-                          QStringLiteral("/knobs.json")))
-            tasks.append(task);
-    return tasks;
+    return withKnobs(resourceRoot(), [backend](const QString &task) {
+        return directoryFor(resourceRoot(), task, backend);
+    });
 }
 
 std::optional<VariantSpace> VariantSpace::loadEmbedded(const QString &task, Backend backend,
@@ -87,14 +94,10 @@ QString VariantSpace::kernelBenchDirectory(const QString &root, const QString &p
 
 QStringList VariantSpace::availableKernelBench(const QString &language)
 {
-    QStringList problems;
-    const QDir root(resourceRoot() + QStringLiteral("/kernelbench"));
-    const QStringList entries = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QString &problem : entries)
-        if (QFile::exists(kernelBenchDirectory(resourceRoot(), problem, language) +
-                          QStringLiteral("/knobs.json")))
-            problems.append(problem);
-    return problems;
+    return withKnobs(resourceRoot() + QStringLiteral("/kernelbench"),
+                     [language](const QString &problem) {
+                         return kernelBenchDirectory(resourceRoot(), problem, language);
+                     });
 }
 
 std::optional<VariantSpace> VariantSpace::loadKernelBench(const QString &problem,

@@ -39,11 +39,11 @@ QString statusText(SandboxProcess::Status status)
 
 } // namespace
 
-TorchAudit::TorchAudit(TorchProcess &candidate, TorchProcess &reference, QString candidateSource,
-                       int timeoutMs, const std::atomic<bool> &cancel,
-                       std::optional<QJsonObject> *referenceRecord)
-    : m_candidate(candidate), m_reference(reference), m_source(std::move(candidateSource)),
-      m_timeoutMs(timeoutMs), m_cancel(cancel), m_referenceRecord(referenceRecord)
+TorchAudit::TorchAudit(TorchProcess &candidate, TorchProcess &reference,
+                       std::optional<QJsonObject> &referenceRecord, QString candidateSource,
+                       int timeoutMs, const std::atomic<bool> &cancel)
+    : m_candidate(candidate), m_reference(reference), m_referenceRecord(referenceRecord),
+      m_source(std::move(candidateSource)), m_timeoutMs(timeoutMs), m_cancel(cancel)
 {
 }
 
@@ -53,13 +53,9 @@ TorchAudit::Outcome TorchAudit::run(quint64 seed, qint64 outputAt, const SameOut
 {
     m_outcome = Outcome{};
     m_summary.clear();
-    std::optional<QJsonObject> referenceRecord =
-        m_referenceRecord && *m_referenceRecord
-            ? **m_referenceRecord
-            : ask(m_reference, "dtypes", u"the reference's op record"_s);
-    if (m_referenceRecord && referenceRecord)
-        *m_referenceRecord = referenceRecord;
-    const TorchOpRecord reference(referenceRecord.value_or(QJsonObject{}));
+    if (!m_referenceRecord)
+        m_referenceRecord = ask(m_reference, "dtypes", u"the reference's op record"_s);
+    const TorchOpRecord reference(m_referenceRecord.value_or(QJsonObject{}));
     const TorchOpRecord candidate(
         ask(m_candidate, "dtypes", u"the candidate's op record"_s).value_or(QJsonObject{}));
     QStringList tf32Kernels;

@@ -53,9 +53,9 @@ public:
 
     // referenceRecord: the reference process's op record, kept by its owner between audits
     // (the problem's ops and dtypes do not change with the inputs); asked for when empty.
-    TorchAudit(TorchProcess &candidate, TorchProcess &reference, QString candidateSource,
-               int timeoutMs, const std::atomic<bool> &cancel,
-               std::optional<QJsonObject> *referenceRecord = nullptr);
+    TorchAudit(TorchProcess &candidate, TorchProcess &reference,
+               std::optional<QJsonObject> &referenceRecord, QString candidateSource, int timeoutMs,
+               const std::atomic<bool> &cancel);
 
     // seed: the noise of the replay and the fresh inputs of the profiled calls; outputAt: where
     // the candidate writes the replay's outputs in its buffer.
@@ -72,10 +72,10 @@ private:
 
     TorchProcess &m_candidate;
     TorchProcess &m_reference;
+    std::optional<QJsonObject> &m_referenceRecord;
     QString m_source;
     int m_timeoutMs;
     const std::atomic<bool> &m_cancel;
-    std::optional<QJsonObject> *m_referenceRecord;
     bool m_candidateLost = false;
     Outcome m_outcome;
     QStringList m_summary;

@@ -269,9 +269,6 @@ bool TorchEvaluation::screen()
     return true;
 }
 
-// The extension is built by a process of its own in a folder named by the source's hash, so
-// the same source is built once (the import alone costs about a minute on a GPU machine) and a
-// build never holds the GPU lock.
 QString TorchEvaluation::chooseExtensionFolder()
 {
     if (m_language.build() == KernelLanguage::Build::OnFirstCall)
@@ -292,6 +289,9 @@ QString TorchEvaluation::chooseExtensionFolder()
     return key;
 }
 
+// The extension is built by a process of its own in a folder named by the source's hash, so
+// the same source is built once (the import alone costs about a minute on a GPU machine) and a
+// build never holds the GPU lock.
 bool TorchEvaluation::build(const QString &key)
 {
     if (key.isEmpty())
@@ -614,6 +614,8 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
 {
     QElapsedTimer timer;
     timer.start();
+    // The first call of a JIT language is the compile stage's time.
+    const auto elapsedMs = [&timer, this] { return timer.nsecsElapsed() / 1e6 - m_warmMs; };
     QByteArray previous;
     QJsonArray previousOutputs;
     QJsonArray seeds;
@@ -625,7 +627,7 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
         const std::optional<Comparison> c =
             callOnSeed(reference, i == 0 ? kVisibleSeed : seed(i), i == 1, &layout, i == count - 1);
         if (!c) {
-            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6 - m_warmMs,
+            addStage(QStringLiteral("correctness"), false, elapsedMs(),
                      m_failure ? m_failure->message : QString(),
                      {{QStringLiteral("failed_on"), set}});
             return false;
@@ -663,8 +665,7 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
                                          .arg(c->notFinite)
                                    : QString())
                     : QStringLiteral("input set %1: the forward changed its inputs").arg(i + 1);
-            addStage(QStringLiteral("correctness"), false, timer.nsecsElapsed() / 1e6 - m_warmMs,
-                     m_wrongDetail,
+            addStage(QStringLiteral("correctness"), false, elapsedMs(), m_wrongDetail,
                      {{QStringLiteral("seeds"), seeds}, {QStringLiteral("failed_on"), set}});
             return false;
         }
@@ -675,7 +676,7 @@ bool TorchEvaluation::checkCorrectness(TorchReference &reference)
         }
     }
     m_correct = true;
-    addStage(QStringLiteral("correctness"), true, timer.nsecsElapsed() / 1e6 - m_warmMs,
+    addStage(QStringLiteral("correctness"), true, elapsedMs(),
              QStringLiteral("%1 input sets match the reference").arg(count),
              {{QStringLiteral("seeds"), seeds},
               {QStringLiteral("memory"), m_memoryPlan},
@@ -922,8 +923,8 @@ void TorchEvaluation::audit(TorchReference &reference)
 {
     QElapsedTimer timer;
     timer.start();
-    TorchAudit audit(*m_candidate, reference.process(), m_source, m_options.torchCallTimeoutMs,
-                     m_cancel, &reference.opRecord());
+    TorchAudit audit(*m_candidate, reference.process(), reference.opRecord(), m_source,
+                     m_options.torchCallTimeoutMs, m_cancel);
     const auto sameOutputs = [this](const QJsonArray &normal, const QJsonArray &replay) {
         // Both lists come from the candidate's process: each place is checked before a read.
         for (const QJsonValue &value : normal) {
