@@ -110,6 +110,17 @@ struct Ruleset
     }
 };
 
+} // namespace
+
+long landlockAbi()
+{
+    const long abi =
+        ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
+    return abi > 0 ? abi : 0;
+}
+
+namespace {
+
 Ruleset createRuleset(bool confineReads)
 {
     Ruleset ruleset;

@@ -41,6 +41,9 @@ void isolateNamespaces(IsolationReport &report);
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
                      bool confineWrites = true, const std::vector<std::string> &alsoWritable = {},
                      const std::vector<std::string> &readable = {});
+// The running kernel's Landlock ABI version; 0 where Landlock is not available.
+long landlockAbi();
+
 // What a sandbox must read besides its work directory: the toolchain, the system's libraries,
 // a few files of /etc, this process's own /proc folder; gpu: also the driver's files.
 std::vector<std::string> systemReadablePaths(bool gpu);

@@ -68,11 +68,20 @@ class TensorCodec:
         if self.channel.buffer is None or end > len(self.channel.buffer):
             raise BufferNeeded(end)
 
+    def view(self, offset, nbytes):
+        """Bytes of the shared buffer as a tensor that aliases it: one copy to or from the
+        device, where slices and bytes objects made three (a level-1 problem's sets are GiB).
+        Only ever a local: the buffer cannot be mapped anew while a view of it lives."""
+        self.need(offset + nbytes)
+        return self.torch.frombuffer(self.channel.buffer, dtype=self.torch.uint8, count=nbytes,
+                                     offset=offset)
+
     def write_raw(self, tensor, offset):
-        data = tensor.detach().contiguous().cpu().view(-1).view(self.torch.uint8).numpy()
-        self.need(offset + data.nbytes)
-        self.channel.buffer[offset : offset + data.nbytes] = data.tobytes()
-        return data.nbytes
+        data = tensor.detach().contiguous().view(-1).view(self.torch.uint8)
+        nbytes = data.numel()
+        if nbytes:
+            self.view(offset, nbytes).copy_(data)
+        return nbytes
 
     def as_words(self, tensor):
         torch = self.torch
@@ -125,11 +134,12 @@ class TensorCodec:
                 values.append(convert(entry["value"]) if entry["value"] is not None else None)
                 continue
             dtype = getattr(torch, entry["dtype"])
-            start, end = entry["offset"], entry["offset"] + entry["bytes"]
-            self.need(end)
-            raw = bytearray(self.channel.buffer[start:end])
-            flat = torch.frombuffer(raw, dtype=torch.uint8) if raw else torch.empty(0, dtype=torch.uint8)
-            values.append(flat.view(dtype).reshape(entry["shape"]).to(device))
+            if entry["bytes"] == 0:
+                values.append(torch.empty(entry["shape"], dtype=dtype, device=device))
+                continue
+            flat = self.view(entry["offset"], entry["bytes"])
+            # copy=True: on the CPU device .to() would hand back the buffer's own bytes.
+            values.append(flat.view(dtype).reshape(entry["shape"]).to(device, copy=True))
         return values
 
 
@@ -165,6 +175,28 @@ def flat_roll(torch, tensor, generator):
     return tensor.reshape(-1).roll(shift).reshape(tensor.shape).contiguous()
 
 
+def draw_inputs(torch, problem, seed, device):
+    """An input set of the problem's get_inputs() under a seed, on the device. On a GPU its
+    factory functions make the tensors there (torch 2's default device): a level-1 problem's
+    hundreds of millions of values are then drawn in milliseconds, where the CPU took seconds.
+    The values follow the GPU's generator, so they are the same in every process of one machine
+    and may differ on another GPU model; a get_inputs() that mixes devices draws on the CPU."""
+    values = None
+    if device != "cpu" and hasattr(torch, "set_default_device"):
+        torch.manual_seed(seed)
+        torch.set_default_device(device)
+        try:
+            values = list(problem.get_inputs())
+        except Exception:
+            values = None
+        finally:
+            torch.set_default_device("cpu")
+    if values is None:
+        torch.manual_seed(seed)
+        values = list(problem.get_inputs())
+    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
+
+
 def interpreter_folders():
     """What this interpreter reads after start-up: its prefixes, its import path, torch's folder
     and the CUDA toolkit that load_inline builds with. Never a parent of them (the home folder)."""
@@ -176,6 +208,8 @@ def interpreter_folders():
     if cuda_home:
         folders.add(cuda_home)
     folders.add(os.path.dirname(os.path.abspath(__file__)))
+    if sys.pycache_prefix:  # Kiln's bytecode of the packages (TorchBytecode), read-only
+        folders.add(sys.pycache_prefix)
     return sorted(f for f in folders if os.path.exists(f) and ":" not in f)
 
 
@@ -218,6 +252,11 @@ class Confinement:
                 ":".join(readable).encode())
             self.landlock = abs(abi)
             self.reads = 1 if abi > 0 else 0
+        if sys.pycache_prefix and not self.landlock:
+            # The shared bytecode must stay out of every candidate's reach: no Landlock, no go.
+            sys.stderr.write("kiln: Landlock did not confine this process; the shared bytecode "
+                             "folder %s would be writable\n" % sys.pycache_prefix)
+            os._exit(91)
         return self.landlock
 
     def forbid_processes(self):
@@ -261,7 +300,7 @@ def spread_values(torch, value, generator):
         return value
     flat = value.reshape(-1).clone()
     count = max(1, flat.numel() // 100)
-    positions = torch.randint(0, flat.numel(), (count,), generator=generator)
+    positions = torch.randint(0, flat.numel(), (count,), generator=generator).to(flat.device)
     flat[positions] *= 8
     return flat.reshape(value.shape)
 
@@ -432,25 +471,8 @@ class ProblemLint:
 
     # -- helpers ----------------------------------------------------------------------------
     def draw(self, seed):
-        """An input set of get_inputs() under a seed. On a GPU its factory functions make the
-        tensors there (torch 2's default device): lint needs the problem's distribution, not
-        the verifier's very values, and a level-1 problem's billions of values are then drawn
-        in milliseconds instead of seconds."""
-        torch = self.torch
-        values = None
-        if self.device != "cpu" and hasattr(torch, "set_default_device"):
-            torch.manual_seed(seed)
-            torch.set_default_device(self.device)
-            try:
-                values = list(self.problem.get_inputs())
-            except Exception:  # a get_inputs() that mixes devices: drawn on the CPU below
-                values = None
-            finally:
-                torch.set_default_device("cpu")
-        if values is None:
-            torch.manual_seed(seed)
-            values = list(self.problem.get_inputs())
-        return [v.to(self.device) if isinstance(v, torch.Tensor) else v for v in values]
+        """An input set of get_inputs() under a seed, drawn as the verifier draws its own."""
+        return draw_inputs(self.torch, self.problem, seed, self.device)
 
     def forward(self, inputs, mode=None):
         """One call on copies of the inputs (a Model may change them in place), with torch's
@@ -986,10 +1008,12 @@ def autotune_choices(model):
 
 
 class Worker:
-    def __init__(self, role, channel, device, jit=False):
+    def __init__(self, role, channel, device, jit=False, defer_device=False):
         self.role = role
         self.device = device
         self.jit = jit  # the candidate's kernels compile on its first call ("warm")
+        self.defer_device = defer_device  # the device opens on a "device" request
+        self.timer = None  # CpuTimer or GpuTimer, once the device is open
         self.warmed = False
         self.channel = channel
         self.torch = None
@@ -1015,29 +1039,64 @@ class Worker:
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
         self.guard = PrecisionGuard(torch)
-        device = "none"
-        if self.device == "cpu":
-            self.timer = CpuTimer(torch)
-            device = "cpu"
-        elif self.role != "build":
-            if not torch.cuda.is_available():
-                self.channel.reply("err torch sees no CUDA device (torch %s)" % torch.__version__)
-                return False
-            torch.cuda.init()
-            self.timer = GpuTimer(torch)
-            major, minor = torch.cuda.get_device_capability()
-            device = "%d.%d" % (major, minor)
+        if self.role == "candidate":
+            self.warm_op_recorder()
         if os.environ.get("KILN_INLINE_BUILD") == "kiln" and self.role in ("build", "candidate"):
             from kiln_inline_build import FastInlineBuild
 
             self.inline = FastInlineBuild(os.environ.get("KILN_INLINE_HEADERS"),
                                           may_build=self.role == "build")
             self.inline.install()
+        if self.defer_device:
+            self.channel.map()
+            self.channel.reply("ready torch=%s cuda=%s arch=deferred %s" % (
+                torch.__version__, torch.version.cuda, self.confinement.describe(self.role)))
+            return True
+        device = self.open_device()
+        if device.startswith("err "):
+            self.channel.reply(device)
+            return False
         self.confinement.confine_writes()
         self.channel.map()
         self.channel.reply("ready torch=%s cuda=%s arch=%s %s" % (
             torch.__version__, torch.version.cuda, device, self.confinement.describe(self.role)))
         return True
+
+    def warm_op_recorder(self):
+        """The audit's op record on two numbers, before any candidate code: a dispatch mode's
+        first use imports some 900 modules (dynamo, sympy) on torch 2, 3-4 s that would
+        otherwise fall inside the audit. No GPU is touched."""
+        try:
+            record_ops(self.torch, lambda: self.torch.ones(2) + 1)
+        except Exception:  # a torch without dispatch modes: the audit says so itself
+            pass
+
+    def open_device(self):
+        """The device's timer and, on a GPU, the CUDA context: its architecture, "none" for
+        a build, or "err ..."."""
+        torch = self.torch
+        if self.device == "cpu":
+            self.timer = CpuTimer(torch)
+            return "cpu"
+        if self.role == "build":
+            return "none"
+        if not torch.cuda.is_available():
+            return "err torch sees no CUDA device (torch %s)" % torch.__version__
+        torch.cuda.init()
+        self.timer = GpuTimer(torch)
+        major, minor = torch.cuda.get_device_capability()
+        return "%d.%d" % (major, minor)
+
+    def do_device(self):
+        """A process started with --defer-device 1 (before its turn for the GPU: a candidate
+        process started ahead): the device opened now, then its writes confined."""
+        if self.timer is not None:
+            return "err the device is open already"
+        device = self.open_device()
+        if device.startswith("err "):
+            return device
+        self.confinement.confine_writes()
+        return "ok arch=%s %s" % (device, self.confinement.describe(self.role))
 
     # -- requests -------------------------------------------------------------------------
     # Requests that run the candidate's code: a JIT candidate's run only after its warm-up, the
@@ -1049,6 +1108,8 @@ class Worker:
         handler = getattr(self, "do_" + name, None)
         if handler is None:
             return "err unknown request %s" % name
+        if self.timer is None and name not in ("device", "map") and self.role != "build":
+            return "err %s before the device is open" % name
         if self.jit and not self.warmed and name in self.CANDIDATE_CODE:
             return "err %s before warm: a JIT candidate compiles on its warm-up call first" % name
         try:
@@ -1142,12 +1203,11 @@ class Worker:
         the problem's domain, kept): an answer that is a constant or reads a subsample then
         misses it, while the distribution of get_inputs() alone may hide both."""
         torch = self.torch
-        torch.manual_seed(int(seed))
-        cpu = list(self.reference.get_inputs())
+        inputs = draw_inputs(torch, self.reference, int(seed), self.device)
         if spread == "1":
             generator = torch.Generator().manual_seed(int(seed) ^ 0x5EED)
-            cpu = [spread_values(torch, v, generator) for v in cpu]
-        self.inputs = [v.to(self.device) if isinstance(v, torch.Tensor) else v for v in cpu]
+            inputs = [spread_values(torch, v, generator) for v in inputs]
+        self.inputs = inputs
         # Written before the forward: a Model that changes its inputs in place must not hand
         # the candidate the changed values.
         inputs, end = self.codec.write_inputs(self.inputs, int(offset))
@@ -1434,8 +1494,9 @@ def main(argv):
     role = argv[argv.index("--role") + 1] if "--role" in argv else "candidate"
     device = argv[argv.index("--device") + 1] if "--device" in argv else "cuda"
     jit = "--jit" in argv and argv[argv.index("--jit") + 1] == "1"
+    defer = "--defer-device" in argv and argv[argv.index("--defer-device") + 1] == "1"
     channel = Channel()
-    worker = Worker(role, channel, device, jit)
+    worker = Worker(role, channel, device, jit, defer)
     if not worker.start():
         return 90
     worker.serve()

@@ -69,14 +69,19 @@
 // is lost and the engine restarts the process. --probe and --compile-only run no device code.
 //
 // PyTorch sandbox (kiln-torch-sandbox --workdir DIR --worker kiln_torch_worker.py --python PY
-// --role reference|candidate|build [--device cuda|cpu] [--extensions DIR] [--arch X.Y]): the
-// same descriptors and reply forms, spoken by python3; tensors sit in fd 3 at the offsets the
-// JSON documents (compact, one word) name. "ready torch=... arch=... <isolation>", then:
+// --role reference|candidate|build [--device cuda|cpu] [--extensions DIR] [--arch X.Y]
+// [--defer-device 1]): the same descriptors and reply forms, spoken by python3; tensors sit in
+// fd 3 at the offsets the JSON documents (compact, one word) name. "ready torch=... arch=...
+// <isolation>" (arch=deferred with --defer-device 1, which candidates get), then:
+//   device                              a deferred process: its device opened (the CUDA
+//                                       context), then its writes confined -> "ok arch=...
+//                                       <isolation>"; every other request but map waits for it
 //   build <module.py>                   import once, so load_inline builds (build role)
 //   load <module.py> <seed> [init-json] reference: Model(*get_init_inputs()) -> "ok <ms>
 //                                       <init-json> seccomp=0"; candidate: ModelNew(*init)
 //                                       under the same seed, then seccomp -> "... seccomp=1"
-//   inputs <seed> <offset>              reference: get_inputs() under the seed and its outputs
+//   inputs <seed> <offset>              reference: get_inputs() under the seed (its tensors made
+//                                       on the device where it allows) and its outputs
 //                                       -> "ok {inputs, outputs, end, ms}"
 //   call <json>                         candidate: {inputs, outputs, at, same} -> its outputs
 //                                       (32-bit words) and inputs after the call at `at`

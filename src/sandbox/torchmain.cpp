@@ -67,6 +67,11 @@ void scrubEnvironment(int argc, char **argv, const std::string &workDir)
         ::setenv("PYTHONPATH", sitePath.c_str(), 1);
     if (!cache.empty())
         ::setenv("TORCH_EXTENSIONS_DIR", cache.c_str(), 1);
+    // Kiln's bytecode of the interpreter's packages (TorchBytecode): read only where Landlock
+    // keeps every sandbox's writes out of it (the worker also refuses to go on unconfined).
+    const std::string pycache = option(argc, argv, "--pycache");
+    if (!pycache.empty() && landlockAbi() > 0)
+        ::setenv("PYTHONPYCACHEPREFIX", pycache.c_str(), 1);
     // Without a visible GPU (a build process) load_inline still needs the architecture.
     if (!arch.empty())
         ::setenv("TORCH_CUDA_ARCH_LIST", arch.c_str(), 1);
@@ -140,11 +145,14 @@ int main(int argc, char **argv)
     const std::string isolation = report.describe();
     ::setenv("KILN_ISOLATION", isolation.c_str(), 1);
     const std::string jit = option(argc, argv, "--jit", "0");
-    std::vector<char *> args{const_cast<char *>(python.c_str()), const_cast<char *>("-B"),
-                             const_cast<char *>(worker.c_str()), const_cast<char *>("--role"),
-                             const_cast<char *>(role.c_str()),   const_cast<char *>("--device"),
-                             const_cast<char *>(device.c_str()), const_cast<char *>("--jit"),
-                             const_cast<char *>(jit.c_str()),    nullptr};
+    const std::string defer = option(argc, argv, "--defer-device", "0");
+    std::vector<char *> args{
+        const_cast<char *>(python.c_str()), const_cast<char *>("-B"),
+        const_cast<char *>(worker.c_str()), const_cast<char *>("--role"),
+        const_cast<char *>(role.c_str()),   const_cast<char *>("--device"),
+        const_cast<char *>(device.c_str()), const_cast<char *>("--jit"),
+        const_cast<char *>(jit.c_str()),    const_cast<char *>("--defer-device"),
+        const_cast<char *>(defer.c_str()),  nullptr};
     ::execv(python.c_str(), args.data());
     std::printf("err cannot run %s: %s\n", python.c_str(), std::strerror(errno));
     return kExitSetupFailed;

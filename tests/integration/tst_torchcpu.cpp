@@ -17,6 +17,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -231,6 +232,33 @@ private slots:
               row.value(u"torch"_s).toObject().value(u"seconds"_s).toDouble(),
               kiln.value(u"seconds"_s).toDouble(),
               report.value(u"headers"_s).toObject().value(u"seconds"_s).toDouble());
+    }
+
+    // A JIT language's candidate process is started ahead (beside the audit, or when an
+    // evaluation ends): from the second evaluation in a row on, one is waiting, fresh each time.
+    void jitProcessIsStartedAhead()
+    {
+        Task task = *m_tasks.task(u"kb1_002_row_softmax"_s);
+        task.candidateLanguage = u"triton"_s;
+        const QString source = u"import torch\nimport torch.nn as nn\n\n\n"
+                               u"class ModelNew(nn.Module):\n"
+                               u"    def forward(self, x):\n"
+                               u"        return torch.softmax(x, dim=1)\n"_s;
+        QStringList folders;
+        for (int i = 0; i < 3; ++i) {
+            const EvaluationResult result =
+                m_verifier->evaluate(task, Backend::Torch, source, kSecret + 10 + i);
+            const StageResult *correctness = result.stage(u"correctness"_s);
+            QVERIFY2(correctness && correctness->ok, qPrintable(result.summary));
+            const QJsonObject process = correctness->data.value(u"candidate_process"_s).toObject();
+            QCOMPARE(process.value(u"started_ahead"_s).toBool(), i > 0);
+            const StageResult *compile = result.stage(u"compile"_s);
+            QVERIFY(compile);
+            // Each process compiled into a cache of its own, empty before its first call.
+            QCOMPARE(compile->data.value(u"cache_files_before"_s).toInt(), 0);
+            folders << compile->data.value(u"cache"_s).toString();
+        }
+        QCOMPARE(QSet<QString>(folders.begin(), folders.end()).size(), 3);
     }
 
     // The problem's own reference failing (here it raises an out-of-memory error in its forward,

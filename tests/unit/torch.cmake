@@ -9,3 +9,6 @@ kiln_add_test(NAME tst_torchaudit SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchaud
 # (golden files), and the device parts compiled with nvcc where the toolkit is installed.
 kiln_add_test(NAME tst_inlinesplit SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_inlinesplit.cpp
               LIBS Qt6::Test LABEL unit TIMEOUT 300)
+# Kiln's bytecode of the interpreter's packages for the sandboxes (python3 only, no torch).
+kiln_add_test(NAME tst_torchbytecode SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_torchbytecode.cpp
+              LIBS kiln_verifier_torch kiln_verifier LABEL unit TIMEOUT 120)

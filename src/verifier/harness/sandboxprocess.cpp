@@ -137,7 +137,7 @@ int SandboxProcess::spawn(QList<QByteArray> args, int requestFd, int replyFd, in
 }
 
 bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeoutMs,
-                           QString *error)
+                           QString *error, const std::atomic<bool> *cancel)
 {
     m_workDir = workDir;
     if (!createBuffer(qMax<qint64>(bufferBytes, 4096), error))
@@ -161,7 +161,7 @@ bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeo
                      .arg(m_settings.executable, QString::fromLocal8Bit(std::strerror(rc)));
         return false;
     }
-    const Reply ready = waitForReply(timeoutMs, nullptr);
+    const Reply ready = waitForReply(timeoutMs, cancel);
     if (ready.status != Status::Ok || !ready.line.startsWith("ready")) {
         // Its own word on why (an "err ..." line), else how it ended.
         *error =

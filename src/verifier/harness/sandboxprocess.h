@@ -51,7 +51,9 @@ public:
     SandboxProcess(const SandboxProcess &) = delete;
     SandboxProcess &operator=(const SandboxProcess &) = delete;
 
-    bool start(const QString &workDir, qint64 bufferBytes, int timeoutMs, QString *error);
+    // cancel: the wait for the sandbox's "ready" ends (the process killed) once it is set.
+    bool start(const QString &workDir, qint64 bufferBytes, int timeoutMs, QString *error,
+               const std::atomic<bool> *cancel = nullptr);
     Reply request(const QByteArray &line, int timeoutMs, const std::atomic<bool> *cancel = nullptr);
     // Grows the shared buffer (contents kept) and has the sandbox remap it.
     bool resizeBuffer(qint64 bytes, int timeoutMs);

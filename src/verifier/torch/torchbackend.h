@@ -3,6 +3,7 @@
 #include "tasks/task.h"
 #include "verifier/torch/torchenvironment.h"
 #include "verifier/torch/torchreference.h"
+#include "verifier/torch/torchstandby.h"
 
 #include <QMutex>
 #include <QSemaphore>
@@ -13,8 +14,8 @@
 namespace kiln {
 
 // What the PyTorch backend keeps between evaluations: the environment (probed once), the GPU
-// (one evaluation at a time uses it; builds run outside it, in parallel) and the reference
-// processes of the problems evaluated last.
+// (one evaluation at a time uses it; builds run outside it, in parallel), the reference
+// processes of the problems evaluated last, and a JIT candidate's process started ahead.
 class TorchBackend
 {
 public:
@@ -30,6 +31,8 @@ public:
     QMutex &buildLock(const QString &key);
     // The reference of a task, started on demand; call with gpu() held.
     TorchReference &reference(const Task &task);
+    // The next JIT candidate's process, started ahead.
+    TorchStandby &standby() { return m_standby; }
 
     static constexpr int kKeptReferences = 2;
 
@@ -44,6 +47,7 @@ private:
     QMutex m_buildLocksMutex;
     std::map<QString, std::unique_ptr<QMutex>> m_buildLocks;
     std::list<std::unique_ptr<TorchReference>> m_references; // most recent first
+    TorchStandby m_standby; // last: it ends (waiting for a start under way) before the rest
 };
 
 } // namespace kiln

@@ -1,6 +1,7 @@
 #include "verifier/torch/torchenvironment.h"
 
 #include "languages/kernellanguages.h"
+#include "verifier/torch/torchbytecode.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -32,7 +33,10 @@ except Exception as error:
     out["languages_error"] = str(error)
 try:
     import torch
+    import importlib.util, os
     out["torch"] = torch.__version__
+    out["site"] = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+    out["bytecode"] = os.path.exists(importlib.util.cache_from_source(torch.__file__))
     out["cuda"] = torch.version.cuda or ""
     if torch.cuda.is_available():
         major, minor = torch.cuda.get_device_capability(0)
@@ -102,6 +106,14 @@ TorchEnvironment TorchEnvironment::probe(const VerifierOptions &options)
                                  .arg(environment.torchVersion);
     else
         environment.usable = true;
+    if (environment.usable) {
+        const TorchBytecode::Outcome bytecode =
+            TorchBytecode::prepare(options, options.python, environment.torchVersion,
+                                   answer.value(QStringLiteral("site")).toString(),
+                                   answer.value(QStringLiteral("bytecode")).toBool(true));
+        environment.bytecodeCache = bytecode.folder;
+        environment.bytecodeNote = bytecode.note;
+    }
     return environment;
 }
 

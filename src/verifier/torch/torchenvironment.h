@@ -21,6 +21,10 @@ struct TorchEnvironment
     QString architecture; // "9.0"
     QString deviceName;
     QString worker; // kiln_torch_worker.py
+    // Bytecode Kiln compiled for the interpreter's packages (TorchBytecode), read by sandboxes;
+    // empty where the packages have their own.
+    QString bytecodeCache;
+    QString bytecodeNote;
     // Each kernel language's Python package (KernelLanguage::pythonModule) by language id: its
     // version, or empty when python3 cannot find it. Inline CUDA needs none.
     QMap<QString, QString> languageVersions;

@@ -400,26 +400,41 @@ QString TorchEvaluation::buildWays(const QJsonArray &builds)
     return ways.isEmpty() ? QString() : QStringLiteral(": ") + ways.join(QStringLiteral("; "));
 }
 
-// The candidate's sandbox: python3 with torch imported and, on a GPU, its CUDA context. Run
-// beside the build, outside the GPU (under a shared hold of the device, as correctness calls,
-// so never in another candidate's timed window); nothing of the candidate runs in it yet.
+// The candidate's sandbox: python3 with torch imported, then, on a GPU, its CUDA context. Run
+// beside the build; the context comes up outside the GPU's timed windows (under a shared hold
+// of the device, as correctness calls). Nothing of the candidate runs in it yet. A JIT
+// language's process was started ahead, during the evaluation before, where one is waiting;
+// the next one starts now.
 bool TorchEvaluation::startCandidateProcess(QString *error)
 {
     QElapsedTimer timer;
     timer.start();
+    TorchStandby &standby = m_backend.standby();
+    std::unique_ptr<TorchProcess> process =
+        standby.take(m_options, m_backend.environment(), m_language);
+    m_startTimes.insert(QStringLiteral("started_ahead"), process != nullptr);
+    // Its start competes with a timed window only where the device is the CPU.
+    standby.prepare(m_options, m_backend.environment(), m_language,
+                    m_lockName == QLatin1String("cpu") ? m_lockName : QString());
+    if (!process) {
+        process = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
+                                                 TorchProcess::Role::Candidate, m_extensionDir, 1,
+                                                 &m_language);
+        if (!process->start(QString(), 64 << 20, error, &m_cancel))
+            return false;
+    }
+    m_startTimes.insert(QStringLiteral("process_start_ms"), timer.nsecsElapsed() / 1e6);
+    timer.restart();
     const DeviceLock hold(m_lockName, DeviceLock::Mode::Shared, &m_cancel);
     if (hold.cancelled()) {
         *error = QStringLiteral("cancelled while waiting for the device");
         return false;
     }
-    auto process = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
-                                                  TorchProcess::Role::Candidate, m_extensionDir, 1,
-                                                  &m_language);
-    if (!process->start(QString(), 64 << 20, error))
+    if (!process->openDevice(&m_cancel, error))
         return false;
-    m_isolation = process->process().isolation();
+    m_startTimes.insert(QStringLiteral("device_open_ms"), timer.nsecsElapsed() / 1e6);
+    m_isolation = process->isolation();
     m_candidate = std::move(process);
-    m_startTimes.insert(QStringLiteral("process_start_ms"), timer.nsecsElapsed() / 1e6);
     return true;
 }
 

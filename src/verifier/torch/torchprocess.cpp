@@ -57,6 +57,8 @@ TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironmen
                                                           : QStringLiteral("0")};
     if (!extensionDir.isEmpty())
         settings.extraArguments << QStringLiteral("--extensions") << extensionDir;
+    if (!environment.bytecodeCache.isEmpty())
+        settings.extraArguments << QStringLiteral("--pycache") << environment.bytecodeCache;
     // The toolkit the verifier's nvcc belongs to, and the GPUs the user chose.
     if (!options.nvcc.isEmpty())
         settings.extraArguments << QStringLiteral("--cuda-home")
@@ -77,10 +79,15 @@ TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironmen
         if (role == Role::Candidate && language->build() == KernelLanguage::Build::OnFirstCall)
             settings.extraArguments << QStringLiteral("--jit") << QStringLiteral("1");
     }
+    // A candidate's process opens the device on request (openDevice), when its evaluation may
+    // touch the GPU: it can start earlier, even inside another candidate's timed window.
+    if (role == Role::Candidate)
+        settings.extraArguments << QStringLiteral("--defer-device") << QStringLiteral("1");
     m_process = std::make_unique<SandboxProcess>(settings);
 }
 
-bool TorchProcess::start(const QString &workDir, qint64 bufferBytes, QString *error)
+bool TorchProcess::start(const QString &workDir, qint64 bufferBytes, QString *error,
+                         const std::atomic<bool> *cancel)
 {
     QString dir = workDir;
     if (dir.isEmpty()) {
@@ -93,7 +100,46 @@ bool TorchProcess::start(const QString &workDir, qint64 bufferBytes, QString *er
         dir = m_work->path();
     }
     return m_process->start(dir, qMax<qint64>(bufferBytes, 1 << 20), m_options.torchStartTimeoutMs,
-                            error);
+                            error, cancel);
+}
+
+bool TorchProcess::openDevice(const std::atomic<bool> *cancel, QString *error)
+{
+    const SandboxProcess::Reply reply =
+        m_process->request("device", m_options.torchStartTimeoutMs, cancel);
+    if (reply.status != SandboxProcess::Status::Ok) {
+        *error =
+            QStringLiteral("the device did not open: %1")
+                .arg(reply.status == SandboxProcess::Status::Error ? QString::fromUtf8(reply.line)
+                                                                   : m_process->describeEnd());
+        return false;
+    }
+    // "torch=... cuda=..." of the start, then the architecture and confinement now in force.
+    const QStringList started = m_process->isolation().split(u' ');
+    m_isolation =
+        QStringList(started.mid(0, 2)).join(u' ') + u' ' + QString::fromUtf8(reply.words.join(' '));
+    return true;
+}
+
+QString TorchProcess::isolation() const
+{
+    return m_isolation.isEmpty() ? m_process->isolation() : m_isolation;
+}
+
+QString TorchProcess::recipe() const
+{
+    const SandboxSettings &settings = m_process->settings();
+    return QStringList{settings.executable,
+                       QString::number(settings.cpuSeconds),
+                       QString::number(settings.threads),
+                       QString::number(settings.flushBytes),
+                       QString::number(settings.outputCapBytes),
+                       QString::number(int(settings.profiling)),
+                       m_options.workRoot,
+                       QString::number(m_options.torchStartTimeoutMs),
+                       QString::number(m_options.torchCallTimeoutMs)}
+               .join(u'|') +
+           u'|' + settings.extraArguments.join(u'|');
 }
 
 QString TorchProcess::writeModule(const QString &name, const QString &source) const

@@ -35,7 +35,8 @@ public:
                  QString extensionDir, int buildSlots = 1,
                  const KernelLanguage *language = nullptr);
 
-    bool start(const QString &workDir, qint64 bufferBytes, QString *error);
+    bool start(const QString &workDir, qint64 bufferBytes, QString *error,
+               const std::atomic<bool> *cancel = nullptr);
     SandboxProcess::Reply request(const QByteArray &line, int timeoutMs,
                                   const std::atomic<bool> *cancel = nullptr);
     // The JSON document that ends a reply's words (empty when there is none).
@@ -44,15 +45,25 @@ public:
     // Writes a module into the process's work folder; its path, or empty when it cannot.
     QString writeModule(const QString &name, const QString &source) const;
 
+    // A candidate's process: its device opened (CUDA's context on a GPU), then its writes
+    // confined. Call under a shared hold of the device, never inside a timed window.
+    bool openDevice(const std::atomic<bool> *cancel, QString *error);
+    // The sandbox's isolation, as the process described it last.
+    QString isolation() const;
+    // What the process is started as (its program, arguments and work root): two processes of
+    // one recipe are interchangeable before either has loaded a module.
+    QString recipe() const;
+
     SandboxProcess &process() { return *m_process; }
     char *buffer() const { return m_process->buffer(); }
     qint64 bufferSize() const { return m_process->bufferSize(); }
 
 private:
-    const VerifierOptions &m_options;
+    VerifierOptions m_options; // a copy: a process started ahead outlives its caller's options
     Role m_role;
     std::unique_ptr<QTemporaryDir> m_work;
     std::unique_ptr<SandboxProcess> m_process;
+    QString m_isolation; // after openDevice()
 };
 
 } // namespace kiln
