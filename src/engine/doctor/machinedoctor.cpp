@@ -125,9 +125,11 @@ bool MachineDoctor::sandboxFound() const
 void MachineDoctor::checkTorch()
 {
     const TorchEnvironment &torch = m_verifier.torchEnvironment();
-    if (torch.usable)
+    if (torch.usable) {
         add(QStringLiteral("pytorch"), Level::Ok, torch.describe());
-    else
+        // Whether sandboxes compile the packages' modules on every start (TorchBytecode).
+        add(QStringLiteral("bytecode"), Level::Ok, torch.bytecodeNote);
+    } else
         add(QStringLiteral("pytorch"), Level::Warning,
             QStringLiteral("the pytorch backend (KernelBench problems) cannot run: %1")
                 .arg(torch.reason),
