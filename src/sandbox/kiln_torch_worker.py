@@ -1087,11 +1087,17 @@ class Worker:
         major, minor = torch.cuda.get_device_capability()
         return "%d.%d" % (major, minor)
 
-    def do_device(self):
-        """A process started with --defer-device 1 (before its turn for the GPU: a candidate
-        process started ahead): the device opened now, then its writes confined."""
+    def do_device(self, extensions=""):
+        """A process started with --defer-device 1 (a candidate's, possibly started ahead,
+        before its evaluation knew its source): the candidate's extension folder, where it has
+        one, becomes TORCH_EXTENSIONS_DIR and writable; the device opens, then writes are
+        confined."""
         if self.timer is not None:
             return "err the device is open already"
+        if extensions:
+            os.environ["TORCH_EXTENSIONS_DIR"] = extensions
+            os.environ["KILN_WRITABLE"] = ":".join(
+                w for w in (os.environ.get("KILN_WRITABLE", ""), extensions) if w)
         device = self.open_device()
         if device.startswith("err "):
             return device

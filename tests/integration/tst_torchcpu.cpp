@@ -192,6 +192,17 @@ private slots:
         QVERIFY2(memory.value(u"set_bytes"_s).toInteger() >= 3 * 4,
                  qPrintable(QString::fromUtf8(QJsonDocument(memory).toJson())));
         QCOMPARE(memory.value(u"device_alone"_s).toBool(), false);
+        // Its process was started ahead, before its source was known, and was given the
+        // extension folder only when it opened the device: the cached build loaded from there.
+        QCOMPARE(verdictName(third.verdict), u"pass"_s);
+        const QJsonObject started =
+            third.stage(u"correctness"_s)->data.value(u"candidate_process"_s).toObject();
+        QVERIFY2(started.value(u"started_ahead"_s).toBool(),
+                 qPrintable(QString::fromUtf8(QJsonDocument(started).toJson())));
+        const QJsonArray thirdLoaded =
+            third.stage(u"correctness"_s)->data.value(u"extensions_loaded"_s).toArray();
+        QCOMPARE(thirdLoaded.size(), 1);
+        QCOMPARE(thirdLoaded.first().toObject().value(u"way"_s).toString(), u"kiln"_s);
         // Its first build (in verdicts()) was Kiln's split build, not load_inline's.
         const StageResult *first = m_results.value(u"cpp_scaled_add.py"_s).stage(u"compile"_s);
         QVERIFY(first);
@@ -234,8 +245,9 @@ private slots:
               report.value(u"headers"_s).toObject().value(u"seconds"_s).toDouble());
     }
 
-    // A JIT language's candidate process is started ahead (beside the audit, or when an
-    // evaluation ends): from the second evaluation in a row on, one is waiting, fresh each time.
+    // A candidate process is started ahead, during the evaluation before: from the second
+    // evaluation in a row of a language on, one is waiting (another language's is not used),
+    // and each has a compile cache of its own.
     void jitProcessIsStartedAhead()
     {
         Task task = *m_tasks.task(u"kb1_002_row_softmax"_s);

@@ -400,11 +400,11 @@ QString TorchEvaluation::buildWays(const QJsonArray &builds)
     return ways.isEmpty() ? QString() : QStringLiteral(": ") + ways.join(QStringLiteral("; "));
 }
 
-// The candidate's sandbox: python3 with torch imported, then, on a GPU, its CUDA context. Run
-// beside the build; the context comes up outside the GPU's timed windows (under a shared hold
-// of the device, as correctness calls). Nothing of the candidate runs in it yet. A JIT
-// language's process was started ahead, during the evaluation before, where one is waiting;
-// the next one starts now.
+// The candidate's sandbox: python3 with torch imported, then its extension folder and, on a GPU,
+// its CUDA context. Run beside the build; the context comes up outside the GPU's timed windows
+// (under a shared hold of the device, as correctness calls). Nothing of the candidate runs in it
+// yet. The process was started ahead, during the evaluation before, where one of the same
+// recipe is waiting; the next one starts now.
 bool TorchEvaluation::startCandidateProcess(QString *error)
 {
     QElapsedTimer timer;
@@ -418,7 +418,7 @@ bool TorchEvaluation::startCandidateProcess(QString *error)
                     m_lockName == QLatin1String("cpu") ? m_lockName : QString());
     if (!process) {
         process = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
-                                                 TorchProcess::Role::Candidate, m_extensionDir, 1,
+                                                 TorchProcess::Role::Candidate, QString(), 1,
                                                  &m_language);
         if (!process->start(QString(), 64 << 20, error, &m_cancel))
             return false;
@@ -430,7 +430,7 @@ bool TorchEvaluation::startCandidateProcess(QString *error)
         *error = QStringLiteral("cancelled while waiting for the device");
         return false;
     }
-    if (!process->openDevice(&m_cancel, error))
+    if (!process->openDevice(m_extensionDir, &m_cancel, error))
         return false;
     m_startTimes.insert(QStringLiteral("device_open_ms"), timer.nsecsElapsed() / 1e6);
     m_isolation = process->isolation();

@@ -103,10 +103,14 @@ bool TorchProcess::start(const QString &workDir, qint64 bufferBytes, QString *er
                             error, cancel);
 }
 
-bool TorchProcess::openDevice(const std::atomic<bool> *cancel, QString *error)
+bool TorchProcess::openDevice(const QString &extensionDir, const std::atomic<bool> *cancel,
+                              QString *error)
 {
+    QByteArray line = "device";
+    if (!extensionDir.isEmpty())
+        line += ' ' + QFile::encodeName(extensionDir);
     const SandboxProcess::Reply reply =
-        m_process->request("device", m_options.torchStartTimeoutMs, cancel);
+        m_process->request(line, m_options.torchStartTimeoutMs, cancel);
     if (reply.status != SandboxProcess::Status::Ok) {
         *error =
             QStringLiteral("the device did not open: %1")

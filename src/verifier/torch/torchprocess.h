@@ -26,8 +26,9 @@ public:
         Build
     };
 
-    // extensionDir: TORCH_EXTENSIONS_DIR of the candidate (writable in the sandbox); empty for
-    // the reference. workDir empty: a private temporary folder.
+    // extensionDir: TORCH_EXTENSIONS_DIR of a build (writable in the sandbox); empty for the
+    // reference and for a candidate, whose folder comes with openDevice(). workDir empty: a
+    // private temporary folder.
     // buildSlots: builds that may run at once, which share the cores among their compilers.
     // language: a candidate's kernel language (its compiler's environment, and whether the
     // process waits for a "warm" call before it loses exec); none for the reference.
@@ -45,9 +46,10 @@ public:
     // Writes a module into the process's work folder; its path, or empty when it cannot.
     QString writeModule(const QString &name, const QString &source) const;
 
-    // A candidate's process: its device opened (CUDA's context on a GPU), then its writes
-    // confined. Call under a shared hold of the device, never inside a timed window.
-    bool openDevice(const std::atomic<bool> *cancel, QString *error);
+    // A candidate's process: its extension folder (TORCH_EXTENSIONS_DIR, writable; empty for
+    // none), its device opened (CUDA's context on a GPU), then its writes confined. Call under
+    // a shared hold of the device, never inside a timed window.
+    bool openDevice(const QString &extensionDir, const std::atomic<bool> *cancel, QString *error);
     // The sandbox's isolation, as the process described it last.
     QString isolation() const;
     // What the process is started as (its program, arguments and work root): two processes of

@@ -18,11 +18,6 @@ TorchStandby::~TorchStandby()
         m_starting.get(); // the process, started or not, ends with its unique_ptr
 }
 
-bool TorchStandby::wanted(const KernelLanguage &language)
-{
-    return language.build() == KernelLanguage::Build::OnFirstCall;
-}
-
 std::unique_ptr<TorchProcess> TorchStandby::create(const VerifierOptions &options,
                                                    const TorchEnvironment &environment,
                                                    const KernelLanguage &language)
@@ -34,8 +29,6 @@ std::unique_ptr<TorchProcess> TorchStandby::create(const VerifierOptions &option
 void TorchStandby::prepare(const VerifierOptions &options, const TorchEnvironment &environment,
                            const KernelLanguage &language, const QString &lockName)
 {
-    if (!wanted(language))
-        return;
     std::unique_ptr<TorchProcess> process = create(options, environment, language);
     QMutexLocker lock(&m_mutex);
     if (m_starting.valid() && m_recipe == process->recipe())
@@ -61,8 +54,6 @@ std::unique_ptr<TorchProcess> TorchStandby::take(const VerifierOptions &options,
                                                  const TorchEnvironment &environment,
                                                  const KernelLanguage &language)
 {
-    if (!wanted(language))
-        return nullptr;
     const QString recipe = create(options, environment, language)->recipe();
     QMutexLocker lock(&m_mutex);
     if (!m_starting.valid() || m_recipe != recipe)

@@ -13,12 +13,12 @@
 
 namespace kiln {
 
-// A candidate process started ahead for the next evaluation of a JIT language (Triton): python3
-// and torch with the audit's op recorder warmed take 4-7 s on a GPU machine, and such a
-// candidate has no build to hide them behind. The process starts exactly as a candidate's would
-// (its own work folder and compile cache; its device opened later, by its evaluation) and is
-// handed out once, before any candidate code has run in it. One is kept per backend; a request
-// of another recipe (language, options) drops it.
+// A candidate process started ahead for the next evaluation: python3 and torch with the audit's
+// op recorder warmed take 4-7 s on a GPU machine, longer than an inline-CUDA build, and a JIT
+// language's candidate (Triton) has no build to hide them behind. The process starts exactly as
+// a candidate's would (its own work folder and compile cache; its extension folder and device
+// given later, by its evaluation) and is handed out once, before any candidate code has run in
+// it. One is kept per backend; a request of another recipe (language, options) drops it.
 class TorchStandby
 {
 public:
@@ -28,8 +28,7 @@ public:
     TorchStandby &operator=(const TorchStandby &) = delete;
 
     // Starts one in the background, unless one of the same recipe is ready or starting.
-    // Languages that build before the import (inline CUDA) get none: their process starts
-    // beside the build. lockName: a device lock held (shared) while it starts, where a start
+    // lockName: a device lock held (shared) while it starts, where a start
     // would disturb a timed window (torch's CPU device); empty for none.
     void prepare(const VerifierOptions &options, const TorchEnvironment &environment,
                  const KernelLanguage &language, const QString &lockName);
@@ -37,8 +36,6 @@ public:
     std::unique_ptr<TorchProcess> take(const VerifierOptions &options,
                                        const TorchEnvironment &environment,
                                        const KernelLanguage &language);
-
-    static bool wanted(const KernelLanguage &language);
 
 private:
     static std::unique_ptr<TorchProcess> create(const VerifierOptions &options,
