@@ -1013,6 +1013,7 @@ class Worker:
         self.device = device
         self.jit = jit  # the candidate's kernels compile on its first call ("warm")
         self.defer_device = defer_device  # the device opens on a "device" request
+        self.opened = False  # the device open and writes confined (do_device, or at start)
         self.timer = None  # CpuTimer or GpuTimer, once the device is open
         self.warmed = False
         self.channel = channel
@@ -1057,6 +1058,7 @@ class Worker:
             self.channel.reply(device)
             return False
         self.confinement.confine_writes()
+        self.opened = True
         self.channel.map()
         self.channel.reply("ready torch=%s cuda=%s arch=%s %s" % (
             torch.__version__, torch.version.cuda, device, self.confinement.describe(self.role)))
@@ -1088,11 +1090,11 @@ class Worker:
         return "%d.%d" % (major, minor)
 
     def do_device(self, extensions=""):
-        """A process started with --defer-device 1 (a candidate's, possibly started ahead,
-        before its evaluation knew its source): the candidate's extension folder, where it has
-        one, becomes TORCH_EXTENSIONS_DIR and writable; the device opens, then writes are
-        confined."""
-        if self.timer is not None:
+        """A process started with --defer-device 1 (a candidate's or a build's, possibly
+        started ahead, before its evaluation knew the source): the extension folder, where
+        there is one, becomes TORCH_EXTENSIONS_DIR and writable; the device opens (none for a
+        build), then writes are confined."""
+        if self.opened:
             return "err the device is open already"
         if extensions:
             os.environ["TORCH_EXTENSIONS_DIR"] = extensions
@@ -1102,6 +1104,7 @@ class Worker:
         if device.startswith("err "):
             return device
         self.confinement.confine_writes()
+        self.opened = True
         return "ok arch=%s %s" % (device, self.confinement.describe(self.role))
 
     # -- requests -------------------------------------------------------------------------
@@ -1114,7 +1117,7 @@ class Worker:
         handler = getattr(self, "do_" + name, None)
         if handler is None:
             return "err unknown request %s" % name
-        if self.timer is None and name not in ("device", "map") and self.role != "build":
+        if not self.opened and name not in ("device", "map"):
             return "err %s before the device is open" % name
         if self.jit and not self.warmed and name in self.CANDIDATE_CODE:
             return "err %s before warm: a JIT candidate compiles on its warm-up call first" % name

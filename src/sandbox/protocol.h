@@ -72,11 +72,11 @@
 // --role reference|candidate|build [--device cuda|cpu] [--extensions DIR] [--arch X.Y]
 // [--defer-device 1]): the same descriptors and reply forms, spoken by python3; tensors sit in
 // fd 3 at the offsets the JSON documents (compact, one word) name. "ready torch=... arch=...
-// <isolation>" (arch=deferred with --defer-device 1, which candidates get), then:
+// <isolation>" (arch=deferred with --defer-device 1, which candidates and builds get), then:
 //   device [extensions-dir]             a deferred process: its extension folder (as
-//                                       --extensions), its device opened (the CUDA context),
-//                                       then its writes confined -> "ok arch=... <isolation>";
-//                                       every other request but map waits for it
+//                                       --extensions), its device opened (the CUDA context; a
+//                                       build's none), then its writes confined -> "ok arch=...
+//                                       <isolation>"; every other request but map waits for it
 //   build <module.py>                   import once, so load_inline builds (build role)
 //   load <module.py> <seed> [init-json] reference: Model(*get_init_inputs()) -> "ok <ms>
 //                                       <init-json> seccomp=0"; candidate: ModelNew(*init)

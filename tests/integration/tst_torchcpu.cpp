@@ -209,6 +209,9 @@ private slots:
         const QJsonArray builds = first->data.value(u"builds"_s).toArray();
         QCOMPARE(builds.size(), 1);
         QCOMPARE(builds.first().toObject().value(u"way"_s).toString(), u"kiln"_s);
+        // ... by the build process started during the build before it (the ghost's), which
+        // was given this source's extension folder only then.
+        QVERIFY(first->data.value(u"started_ahead"_s).toBool());
         // ... and the candidate's process loaded that build, not one of load_inline's.
         const QJsonArray loaded = m_results.value(u"cpp_scaled_add.py"_s)
                                       .stage(u"correctness"_s)

@@ -15,7 +15,8 @@ namespace kiln {
 
 // What the PyTorch backend keeps between evaluations: the environment (probed once), the GPU
 // (one evaluation at a time uses it; builds run outside it, in parallel), the reference
-// processes of the problems evaluated last, and a JIT candidate's process started ahead.
+// processes of the problems evaluated last, and a candidate's and a build's process started
+// ahead.
 class TorchBackend
 {
 public:
@@ -31,8 +32,9 @@ public:
     QMutex &buildLock(const QString &key);
     // The reference of a task, started on demand; call with gpu() held.
     TorchReference &reference(const Task &task);
-    // The next JIT candidate's process, started ahead.
+    // The next candidate's and the next build's processes, started ahead.
     TorchStandby &standby() { return m_standby; }
+    TorchStandby &buildStandby() { return m_buildStandby; }
 
     static constexpr int kKeptReferences = 2;
 
@@ -47,7 +49,9 @@ private:
     QMutex m_buildLocksMutex;
     std::map<QString, std::unique_ptr<QMutex>> m_buildLocks;
     std::list<std::unique_ptr<TorchReference>> m_references; // most recent first
-    TorchStandby m_standby; // last: it ends (waiting for a start under way) before the rest
+    // Last: they end (a start under way cancelled) before the rest.
+    TorchStandby m_standby{TorchProcess::Role::Candidate};
+    TorchStandby m_buildStandby{TorchProcess::Role::Build, m_buildSlots};
 };
 
 } // namespace kiln

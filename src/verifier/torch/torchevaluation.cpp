@@ -317,18 +317,18 @@ bool TorchEvaluation::build(const QString &key)
     const QSemaphoreReleaser release(m_backend.builds());
     const double queuedMs = timer.nsecsElapsed() / 1e6; // waiting for a build slot
     timer.restart();
-    TorchProcess builder(m_options, environment, TorchProcess::Role::Build, m_extensionDir,
-                         m_backend.buildSlots());
     QString error;
     SandboxProcess::Reply reply;
-    if (!builder.start(m_extensionDir, 1 << 20, &error)) {
+    const std::unique_ptr<TorchProcess> started = startBuilder(&error);
+    if (!started) {
         m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the build: ") + error};
         return false;
     }
+    TorchProcess &builder = *started;
     const QString path = builder.writeModule(QStringLiteral("candidate.py"), m_source);
     if (path.isEmpty()) {
-        m_failure = Failure{Verdict::Crash,
-                            QStringLiteral("cannot write candidate.py in ") + m_extensionDir};
+        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot write candidate.py in ") +
+                                                builder.process().workDir()};
         return false;
     }
     const bool ok = request(builder, "build " + path.toUtf8(), m_options.torchBuildTimeoutMs,
@@ -351,7 +351,9 @@ bool TorchEvaluation::build(const QString &key)
                  {{QStringLiteral("log"), log.right(8000)}, {QStringLiteral("key"), key}});
         return false;
     }
-    builder.writeModule(QFileInfo(marker).fileName(), QString::number(ms)); // the build folder
+    QFile built(marker);
+    if (built.open(QIODevice::WriteOnly))
+        built.write(QByteArray::number(ms));
     m_compiled = true;
     const QJsonObject report = TorchProcess::json(reply).object();
     addStage(QStringLiteral("compile"), true, ms,
@@ -360,12 +362,34 @@ bool TorchEvaluation::build(const QString &key)
                  .arg(buildWays(report.value(QStringLiteral("builds")).toArray())),
              {{QStringLiteral("cached"), false},
               {QStringLiteral("queued_ms"), queuedMs},
+              {QStringLiteral("started_ahead"), m_buildStartedAhead},
               {QStringLiteral("key"), key},
               {QStringLiteral("inline_build"), m_options.torchInlineBuild},
               {QStringLiteral("builds"), report.value(QStringLiteral("builds"))},
               {QStringLiteral("headers_made"), report.value(QStringLiteral("headers_made"))},
               {QStringLiteral("log"), log.right(4000)}});
     return true;
+}
+
+// The build's process: one started ahead (during the evaluation before) where one is waiting,
+// else a new one; either way given the extension folder only now, and the next one starts.
+std::unique_ptr<TorchProcess> TorchEvaluation::startBuilder(QString *error)
+{
+    TorchStandby &standby = m_backend.buildStandby();
+    const TorchEnvironment &environment = m_backend.environment();
+    std::unique_ptr<TorchProcess> builder = standby.take(m_options, environment, m_language);
+    m_buildStartedAhead = builder != nullptr;
+    standby.prepare(m_options, environment, m_language,
+                    m_lockName == QLatin1String("cpu") ? m_lockName : QString());
+    if (!builder) {
+        builder = std::make_unique<TorchProcess>(m_options, environment, TorchProcess::Role::Build,
+                                                 QString(), m_backend.buildSlots());
+        if (!builder->start(QString(), 1 << 20, error, &m_cancel))
+            return nullptr;
+    }
+    if (!builder->openDevice(m_extensionDir, &m_cancel, error))
+        return nullptr;
+    return builder;
 }
 
 // Kiln's own part in a fast inline build: the files beside the worker that kiln_inline_build.py

@@ -54,6 +54,7 @@ private:
     // in m_extensionDir); empty for a JIT language, which builds nothing apart.
     QString chooseExtensionFolder();
     bool build(const QString &key);
+    std::unique_ptr<TorchProcess> startBuilder(QString *error);
     // How the build reply's extensions were built, for the compile stage's message.
     static QString buildWays(const QJsonArray &builds);
     static QByteArray inlineBuildDigest(const QString &worker);
@@ -111,6 +112,7 @@ private:
     QString m_extensionDir;
     std::unique_ptr<TorchProcess> m_candidate;
     bool m_compiled = false;
+    bool m_buildStartedAhead = false;
     bool m_warmed = false;
     double m_warmMs = 0.0; // the first call's, when the language compiles on it
     bool m_correct = false;

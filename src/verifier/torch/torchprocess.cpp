@@ -79,9 +79,10 @@ TorchProcess::TorchProcess(const VerifierOptions &options, const TorchEnvironmen
         if (role == Role::Candidate && language->build() == KernelLanguage::Build::OnFirstCall)
             settings.extraArguments << QStringLiteral("--jit") << QStringLiteral("1");
     }
-    // A candidate's process opens the device on request (openDevice), when its evaluation may
-    // touch the GPU: it can start earlier, even inside another candidate's timed window.
-    if (role == Role::Candidate)
+    // A candidate's or a build's process opens the device and takes its extension folder on
+    // request (openDevice), once its evaluation knows them: it can start earlier, even inside
+    // another candidate's timed window.
+    if (role != Role::Reference)
         settings.extraArguments << QStringLiteral("--defer-device") << QStringLiteral("1");
     m_process = std::make_unique<SandboxProcess>(settings);
 }

@@ -6,7 +6,8 @@ namespace kiln {
 
 namespace {
 
-constexpr qint64 kStartBufferBytes = 64 << 20;
+constexpr qint64 kCandidateBufferBytes = 64 << 20;
+constexpr qint64 kBuildBufferBytes = 1 << 20;
 
 } // namespace
 
@@ -20,10 +21,11 @@ TorchStandby::~TorchStandby()
 
 std::unique_ptr<TorchProcess> TorchStandby::create(const VerifierOptions &options,
                                                    const TorchEnvironment &environment,
-                                                   const KernelLanguage &language)
+                                                   const KernelLanguage &language) const
 {
-    return std::make_unique<TorchProcess>(options, environment, TorchProcess::Role::Candidate,
-                                          QString(), 1, &language);
+    const bool candidate = m_role == TorchProcess::Role::Candidate;
+    return std::make_unique<TorchProcess>(options, environment, m_role, QString(), m_buildSlots,
+                                          candidate ? &language : nullptr);
 }
 
 void TorchStandby::prepare(const VerifierOptions &options, const TorchEnvironment &environment,
@@ -36,15 +38,18 @@ void TorchStandby::prepare(const VerifierOptions &options, const TorchEnvironmen
     if (m_starting.valid())
         m_starting.get(); // another recipe's: not wanted any more
     m_recipe = process->recipe();
+    const qint64 bufferBytes =
+        m_role == TorchProcess::Role::Candidate ? kCandidateBufferBytes : kBuildBufferBytes;
     m_starting = std::async(
         std::launch::async,
-        [this, lockName, process = std::move(process)]() mutable -> std::unique_ptr<TorchProcess> {
+        [this, lockName, bufferBytes,
+         process = std::move(process)]() mutable -> std::unique_ptr<TorchProcess> {
             std::unique_ptr<DeviceLock> hold;
             if (!lockName.isEmpty())
                 hold = std::make_unique<DeviceLock>(lockName, DeviceLock::Mode::Shared, &m_cancel);
             QString error;
             if ((hold && hold->cancelled()) ||
-                !process->start(QString(), kStartBufferBytes, &error, &m_cancel))
+                !process->start(QString(), bufferBytes, &error, &m_cancel))
                 return nullptr;
             return std::move(process);
         });
