@@ -71,10 +71,12 @@ class TensorCodec:
     def view(self, offset, nbytes):
         """Bytes of the shared buffer as a tensor that aliases it: one copy to or from the
         device, where slices and bytes objects made three (a level-1 problem's sets are GiB).
-        Only ever a local: the buffer cannot be mapped anew while a view of it lives."""
+        Only ever a local. The tensor holds a memoryview of the buffer, so while one lives the
+        buffer cannot be unmapped (Channel.map raises BufferError instead of leaving it
+        dangling)."""
         self.need(offset + nbytes)
-        return self.torch.frombuffer(self.channel.buffer, dtype=self.torch.uint8, count=nbytes,
-                                     offset=offset)
+        window = memoryview(self.channel.buffer)[offset : offset + nbytes]
+        return self.torch.frombuffer(window, dtype=self.torch.uint8)
 
     def write_raw(self, tensor, offset):
         data = tensor.detach().contiguous().view(-1).view(self.torch.uint8)
@@ -184,13 +186,13 @@ def draw_inputs(torch, problem, seed, device):
     values = None
     if device != "cpu" and hasattr(torch, "set_default_device"):
         torch.manual_seed(seed)
-        torch.set_default_device(device)
         try:
-            values = list(problem.get_inputs())
+            # A context, not set_default_device: that leaves a device mode on every later torch
+            # call of the process ("cpu" included), which would slow the timed baselines.
+            with torch.device(device):
+                values = list(problem.get_inputs())
         except Exception:
             values = None
-        finally:
-            torch.set_default_device("cpu")
     if values is None:
         torch.manual_seed(seed)
         values = list(problem.get_inputs())
@@ -252,6 +254,12 @@ class Confinement:
                 ":".join(readable).encode())
             self.landlock = abs(abi)
             self.reads = 1 if abi > 0 else 0
+        prefix = os.path.realpath(sys.pycache_prefix) if sys.pycache_prefix else ""
+        if prefix and any((prefix + "/").startswith(os.path.realpath(w).rstrip("/") + "/")
+                          for w in os.environ.get("KILN_WRITABLE", "").split(":") if w):
+            sys.stderr.write("kiln: the shared bytecode folder %s is inside a writable folder\n"
+                             % prefix)
+            os._exit(91)
         if sys.pycache_prefix and not self.landlock:
             # The shared bytecode must stay out of every candidate's reach: no Landlock, no go.
             sys.stderr.write("kiln: Landlock did not confine this process; the shared bytecode "
@@ -1473,6 +1481,8 @@ class Worker:
             words = line.split()
             if words and words[0] == "call":  # one JSON document (compact: no spaces)
                 words = ["call", line.strip()[5:]]
+            elif words and words[0] == "device" and len(words) > 1:  # a path, spaces and all
+                words = ["device", line.strip()[7:]]
             if not words:
                 continue
             if words[0] == "quit":
@@ -1500,6 +1510,10 @@ def check_syntax(paths):
 def main(argv):
     if len(argv) > 1 and argv[1] == "--syntax":
         return check_syntax(argv[2:])
+    if sys.pycache_prefix and Confinement().lib is None:
+        # No Landlock from here on: the shared bytecode is not read (the interpreter, run with
+        # -B, compiles in memory and writes nothing), so no candidate can reach it either.
+        sys.pycache_prefix = None
     role = argv[argv.index("--role") + 1] if "--role" in argv else "candidate"
     device = argv[argv.index("--device") + 1] if "--device" in argv else "cuda"
     jit = "--jit" in argv and argv[argv.index("--jit") + 1] == "1"

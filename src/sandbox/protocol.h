@@ -76,7 +76,8 @@
 //   device [extensions-dir]             a deferred process: its extension folder (as
 //                                       --extensions), its device opened (the CUDA context; a
 //                                       build's none), then its writes confined -> "ok arch=...
-//                                       <isolation>"; every other request but map waits for it
+//                                       <isolation>"; every other request but map is refused
+//                                       until then ("err <request> before the device is open")
 //   build <module.py>                   import once, so load_inline builds (build role)
 //   load <module.py> <seed> [init-json] reference: Model(*get_init_inputs()) -> "ok <ms>
 //                                       <init-json> seccomp=0"; candidate: ModelNew(*init)

@@ -266,7 +266,9 @@ private slots:
             const StageResult *correctness = result.stage(u"correctness"_s);
             QVERIFY2(correctness && correctness->ok, qPrintable(result.summary));
             const QJsonObject process = correctness->data.value(u"candidate_process"_s).toObject();
-            QCOMPARE(process.value(u"started_ahead"_s).toBool(), i > 0);
+            // The first may find one too, where a test before ran a Triton evaluation.
+            if (i > 0)
+                QVERIFY(process.value(u"started_ahead"_s).toBool());
             const StageResult *compile = result.stage(u"compile"_s);
             QVERIFY(compile);
             // Each process compiled into a cache of its own, empty before its first call.

@@ -127,8 +127,19 @@ void MachineDoctor::checkTorch()
     const TorchEnvironment &torch = m_verifier.torchEnvironment();
     if (torch.usable) {
         add(QStringLiteral("pytorch"), Level::Ok, torch.describe());
-        // Whether sandboxes compile the packages' modules on every start (TorchBytecode).
-        add(QStringLiteral("bytecode"), Level::Ok, torch.bytecodeNote);
+        // Whether sandboxes compile the packages' modules on every start (TorchBytecode); the
+        // folder is read only where Landlock confines the sandboxes.
+        if (torch.bytecodeFailed)
+            add(QStringLiteral("bytecode"), Level::Warning,
+                torch.bytecodeNote + QStringLiteral(": every sandbox compiles torch's modules "
+                                                    "again when it starts (seconds each)"),
+                QStringLiteral("make Kiln's cache folder writable, or install torch with its "
+                               "bytecode (pip without --no-compile)"));
+        else
+            add(QStringLiteral("bytecode"), Level::Ok,
+                torch.bytecodeNote + (torch.bytecodeCache.isEmpty()
+                                          ? QString()
+                                          : QStringLiteral(" (read by sandboxes under Landlock)")));
     } else
         add(QStringLiteral("pytorch"), Level::Warning,
             QStringLiteral("the pytorch backend (KernelBench problems) cannot run: %1")

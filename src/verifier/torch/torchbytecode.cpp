@@ -30,12 +30,12 @@ TorchBytecode::Outcome TorchBytecode::prepare(const VerifierOptions &options, co
     const QString folder = options.torchExtensionFolder() + QStringLiteral("/kiln-pycache/") +
                            QString::fromLatin1(key.toHex().left(16));
     if (!QDir().mkpath(folder))
-        return {{}, QStringLiteral("cannot create %1").arg(folder)};
+        return {{}, QStringLiteral("cannot create %1").arg(folder), true};
     // One compiler per folder, across Kiln processes; the others wait for it.
     QLockFile lock(folder + QStringLiteral("/kiln-lock"));
     lock.setStaleLockTime(0);
     if (!lock.tryLock(kCompileTimeoutMs))
-        return {{}, QStringLiteral("another Kiln is still compiling %1").arg(folder)};
+        return {{}, QStringLiteral("another Kiln is still compiling %1").arg(folder), true};
     const QString marker = folder + QLatin1Char('/') + QLatin1String(kMarker);
     if (QFile::exists(marker))
         return {folder, QStringLiteral("bytecode kept in %1").arg(folder)};

@@ -19,8 +19,9 @@ class TorchBytecode
 public:
     struct Outcome
     {
-        QString folder; // the prefix sandboxes read; empty: none (not needed, or not made)
-        QString note;   // what was done or why not, for the doctor
+        QString folder;      // the prefix sandboxes read; empty: none (not needed, or not made)
+        QString note;        // what was done or why not, for the doctor
+        bool failed = false; // needed, but could not be made
     };
 
     // sitePackages: the folder that holds torch; bytecodeBeside: whether torch's own modules

@@ -113,6 +113,7 @@ TorchEnvironment TorchEnvironment::probe(const VerifierOptions &options)
                                    answer.value(QStringLiteral("bytecode")).toBool(true));
         environment.bytecodeCache = bytecode.folder;
         environment.bytecodeNote = bytecode.note;
+        environment.bytecodeFailed = bytecode.failed;
     }
     return environment;
 }

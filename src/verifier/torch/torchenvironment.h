@@ -25,6 +25,7 @@ struct TorchEnvironment
     // empty where the packages have their own.
     QString bytecodeCache;
     QString bytecodeNote;
+    bool bytecodeFailed = false; // needed (no bytecode beside torch) but not made
     // Each kernel language's Python package (KernelLanguage::pythonModule) by language id: its
     // version, or empty when python3 cannot find it. Inline CUDA needs none.
     QMap<QString, QString> languageVersions;

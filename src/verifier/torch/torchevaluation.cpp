@@ -321,7 +321,10 @@ bool TorchEvaluation::build(const QString &key)
     SandboxProcess::Reply reply;
     const std::unique_ptr<TorchProcess> started = startBuilder(&error);
     if (!started) {
-        m_failure = Failure{Verdict::Crash, QStringLiteral("cannot start the build: ") + error};
+        // Nothing of the candidate has run yet: not its failure.
+        m_failure = m_cancel ? Failure{Verdict::Timeout, error}
+                             : EvaluationRecorder::verifierFailure(
+                                   QStringLiteral("cannot start the build: ") + error);
         return false;
     }
     TorchProcess &builder = *started;
@@ -375,21 +378,20 @@ bool TorchEvaluation::build(const QString &key)
 // else a new one; either way given the extension folder only now, and the next one starts.
 std::unique_ptr<TorchProcess> TorchEvaluation::startBuilder(QString *error)
 {
-    TorchStandby &standby = m_backend.buildStandby();
-    const TorchEnvironment &environment = m_backend.environment();
-    std::unique_ptr<TorchProcess> builder = standby.take(m_options, environment, m_language);
-    m_buildStartedAhead = builder != nullptr;
-    standby.prepare(m_options, environment, m_language,
-                    m_lockName == QLatin1String("cpu") ? m_lockName : QString());
-    if (!builder) {
-        builder = std::make_unique<TorchProcess>(m_options, environment, TorchProcess::Role::Build,
-                                                 QString(), m_backend.buildSlots());
-        if (!builder->start(QString(), 1 << 20, error, &m_cancel))
-            return nullptr;
-    }
-    if (!builder->openDevice(m_extensionDir, &m_cancel, error))
-        return nullptr;
-    return builder;
+    // A build sees no GPU: its "device" only takes the extension folder and confines writes.
+    TorchStandby::Acquired acquired =
+        m_backend.buildStandby().acquire({m_options, m_backend.environment(), m_language,
+                                          m_extensionDir, cpuLock(), QString(), &m_cancel});
+    m_buildStartedAhead = acquired.startedAhead;
+    *error = acquired.error;
+    return std::move(acquired.process);
+}
+
+// The CPU device's lock, which a process's start holds shared (there it competes with a timed
+// window); none on a GPU.
+QString TorchEvaluation::cpuLock() const
+{
+    return m_lockName == QLatin1String("cpu") ? m_lockName : QString();
 }
 
 // Kiln's own part in a fast inline build: the files beside the worker that kiln_inline_build.py
@@ -431,34 +433,20 @@ QString TorchEvaluation::buildWays(const QJsonArray &builds)
 // recipe is waiting; the next one starts now.
 bool TorchEvaluation::startCandidateProcess(QString *error)
 {
-    QElapsedTimer timer;
-    timer.start();
-    TorchStandby &standby = m_backend.standby();
-    std::unique_ptr<TorchProcess> process =
-        standby.take(m_options, m_backend.environment(), m_language);
-    m_startTimes.insert(QStringLiteral("started_ahead"), process != nullptr);
-    // Its start competes with a timed window only where the device is the CPU.
-    standby.prepare(m_options, m_backend.environment(), m_language,
-                    m_lockName == QLatin1String("cpu") ? m_lockName : QString());
-    if (!process) {
-        process = std::make_unique<TorchProcess>(m_options, m_backend.environment(),
-                                                 TorchProcess::Role::Candidate, QString(), 1,
-                                                 &m_language);
-        if (!process->start(QString(), 64 << 20, error, &m_cancel))
-            return false;
-    }
-    m_startTimes.insert(QStringLiteral("process_start_ms"), timer.nsecsElapsed() / 1e6);
-    timer.restart();
-    const DeviceLock hold(m_lockName, DeviceLock::Mode::Shared, &m_cancel);
-    if (hold.cancelled()) {
-        *error = QStringLiteral("cancelled while waiting for the device");
+    // A start competes with a timed window only where the device is the CPU; the device's
+    // opening (the CUDA context) always waits for one to end.
+    TorchStandby::Acquired acquired =
+        m_backend.standby().acquire({m_options, m_backend.environment(), m_language, m_extensionDir,
+                                     cpuLock(), m_lockName, &m_cancel});
+    m_startTimes.insert(QStringLiteral("started_ahead"), acquired.startedAhead);
+    m_startTimes.insert(QStringLiteral("process_start_ms"), acquired.startMs);
+    m_startTimes.insert(QStringLiteral("device_open_ms"), acquired.openMs);
+    if (!acquired.process) {
+        *error = acquired.error;
         return false;
     }
-    if (!process->openDevice(m_extensionDir, &m_cancel, error))
-        return false;
-    m_startTimes.insert(QStringLiteral("device_open_ms"), timer.nsecsElapsed() / 1e6);
-    m_isolation = process->isolation();
-    m_candidate = std::move(process);
+    m_isolation = acquired.process->isolation();
+    m_candidate = std::move(acquired.process);
     return true;
 }
 

@@ -55,6 +55,7 @@ private:
     QString chooseExtensionFolder();
     bool build(const QString &key);
     std::unique_ptr<TorchProcess> startBuilder(QString *error);
+    QString cpuLock() const;
     // How the build reply's extensions were built, for the compile stage's message.
     static QString buildWays(const QJsonArray &builds);
     static QByteArray inlineBuildDigest(const QString &worker);

@@ -26,9 +26,9 @@ public:
         Build
     };
 
-    // extensionDir: TORCH_EXTENSIONS_DIR of a build (writable in the sandbox); empty for the
-    // reference and for a candidate, whose folder comes with openDevice(). workDir empty: a
-    // private temporary folder.
+    // extensionDir: TORCH_EXTENSIONS_DIR at the start (writable in the sandbox); Kiln gives a
+    // candidate's and a build's folder with openDevice() instead, and the reference has none.
+    // workDir empty: a private temporary folder.
     // buildSlots: builds that may run at once, which share the cores among their compilers.
     // language: a candidate's kernel language (its compiler's environment, and whether the
     // process waits for a "warm" call before it loses exec); none for the reference.

@@ -2,6 +2,9 @@
 
 #include "verifier/harness/devicelock.h"
 
+#include <QElapsedTimer>
+#include <chrono>
+
 namespace kiln {
 
 namespace {
@@ -9,65 +12,125 @@ namespace {
 constexpr qint64 kCandidateBufferBytes = 64 << 20;
 constexpr qint64 kBuildBufferBytes = 1 << 20;
 
+// Holds a device lock shared, where one is named; false when cancelled while waiting.
+bool holdShared(const QString &lockName, const std::atomic<bool> *cancel,
+                std::unique_ptr<DeviceLock> &hold)
+{
+    if (lockName.isEmpty())
+        return true;
+    hold = std::make_unique<DeviceLock>(lockName, DeviceLock::Mode::Shared, cancel);
+    return !hold->cancelled();
+}
+
 } // namespace
 
 TorchStandby::~TorchStandby()
 {
-    m_cancel = true;
     QMutexLocker lock(&m_mutex);
-    if (m_starting.valid())
-        m_starting.get(); // the process, started or not, ends with its unique_ptr
+    if (m_start.process.valid()) {
+        *m_start.cancel = true;
+        m_start.process.get(); // the process, started or not, ends with its unique_ptr
+    }
 }
 
-std::unique_ptr<TorchProcess> TorchStandby::create(const VerifierOptions &options,
-                                                   const TorchEnvironment &environment,
-                                                   const KernelLanguage &language) const
+std::unique_ptr<TorchProcess> TorchStandby::create(const Request &request) const
 {
     const bool candidate = m_role == TorchProcess::Role::Candidate;
-    return std::make_unique<TorchProcess>(options, environment, m_role, QString(), m_buildSlots,
-                                          candidate ? &language : nullptr);
+    return std::make_unique<TorchProcess>(request.options, request.environment, m_role, QString(),
+                                          m_buildSlots, candidate ? &request.language : nullptr);
 }
 
-void TorchStandby::prepare(const VerifierOptions &options, const TorchEnvironment &environment,
-                           const KernelLanguage &language, const QString &lockName)
+void TorchStandby::prepare(const Request &request)
 {
-    std::unique_ptr<TorchProcess> process = create(options, environment, language);
+    std::unique_ptr<TorchProcess> process = create(request);
     QMutexLocker lock(&m_mutex);
-    if (m_starting.valid() && m_recipe == process->recipe())
+    if (m_start.process.valid() && m_start.recipe == process->recipe())
         return;
-    if (m_starting.valid())
-        m_starting.get(); // another recipe's: not wanted any more
-    m_recipe = process->recipe();
+    if (m_start.process.valid()) { // another recipe's: not wanted any more
+        *m_start.cancel = true;
+        m_start.process.get();
+    }
     const qint64 bufferBytes =
         m_role == TorchProcess::Role::Candidate ? kCandidateBufferBytes : kBuildBufferBytes;
-    m_starting = std::async(
-        std::launch::async,
-        [this, lockName, bufferBytes,
-         process = std::move(process)]() mutable -> std::unique_ptr<TorchProcess> {
-            std::unique_ptr<DeviceLock> hold;
-            if (!lockName.isEmpty())
-                hold = std::make_unique<DeviceLock>(lockName, DeviceLock::Mode::Shared, &m_cancel);
-            QString error;
-            if ((hold && hold->cancelled()) ||
-                !process->start(QString(), bufferBytes, &error, &m_cancel))
-                return nullptr;
-            return std::move(process);
-        });
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_start.recipe = process->recipe();
+    m_start.cancel = cancel;
+    m_start.process =
+        std::async(std::launch::async,
+                   [lockName = request.startLock, bufferBytes, cancel,
+                    process = std::move(process)]() mutable -> std::unique_ptr<TorchProcess> {
+                       std::unique_ptr<DeviceLock> hold;
+                       QString error;
+                       if (!holdShared(lockName, cancel.get(), hold) ||
+                           !process->start(QString(), bufferBytes, &error, cancel.get()))
+                           return nullptr;
+                       return std::move(process);
+                   });
 }
 
-std::unique_ptr<TorchProcess> TorchStandby::take(const VerifierOptions &options,
-                                                 const TorchEnvironment &environment,
-                                                 const KernelLanguage &language)
+std::unique_ptr<TorchProcess> TorchStandby::take(const Request &request)
 {
-    const QString recipe = create(options, environment, language)->recipe();
+    const QString recipe = create(request)->recipe();
     QMutexLocker lock(&m_mutex);
-    if (!m_starting.valid() || m_recipe != recipe)
+    if (!m_start.process.valid() || m_start.recipe != recipe)
         return nullptr;
-    m_recipe.clear();
-    std::unique_ptr<TorchProcess> process = m_starting.get();
+    while (m_start.process.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+        if (request.cancel && *request.cancel)
+            return nullptr; // the start goes on, for the next evaluation
+    }
+    m_start.recipe.clear();
+    std::unique_ptr<TorchProcess> process = m_start.process.get();
     if (process && !process->process().running())
         return nullptr; // ended while it waited: the caller starts its own
     return process;
+}
+
+bool TorchStandby::open(TorchProcess &process, const Request &request, QString *error) const
+{
+    std::unique_ptr<DeviceLock> hold;
+    if (!holdShared(request.openLock, request.cancel, hold)) {
+        *error = QStringLiteral("cancelled while waiting for the device");
+        return false;
+    }
+    return process.openDevice(request.extensionDir, request.cancel, error);
+}
+
+TorchStandby::Acquired TorchStandby::acquire(const Request &request)
+{
+    QElapsedTimer timer;
+    timer.start();
+    Acquired acquired;
+    acquired.process = take(request);
+    acquired.startedAhead = acquired.process != nullptr;
+    prepare(request);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!acquired.process) {
+            std::unique_ptr<DeviceLock> hold;
+            if (!holdShared(request.startLock, request.cancel, hold)) {
+                acquired.error = QStringLiteral("cancelled while waiting for the device");
+                return acquired;
+            }
+            auto process = create(request);
+            const qint64 bytes =
+                m_role == TorchProcess::Role::Candidate ? kCandidateBufferBytes : kBuildBufferBytes;
+            if (!process->start(QString(), bytes, &acquired.error, request.cancel))
+                return acquired;
+            acquired.process = std::move(process);
+        }
+        acquired.startMs = timer.nsecsElapsed() / 1e6;
+        timer.restart();
+        if (open(*acquired.process, request, &acquired.error)) {
+            acquired.openMs = timer.nsecsElapsed() / 1e6;
+            return acquired;
+        }
+        // A new process's failure is the caller's to report; one started ahead gets one more
+        // try with a new process (nothing of the candidate has run in either).
+        acquired.process.reset();
+        if (!acquired.startedAhead || (request.cancel && *request.cancel))
+            return acquired;
+        acquired.startedAhead = false;
+    }
+    return acquired;
 }
 
 } // namespace kiln

@@ -32,27 +32,50 @@ public:
     TorchStandby(const TorchStandby &) = delete;
     TorchStandby &operator=(const TorchStandby &) = delete;
 
-    // Starts one in the background, unless one of the same recipe is ready or starting (the
-    // language counts for a candidate only). lockName: a device lock held (shared) while it starts,
-    // where a start would disturb a timed window (torch's CPU device); empty for none.
-    void prepare(const VerifierOptions &options, const TorchEnvironment &environment,
-                 const KernelLanguage &language, const QString &lockName);
-    // The process started ahead with this recipe (waiting for its start to end), or null.
-    std::unique_ptr<TorchProcess> take(const VerifierOptions &options,
-                                       const TorchEnvironment &environment,
-                                       const KernelLanguage &language);
+    struct Request
+    {
+        const VerifierOptions &options;
+        const TorchEnvironment &environment;
+        const KernelLanguage &language; // counts for a candidate only
+        QString extensionDir;           // given to the process with its device
+        QString startLock; // held shared while a process starts (the CPU device's), or none
+        QString openLock;  // held shared while the device opens (a candidate's GPU), or none
+        const std::atomic<bool> *cancel = nullptr;
+    };
+    struct Acquired
+    {
+        std::unique_ptr<TorchProcess> process; // null: error says why
+        QString error;
+        bool startedAhead = false;
+        double startMs = 0.0; // waiting for the process (started ahead or new)
+        double openMs = 0.0;  // its device opening, with the wait for openLock
+    };
+
+    // A process for an evaluation, its device open: the one started ahead where its recipe
+    // matches, else a new one; the next one starts in the background either way. One started
+    // ahead that fails to open (it ended while it waited) is replaced by a new one, once.
+    Acquired acquire(const Request &request);
 
 private:
-    std::unique_ptr<TorchProcess> create(const VerifierOptions &options,
-                                         const TorchEnvironment &environment,
-                                         const KernelLanguage &language) const;
+    struct Start
+    {
+        QString recipe;
+        std::shared_ptr<std::atomic<bool>> cancel; // set when the start is no longer wanted
+        std::future<std::unique_ptr<TorchProcess>> process;
+    };
+
+    std::unique_ptr<TorchProcess> create(const Request &request) const;
+    // Starts one in the background, unless one of the same recipe is ready or starting.
+    void prepare(const Request &request);
+    // The process started ahead with this recipe (waiting for its start, or for the caller's
+    // cancel), or null.
+    std::unique_ptr<TorchProcess> take(const Request &request);
+    bool open(TorchProcess &process, const Request &request, QString *error) const;
 
     const TorchProcess::Role m_role;
     const int m_buildSlots;
     QMutex m_mutex;
-    QString m_recipe;
-    std::future<std::unique_ptr<TorchProcess>> m_starting;
-    std::atomic<bool> m_cancel{false};
+    Start m_start;
 };
 
 } // namespace kiln
