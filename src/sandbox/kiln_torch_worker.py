@@ -1056,17 +1056,10 @@ class Worker:
             self.inline = FastInlineBuild(os.environ.get("KILN_INLINE_HEADERS"),
                                           may_build=self.role == "build")
             self.inline.install()
-        if self.defer_device:
-            self.channel.map()
-            self.channel.reply("ready torch=%s cuda=%s arch=deferred %s" % (
-                torch.__version__, torch.version.cuda, self.confinement.describe(self.role)))
-            return True
-        device = self.open_device()
+        device = "deferred" if self.defer_device else self.open_device()
         if device.startswith("err "):
             self.channel.reply(device)
             return False
-        self.confinement.confine_writes()
-        self.opened = True
         self.channel.map()
         self.channel.reply("ready torch=%s cuda=%s arch=%s %s" % (
             torch.__version__, torch.version.cuda, device, self.confinement.describe(self.role)))
@@ -1082,20 +1075,24 @@ class Worker:
             pass
 
     def open_device(self):
-        """The device's timer and, on a GPU, the CUDA context: its architecture, "none" for
-        a build, or "err ..."."""
+        """The device's timer and, on a GPU, the CUDA context, then writes confined (Landlock
+        only once CUDA has opened its device files): its architecture, "none" for a build, or
+        "err ..."."""
         torch = self.torch
         if self.device == "cpu":
             self.timer = CpuTimer(torch)
-            return "cpu"
-        if self.role == "build":
-            return "none"
-        if not torch.cuda.is_available():
+            device = "cpu"
+        elif self.role == "build":
+            device = "none"
+        elif not torch.cuda.is_available():
             return "err torch sees no CUDA device (torch %s)" % torch.__version__
-        torch.cuda.init()
-        self.timer = GpuTimer(torch)
-        major, minor = torch.cuda.get_device_capability()
-        return "%d.%d" % (major, minor)
+        else:
+            torch.cuda.init()
+            self.timer = GpuTimer(torch)
+            device = "%d.%d" % torch.cuda.get_device_capability()
+        self.confinement.confine_writes()
+        self.opened = True
+        return device
 
     def do_device(self, extensions=""):
         """A process started with --defer-device 1 (a candidate's or a build's, possibly
@@ -1111,8 +1108,6 @@ class Worker:
         device = self.open_device()
         if device.startswith("err "):
             return device
-        self.confinement.confine_writes()
-        self.opened = True
         return "ok arch=%s %s" % (device, self.confinement.describe(self.role))
 
     # -- requests -------------------------------------------------------------------------

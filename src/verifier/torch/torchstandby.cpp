@@ -40,6 +40,11 @@ std::unique_ptr<TorchProcess> TorchStandby::create(const Request &request) const
                                           m_buildSlots, candidate ? &request.language : nullptr);
 }
 
+qint64 TorchStandby::startBufferBytes() const
+{
+    return m_role == TorchProcess::Role::Candidate ? kCandidateBufferBytes : kBuildBufferBytes;
+}
+
 void TorchStandby::prepare(const Request &request)
 {
     std::unique_ptr<TorchProcess> process = create(request);
@@ -50,8 +55,7 @@ void TorchStandby::prepare(const Request &request)
         *m_start.cancel = true;
         m_start.process.get();
     }
-    const qint64 bufferBytes =
-        m_role == TorchProcess::Role::Candidate ? kCandidateBufferBytes : kBuildBufferBytes;
+    const qint64 bufferBytes = startBufferBytes();
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_start.recipe = process->recipe();
     m_start.cancel = cancel;
@@ -111,9 +115,7 @@ TorchStandby::Acquired TorchStandby::acquire(const Request &request)
                 return acquired;
             }
             auto process = create(request);
-            const qint64 bytes =
-                m_role == TorchProcess::Role::Candidate ? kCandidateBufferBytes : kBuildBufferBytes;
-            if (!process->start(QString(), bytes, &acquired.error, request.cancel))
+            if (!process->start(QString(), startBufferBytes(), &acquired.error, request.cancel))
                 return acquired;
             acquired.process = std::move(process);
         }

@@ -65,6 +65,7 @@ private:
     };
 
     std::unique_ptr<TorchProcess> create(const Request &request) const;
+    qint64 startBufferBytes() const; // the shared buffer a process of this role starts with
     // Starts one in the background, unless one of the same recipe is ready or starting.
     void prepare(const Request &request);
     // The process started ahead with this recipe (waiting for its start, or for the caller's
