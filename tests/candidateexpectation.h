@@ -60,12 +60,17 @@ inline QStringList blockingFlagIds(const QList<CheatFlag> &flags)
     return ids;
 }
 
-// One line for a failure message: the file, the verdict and summary it got, and its flags.
+// One line for a failure message: the file, the verdict and summary it got, its flags, and what
+// the blocking ones found (a flake on a shared machine is read from its evidence).
 inline QString describeResult(const QString &path, const EvaluationResult &result)
 {
-    return QStringLiteral("%1: got %2 (%3) flags [%4]")
+    QStringList evidence;
+    for (const CheatFlag &flag : result.flags)
+        if (flag.blocking)
+            evidence << flag.id + QStringLiteral(": ") + flag.message;
+    return QStringLiteral("%1: got %2 (%3) flags [%4] %5")
         .arg(QFileInfo(path).fileName(), verdictName(result.verdict), result.summary,
-             flagIds(result).join(QLatin1Char(' ')));
+             flagIds(result).join(QLatin1Char(' ')), evidence.join(QStringLiteral("; ")));
 }
 
 // What in an evaluation contradicts its candidate's expectation line; empty when nothing does.

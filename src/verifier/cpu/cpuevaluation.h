@@ -43,6 +43,7 @@ private:
     void measureTiming();
     TimingLoop::Outcome timeUndisturbed(CpuTimingSession &session,
                                         const AdaptiveTiming::Rules &rules, CpuActivity &activity);
+    QString clockGap(const CpuTimingSession &session) const;
     void recordTimingFailure(const CpuTimingSession &session, bool cancelled,
                              const SandboxProcess &baseline);
     static QString describeBaselineFailure(const SandboxProcess::Reply &reply,
@@ -73,8 +74,10 @@ private:
     double m_lockWaitMs = 0.0;     // waiting for the machine's timing lock
     double m_engineMsBefore = 0.0; // the session's clocks when the last attempt began
     double m_explainedMsBefore = 0.0;
-    QStringList m_disturbances; // what other processes did, one entry per timing attempt
-    QString m_sharedObject;     // the compiled candidate, in the compile cache
+    QStringList m_disturbances;        // what other processes did, one entry per timing attempt
+    QString m_clockGap;                // the last attempt's clocks disagreed: the evidence
+    QStringList m_clockGapsTimedAgain; // earlier attempts' gaps, each followed by another
+    QString m_sharedObject;            // the compiled candidate, in the compile cache
 };
 
 } // namespace kiln
