@@ -1,5 +1,6 @@
 #include "lineageview.h"
 
+#include "models/candidatehighlight.h"
 #include "models/candidateselection.h"
 #include "models/rundocument.h"
 #include "models/speedupnotes.h"
@@ -505,11 +506,18 @@ void LineageView::invalidateCache()
     update();
 }
 
+void LineageView::setHighlight(CandidateHighlight *highlight)
+{
+    m_highlight = highlight;
+    connect(highlight, &CandidateHighlight::changed, this, qOverload<>(&QWidget::update));
+}
+
 void LineageView::paintMarks(QPainter &painter)
 {
     painter.setRenderHint(QPainter::Antialiasing, true);
     const bool detailed = m_scale * baseRadius >= 2.5;
     const double nodeScale = m_scale * (1.0 + 0.5 * std::clamp(1.0 - m_scale, 0.0, 1.0));
+    paintHighlight(painter, detailed, nodeScale);
     for (int i : {m_hoverRow, m_compareRow, m_selectedRow}) {
         if (i < 0 || i >= m_layout.size() || !m_layout.isVisible(i))
             continue;
@@ -522,6 +530,24 @@ void LineageView::paintMarks(QPainter &painter)
         painter.setPen(QPen(ring, i == m_selectedRow || i == m_compareRow ? 2.5 : 1.5));
         painter.setBrush(Qt::NoBrush);
         painter.drawEllipse(center, r, r);
+    }
+}
+
+// The highlighted candidates' rings, dashed, under the selection's.
+void LineageView::paintHighlight(QPainter &painter, bool detailed, double nodeScale)
+{
+    if (!m_highlight || m_highlight->isEmpty())
+        return;
+    QPen pen(VerdictStyle::highlightColor(), 2.5, Qt::DashLine);
+    painter.setPen(pen);
+    painter.setBrush(Qt::NoBrush);
+    for (qint64 id : m_highlight->ids()) {
+        const int i = m_document->rowOf(id);
+        if (i < 0 || i >= m_layout.size() || !m_layout.isVisible(i))
+            continue;
+        const double r = detailed ? (nodeRadius(i) + 8.0) * nodeScale
+                                  : std::max(6.0, baseRadius * m_scale * 2.0);
+        painter.drawEllipse(mapFromWorld(m_layout.position(i)), r, r);
     }
 }
 

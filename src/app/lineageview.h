@@ -12,6 +12,7 @@
 
 namespace kiln {
 
+class CandidateHighlight;
 class CandidateSelection;
 class RunDocument;
 
@@ -34,6 +35,8 @@ public:
     };
 
     LineageView(RunDocument *document, CandidateSelection *selection, QWidget *parent = nullptr);
+    // Highlighted candidates get a ring of their own (a diagnosis finding's evidence).
+    void setHighlight(CandidateHighlight *highlight);
 
     void setLayoutChoice(LayoutChoice choice);
     LayoutChoice layoutChoice() const { return m_choice; }
@@ -105,12 +108,14 @@ private:
     void paintIslandBadge(QPainter &painter, int island, double r, QPointF center,
                           const NodeDecor &decor);
     void paintMarks(QPainter &painter);
+    void paintHighlight(QPainter &painter, bool detailed, double nodeScale);
     void invalidateCache();
     void paintLegend(QPainter &painter);
     void paintOverlay(QPainter &painter);
 
     RunDocument *m_document;
     CandidateSelection *m_selection;
+    CandidateHighlight *m_highlight = nullptr;
     LineageGraph m_graph;
     TreeLayout m_layout;
     LayoutChoice m_choice = LayoutChoice::Automatic;

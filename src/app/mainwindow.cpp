@@ -3,6 +3,7 @@
 #include "candidatespanel.h"
 #include "codepanel.h"
 #include "commandlineoptions.h"
+#include "diagnosispanel.h"
 #include "diffpanel.h"
 #include "doctordialog.h"
 #include "helpdialog.h"
@@ -20,7 +21,10 @@
 #include "transcriptpanel.h"
 #include "ui_mainwindow.h"
 
+#include "models/candidatehighlight.h"
 #include "models/candidateselection.h"
+#include "models/candidatetablemodel.h"
+#include "models/diagnosismodel.h"
 #include "models/rules/backgroundruns.h"
 #include "models/rules/candidatepicks.h"
 #include "models/rules/recentdatabases.h"
@@ -88,6 +92,12 @@ void MainWindow::createPanels()
     delete m_ui->centralwidget;
     m_ui->centralwidget = nullptr;
     m_candidates = new CandidatesPanel(m_document, m_selection);
+    // A diagnosis finding's evidence, ringed in the tree, tinted in the table, marked on the plot.
+    m_highlight = new CandidateHighlight(this);
+    m_lineage->setHighlight(m_highlight);
+    m_candidates->tableModel()->setHighlight(m_highlight);
+    m_diagnosisModel = new DiagnosisModel(m_document, this);
+    m_diagnosis = new DiagnosisPanel(m_diagnosisModel, m_highlight, m_selection);
     m_code = new CodePanel;
     m_diff = new DiffPanel(m_document);
     m_report = new ReportPanel;
@@ -207,6 +217,8 @@ void MainWindow::setupDocks()
     m_editorDock = makeDock(tr("Editor"), QStringLiteral("editorDock"), m_editor);
 
     m_plots = new PlotsPanel(m_document, m_selection);
+    m_plots->setHighlight(m_highlight);
+    m_diagnosisDock = makeDock(tr("Diagnosis"), QStringLiteral("diagnosisDock"), m_diagnosis);
     m_replay = new ReplayBar(m_document);
     auto *replayBar = new QToolBar(tr("Growth replay"), this);
     replayBar->setObjectName(QStringLiteral("replayToolBar"));
@@ -219,7 +231,7 @@ void MainWindow::setupDocks()
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
     for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
-                              m_plotsDock, m_candidatesDock})
+                              m_plotsDock, m_diagnosisDock, m_candidatesDock})
         m_ui->menuView->insertAction(m_ui->actionResetLayout, dock->toggleViewAction());
     m_ui->menuView->insertAction(m_ui->actionResetLayout, replayBar->toggleViewAction());
     m_ui->menuView->insertSeparator(m_ui->actionResetLayout);
@@ -228,7 +240,7 @@ void MainWindow::setupDocks()
 void MainWindow::applyDefaultLayout()
 {
     for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
-                              m_plotsDock, m_candidatesDock}) {
+                              m_plotsDock, m_diagnosisDock, m_candidatesDock}) {
         dock->setFloating(false);
         dock->show();
     }
@@ -238,6 +250,7 @@ void MainWindow::applyDefaultLayout()
     tabifyDockWidget(m_reportDock, m_transcriptDock);
     tabifyDockWidget(m_transcriptDock, m_editorDock);
     tabifyDockWidget(m_editorDock, m_plotsDock);
+    tabifyDockWidget(m_plotsDock, m_diagnosisDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_candidatesDock);
     m_codeDock->raise();
     resizeDocks({m_codeDock}, {width() * 46 / 100}, Qt::Horizontal);
@@ -397,6 +410,8 @@ QDockWidget *MainWindow::dockFor(const QString &view) const
         return m_transcriptDock;
     if (view == QStringLiteral("plots"))
         return m_plotsDock;
+    if (view == QStringLiteral("diagnosis"))
+        return m_diagnosisDock;
     return nullptr;
 }
 

@@ -27,8 +27,11 @@ namespace kiln {
 
 class CandidateFile;
 class CandidateSelection;
+class CandidateHighlight;
 class CandidatesPanel;
 class CodePanel;
+class DiagnosisModel;
+class DiagnosisPanel;
 class DiffPanel;
 class FileEvaluationPlan;
 class LineageView;
@@ -267,6 +270,10 @@ private:
     QDockWidget *m_transcriptDock = nullptr;
     QDockWidget *m_plotsDock = nullptr;
     PlotsPanel *m_plots = nullptr;
+    CandidateHighlight *m_highlight = nullptr;
+    DiagnosisModel *m_diagnosisModel = nullptr;
+    DiagnosisPanel *m_diagnosis = nullptr;
+    QDockWidget *m_diagnosisDock = nullptr;
     ReplayBar *m_replay = nullptr;
     QComboBox *m_runCombo = nullptr;
     QMenu *m_runsGoingMenu = nullptr;

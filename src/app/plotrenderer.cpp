@@ -1,6 +1,7 @@
 #include "plotrenderer.h"
 
 #include "models/plotdata.h"
+#include "models/verdictstyle.h"
 
 #include <qcustomplot.h>
 
@@ -301,6 +302,7 @@ void PlotRenderer::drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &op
     const QList<QList<int>> groups = PlotData::seedGroups(runs);
     for (int g = 0; g < groups.size(); ++g)
         drawSeedGroup(runs, groups[g], options, g);
+    drawHighlight(runs, options);
     bool anyPass = false;
     for (const PlotRun &run : runs)
         for (const CandidateSummary &c : run.candidates)
@@ -309,6 +311,27 @@ void PlotRenderer::drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &op
         m_emptyReason = QStringLiteral("No run to plot: open a workspace or start a run.");
     else if (!anyPass)
         m_emptyReason = QStringLiteral("No candidate has passed yet: every curve is at 0.");
+}
+
+// The highlighted candidates, as diamonds on their run's curve.
+void PlotRenderer::drawHighlight(const QList<PlotRun> &runs, const PlotOptions &options)
+{
+    for (const PlotRun &run : runs) {
+        if (run.run.id != m_highlightRun || m_highlightIds.isEmpty())
+            continue;
+        const QList<CandidatePoint> points =
+            PlotData::pointsOnCurve(run, options.axis, m_highlightIds);
+        QCPGraph *marks =
+            addGraph(QStringLiteral("evidence: %1 (%2)").arg(m_highlightLabel).arg(points.size()),
+                     VerdictStyle::highlightColor());
+        marks->setLineStyle(QCPGraph::lsNone);
+        marks->setScatterStyle(QCPScatterStyle(
+            QCPScatterStyle::ssDiamond, VerdictStyle::highlightColor(), m_presenting ? 16 : 9));
+        for (const CandidatePoint &p : points)
+            if (!options.logX || p.x > 0)
+                marks->addData(p.x, p.y);
+        remember(points, m_plot->yAxis);
+    }
 }
 
 void PlotRenderer::drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &group,

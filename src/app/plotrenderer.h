@@ -9,6 +9,7 @@
 
 #include <QList>
 #include <QPointF>
+#include <QSet>
 #include <optional>
 
 class QCPAxis;
@@ -42,6 +43,13 @@ public:
     // What the fastp plot draws (the whole database's KernelBench problems, not `runs`): the
     // panel sets it before drawing that plot.
     void setFastP(const FastPSeries &series) { m_fastP = series; }
+    // Candidates of run `runId` to mark on the speedup plot (a diagnosis finding's evidence).
+    void setHighlight(qint64 runId, const QSet<qint64> &ids, const QString &label)
+    {
+        m_highlightRun = runId;
+        m_highlightIds = ids;
+        m_highlightLabel = label;
+    }
     // The candidate drawn nearest to a pixel position within `radius` pixels; 0 for none.
     qint64 candidateAt(const QPointF &position, double radius = 8.0) const;
     // Every named curve's value at the pixel's x (a step holds its last value), one per line
@@ -59,6 +67,7 @@ public:
 
 private:
     void reset(const QString &title);
+    void drawHighlight(const QList<PlotRun> &runs, const PlotOptions &options);
     void drawSpeedup(const QList<PlotRun> &runs, const PlotOptions &options);
     void drawSeedGroup(const QList<PlotRun> &runs, const QList<int> &group,
                        const PlotOptions &options, int colorIndex);
@@ -95,6 +104,9 @@ private:
     QList<Hover> m_hover;
     QString m_emptyReason;
     FastPSeries m_fastP;
+    qint64 m_highlightRun = 0;
+    QSet<qint64> m_highlightIds;
+    QString m_highlightLabel;
     bool m_padX = true;
     bool m_fixedRanges = false; // the plot set its axis ranges: finish() keeps them
     bool m_presenting = false;

@@ -1,10 +1,13 @@
 #include "plotspanel.h"
 
+#include "engine/diagnosis/diagnosiscomparison.h"
+#include "models/candidatehighlight.h"
 #include "models/candidateselection.h"
 #include "models/plotdata.h"
 #include "models/rundocument.h"
 #include "models/speedupnotes.h"
 #include "models/strategycomparison.h"
+#include "models/verdictstyle.h"
 
 #include <qcustomplot.h>
 
@@ -14,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QListWidget>
@@ -25,6 +29,8 @@
 #include <QTableWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
 
 namespace kiln {
 
@@ -51,6 +57,15 @@ QString kindTitle(PlotKind kind)
 
 } // namespace
 
+void PlotsPanel::setHighlight(CandidateHighlight *highlight)
+{
+    m_highlight = highlight;
+    connect(highlight, &CandidateHighlight::changed, this, [this] {
+        if (m_options.kind == PlotKind::Speedup)
+            requestRefresh();
+    });
+}
+
 PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWidget *parent)
     : QWidget(parent), m_document(document), m_selection(selection), m_plot(new QCustomPlot),
       m_renderer(m_plot)
@@ -63,6 +78,8 @@ PlotsPanel::PlotsPanel(RunDocument *document, CandidateSelection *selection, QWi
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(300); // a live run's results arrive in bursts: draw once per burst
     connect(&m_refreshTimer, &QTimer::timeout, this, &PlotsPanel::refresh);
+    m_diagnosisAgain.setSingleShot(true);
+    connect(&m_diagnosisAgain, &QTimer::timeout, this, &PlotsPanel::fillDiagnosisTable);
     connect(m_document, &RunDocument::runLoaded, this, [this] {
         // A replay step or its end reloads the same run: the ticked runs stay as they are.
         if (!m_document->isReplaying() && m_document->run().id != m_listedRun) {
@@ -139,9 +156,19 @@ void PlotsPanel::buildControls()
     m_compareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_compareTable->setToolTip(tr("Median best verified speedup over the seeds [min–max]"));
     m_compareTable->hide();
+    m_diagnosisTable = new QTableWidget(0, 0);
+    m_diagnosisTable->setObjectName(QStringLiteral("compareDiagnosisTable"));
+    m_diagnosisTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_diagnosisTable->setToolTip(
+        tr("Run diagnosis (docs/diagnosis.md): each strategy's mean rating over its seeds, "
+           "1 (not seen) to 5 (plain)"));
+    m_diagnosisTable->hide();
+    auto *tables = new QSplitter(Qt::Horizontal);
+    tables->addWidget(m_compareTable);
+    tables->addWidget(m_diagnosisTable);
     auto *plotAndTable = new QSplitter(Qt::Vertical);
     plotAndTable->addWidget(m_plot);
-    plotAndTable->addWidget(m_compareTable);
+    plotAndTable->addWidget(tables);
     plotAndTable->setStretchFactor(0, 4);
     plotAndTable->setStretchFactor(1, 1);
     auto *split = new QSplitter(Qt::Horizontal);
@@ -211,6 +238,9 @@ void PlotsPanel::setComparison(const QList<qint64> &runIds, ComputeAxis axis, do
     m_compareBudget = runIds.isEmpty() ? 0.0 : budget;
     m_compareAxis = axis;
     m_compareTable->setVisible(m_compareBudget > 0);
+    m_diagnosisTable->setVisible(m_compareBudget > 0);
+    m_diagnosisTable->setRowCount(0);
+    m_diagnosedRuns.clear();
     if (m_compareBudget > 0) {
         PlotOptions o = m_options;
         o.kind = PlotKind::Speedup;
@@ -233,6 +263,7 @@ void PlotsPanel::fillComparisonTable()
 {
     if (!isComparing())
         return;
+    fillDiagnosisTable();
     const QList<StrategyComparison::Row> rows =
         StrategyComparison::rows(m_runs, m_compareAxis, m_compareBudget);
     m_compareTable->setRowCount(int(rows.size()));
@@ -247,6 +278,53 @@ void PlotsPanel::fillComparisonTable()
                                                              .arg(row.low[f], 0, 'f', 2)
                                                              .arg(row.high[f], 0, 'f', 2)));
     }
+}
+
+// The compared runs' diagnoses beside the table, computed on a worker thread when the set of
+// runs changes, and again while they grow, at most every kDiagnosisRefreshMs.
+void PlotsPanel::fillDiagnosisTable()
+{
+    const QList<qint64> ids = plottedRunIds();
+    if (!isComparing())
+        return;
+    if (m_diagnosing || (ids == m_diagnosedRuns && m_diagnosedAt.isValid() &&
+                         m_diagnosedAt.elapsed() < kDiagnosisRefreshMs)) {
+        // The runs may have grown since: look again once the last diagnosis is old enough.
+        if (!m_diagnosisAgain.isActive())
+            m_diagnosisAgain.start(kDiagnosisRefreshMs);
+        return;
+    }
+    m_diagnosedRuns = ids;
+    m_diagnosedAt.start();
+    m_diagnosing = true;
+    using Rows = QList<DiagnosisComparison::StrategyRow>;
+    auto *watcher = new QFutureWatcher<Rows>(this);
+    connect(watcher, &QFutureWatcher<Rows>::finished, this, [this, watcher, ids] {
+        m_diagnosing = false;
+        const Rows rows = watcher->result();
+        watcher->deleteLater();
+        if (ids != plottedRunIds()) { // the runs changed meanwhile: diagnose those
+            m_diagnosedRuns.clear();
+            fillDiagnosisTable();
+            return;
+        }
+        const QStringList titles = DiagnosisComparison::titles();
+        m_diagnosisTable->setColumnCount(int(titles.size()) + 1);
+        m_diagnosisTable->setHorizontalHeaderLabels(QStringList{tr("Strategy")} + titles);
+        m_diagnosisTable->setRowCount(int(rows.size()));
+        for (int r = 0; r < rows.size(); ++r) {
+            m_diagnosisTable->setItem(r, 0, new QTableWidgetItem(rows[r].strategy));
+            for (int a = 0; a < rows[r].meanRatings.size(); ++a) {
+                auto *item = new QTableWidgetItem(QString::number(rows[r].meanRatings[a], 'f', 1));
+                item->setForeground(
+                    VerdictStyle::ratingColor(int(std::lround(rows[r].meanRatings[a]))));
+                m_diagnosisTable->setItem(r, a + 1, item);
+            }
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([path = m_document->databasePath(), ids] {
+        return DiagnosisComparison::byStrategy(path, ids);
+    }));
 }
 
 void PlotsPanel::refillRunList()
@@ -328,6 +406,9 @@ void PlotsPanel::refresh()
         evaluation = m_document->evaluation(selected);
     const QCPRange x = m_plot->xAxis->range(), y = m_plot->yAxis->range();
     m_drawing = true;
+    if (m_highlight)
+        m_renderer.setHighlight(m_document->hasRun() ? m_document->run().id : 0, m_highlight->ids(),
+                                m_highlight->label());
     m_renderer.draw(m_runs, m_options, selected, evaluation);
     if (m_userView) {
         m_plot->xAxis->setRange(x);

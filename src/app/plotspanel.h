@@ -2,6 +2,7 @@
 
 #include "plotrenderer.h"
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 
@@ -15,6 +16,7 @@ class QTableWidget;
 
 namespace kiln {
 
+class CandidateHighlight;
 class CandidateSelection;
 class RunDocument;
 
@@ -28,6 +30,8 @@ class PlotsPanel : public QWidget
 
 public:
     PlotsPanel(RunDocument *document, CandidateSelection *selection, QWidget *parent = nullptr);
+    // The speedup plot marks highlighted candidates of the shown run on its curve.
+    void setHighlight(CandidateHighlight *highlight);
 
     PlotOptions options() const { return m_options; }
     void setOptions(const PlotOptions &options);
@@ -43,6 +47,8 @@ public:
     void refresh();
     void requestRefresh();
     QTableWidget *comparisonTable() const { return m_compareTable; }
+    // Beside it: each compared strategy's mean diagnosis rating per analyzer.
+    QTableWidget *diagnosisTable() const { return m_diagnosisTable; }
     // Workshop mode: thick lines, large type, a high-contrast palette.
     void setPresentation(bool on);
     // PNG, PDF, SVG or the curves as CSV by the file's suffix; width and height in pixels (0:
@@ -67,10 +73,12 @@ private:
     bool exportSvg(const QString &path, int width, int height);
     bool exportCsv(const QString &path);
     void fillComparisonTable();
+    void fillDiagnosisTable();
     FastPSeries kernelBenchSeries(); // the fastp plot's data, read from the database
 
     RunDocument *m_document;
     CandidateSelection *m_selection;
+    CandidateHighlight *m_highlight = nullptr;
     QCustomPlot *m_plot;
     PlotRenderer m_renderer;
     PlotOptions m_options;
@@ -87,6 +95,12 @@ private:
     QPushButton *m_export = nullptr;
     QListWidget *m_runList = nullptr;
     QTableWidget *m_compareTable = nullptr;
+    QTableWidget *m_diagnosisTable = nullptr;
+    QList<qint64> m_diagnosedRuns; // whose diagnoses the table shows (or is computing)
+    QElapsedTimer m_diagnosedAt;
+    QTimer m_diagnosisAgain;
+    bool m_diagnosing = false;
+    static constexpr int kDiagnosisRefreshMs = 5000;
     double m_compareBudget = 0.0;
     ComputeAxis m_compareAxis = ComputeAxis::Evaluations;
     qint64 m_listedRun = 0; // the run the run list was made for

@@ -256,10 +256,12 @@ void RunLauncherDialog::addWorkshopFields()
 {
     m_allocationCombo = new QComboBox;
     m_allocationCombo->setObjectName(QStringLiteral("allocationCombo"));
-    m_allocationCombo->addItems({QStringLiteral("adaptive"), QStringLiteral("even")});
+    m_allocationCombo->addItems(
+        {QStringLiteral("adaptive"), QStringLiteral("even"), QStringLiteral("diagnosed")});
     m_allocationCombo->setToolTip(
         tr("How a suite's budget is shared among its tasks: adaptive (probe, then more for the "
-           "tasks that fail) or even (the same share each)"));
+           "tasks that fail), even (the same share each) or diagnosed (probe, then by failure "
+           "rate, reasoning-length tier and stagnation; a task at its ceiling stops)"));
     m_ui->taskLayout->addWidget(new QLabel(tr("Allocation")));
     m_ui->taskLayout->addWidget(m_allocationCombo);
     // The offline settings the exercises change (docs/offline-policy.md names each).

@@ -11,6 +11,7 @@ int runRunCommand(const QStringList &arguments);
 int runResumeCommand(const QStringList &arguments);
 int runCompareCommand(const QStringList &arguments);
 int runReportCommand(const QStringList &arguments);
+int runDiagnoseCommand(const QStringList &arguments);
 int runExportCommand(const QStringList &arguments);
 int runSubmitCommand(const QStringList &arguments);
 int runRejudgeCommand(const QStringList &arguments);

@@ -25,6 +25,8 @@ const QList<Subcommand> &subcommands()
         {"compare", "Compare strategies at equal budget over several seeds.",
          kiln::runCompareCommand},
         {"report", "Summarise the runs of a workspace database.", kiln::runReportCommand},
+        {"diagnose", "Say why a run stopped improving, with the evidence.",
+         kiln::runDiagnoseCommand},
         {"export", "Export a run as JSON or CSV.", kiln::runExportCommand},
         {"submit", "Add a hand-written candidate to a run and verify it.", kiln::runSubmitCommand},
         {"rejudge", "Verify a run's candidates again, as a new run.", kiln::runRejudgeCommand},

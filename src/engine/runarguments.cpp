@@ -1,6 +1,7 @@
 #include "engine/runarguments.h"
 
 #include "engine/backendchoice.h"
+#include "engine/budget/budgetallocator.h"
 #include "engine/policyfactory.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
@@ -41,9 +42,8 @@ bool applyEngineParameter(RunConfig &config, const QString &key, const QVariant 
         config.reasoningLength = value.toLongLong();
     } else if (key == QLatin1String("allocation")) {
         config.allocation = value.toString();
-        if (config.allocation != QLatin1String("even") &&
-            config.allocation != QLatin1String("adaptive"))
-            *error = QStringLiteral("allocation must be even or adaptive");
+        if (!BudgetAllocator::modeFromName(config.allocation))
+            *error = QStringLiteral("allocation must be even, adaptive or diagnosed");
     } else if (key == QLatin1String("duplicates")) {
         config.duplicates = value.toString();
         if (config.duplicates != QLatin1String("reuse") &&

@@ -30,7 +30,7 @@ struct RunConfig
     double targetSpeedup = 0.0; // 0: none
     int plateauRounds = 0;      // 0: none
     qint64 reasoningLength = 0; // default reasoning budget for every request (0: policy's)
-    QString allocation = QStringLiteral("adaptive"); // suites: "adaptive" or "even"
+    QString allocation = QStringLiteral("adaptive"); // suites: "adaptive", "even" or "diagnosed"
     // A candidate whose source repeats an earlier one of its task (SourceFingerprint): "reuse"
     // takes that judgement as it is; "remeasure" judges it afresh (to study the evaluator's
     // noise), still marked as a duplicate.

@@ -176,10 +176,10 @@ bool SearchEngine::setUp(QString *error)
         strategy->configure(m_config.strategyParameters, mix(m_config.seed + quint64(i)));
         m_strategies.insert(name, std::shared_ptr<Strategy>(std::move(strategy)));
     }
-    m_allocator = std::make_unique<BudgetAllocator>(m_config.tasks, m_config.budget,
-                                                    m_config.allocation == QLatin1String("even")
-                                                        ? BudgetAllocator::Mode::Even
-                                                        : BudgetAllocator::Mode::Adaptive);
+    m_allocator =
+        std::make_unique<BudgetAllocator>(m_config.tasks, m_config.budget,
+                                          BudgetAllocator::modeFromName(m_config.allocation)
+                                              .value_or(BudgetAllocator::Mode::Adaptive));
     m_ledger = BudgetLedger();
     m_ledger.setLimit(m_config.budgetAxis, m_config.budget);
     m_ledger.setTargetSpeedup(m_config.targetSpeedup);
@@ -828,11 +828,13 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
     int passes = 0;
     double reasoning = 0.0;
     double taskBest = 0.0;
+    double taskBestRoofline = 0.0;
     double spent = 0.0;
     for (const NodeResult &r : results) {
         passes += r.correct ? 1 : 0;
         reasoning += double(r.reasoningTokens);
-        taskBest = std::max(taskBest, r.speedup);
+        if (r.speedup > taskBest)
+            taskBest = r.speedup, taskBestRoofline = r.rooflineFraction;
         m_bestSpeedup = std::max(m_bestSpeedup, r.speedup);
         const CandidateRecord c = m_candidates.value(r.id);
         switch (m_config.budgetAxis) {
@@ -855,7 +857,8 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
             break;
         }
     }
-    m_allocator->record(plan.task, spent, int(results.size()), passes, reasoning, taskBest);
+    m_allocator->record(plan.task, spent, int(results.size()), passes, reasoning, taskBest,
+                        taskBestRoofline);
     std::lock_guard lock(m_mutex);
     m_ledger.endRound(m_bestSpeedup);
 }

@@ -1,5 +1,7 @@
 #include "candidatetablemodel.h"
 
+#include "candidatehighlight.h"
+
 #include "verifier/screen/native/symbolnames.h"
 
 #include "rundocument.h"
@@ -31,6 +33,16 @@ int CandidateTableModel::rowCount(const QModelIndex &parent) const
 int CandidateTableModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
+}
+
+void CandidateTableModel::setHighlight(CandidateHighlight *highlight)
+{
+    m_highlight = highlight;
+    connect(highlight, &CandidateHighlight::changed, this, [this] {
+        if (rowCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
+                             {Qt::BackgroundRole});
+    });
 }
 
 QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
@@ -197,6 +209,11 @@ QVariant CandidateTableModel::styleData(const CandidateSummary &c, int column, i
         default:
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         }
+    }
+    if (role == Qt::BackgroundRole && m_highlight && m_highlight->contains(c.id)) {
+        QColor tint = VerdictStyle::highlightColor();
+        tint.setAlpha(70);
+        return tint;
     }
     if (role == Qt::ForegroundRole && (c.ghost || (c.duplicateOf && column == VerdictColumn)))
         return QColor(0x80, 0x80, 0x80);

@@ -4,6 +4,8 @@
 
 namespace kiln {
 
+class CandidateHighlight;
+
 struct CandidateSummary;
 class RunDocument;
 
@@ -55,6 +57,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     RunDocument *document() const { return m_document; }
+    // Rows of highlighted candidates are tinted (a diagnosis finding's evidence).
+    void setHighlight(CandidateHighlight *highlight);
 
 private:
     QVariant roleData(const CandidateSummary &c, int role) const;
@@ -64,6 +68,7 @@ private:
     QVariant styleData(const CandidateSummary &c, int column, int role) const;
 
     RunDocument *m_document;
+    CandidateHighlight *m_highlight = nullptr;
 };
 
 } // namespace kiln

@@ -1,5 +1,6 @@
 #include "launchsettings.h"
 
+#include "engine/budget/budgetallocator.h"
 #include "engine/runarguments.h"
 #include "engine/runconfig.h"
 #include "strategyregistry.h"
@@ -101,8 +102,9 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
             QObject::tr("A budget of %1 counts whole units.").arg(budgetAxis));
     if (!budgetAxisFromName(budgetAxis))
         add(QStringLiteral("budgetAxis"), QObject::tr("Unknown budget axis '%1'.").arg(budgetAxis));
-    if (allocation != QLatin1String("adaptive") && allocation != QLatin1String("even"))
-        add(QStringLiteral("allocation"), QObject::tr("A suite's allocation is adaptive or even."));
+    if (!BudgetAllocator::modeFromName(allocation))
+        add(QStringLiteral("allocation"),
+            QObject::tr("A suite's allocation is adaptive, even or diagnosed."));
     if (seeds < 1 || seeds > 100)
         add(QStringLiteral("seeds"), QObject::tr("Run between 1 and 100 seeds."));
     if (database.trimmed().isEmpty())

@@ -235,6 +235,19 @@ StepCurve PlotData::bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky
     return curve;
 }
 
+QList<CandidatePoint> PlotData::pointsOnCurve(const PlotRun &run, ComputeAxis axis,
+                                              const QSet<qint64> &ids)
+{
+    QList<CandidatePoint> points;
+    if (ids.isEmpty())
+        return points;
+    const StepCurve curve = bestSpeedup(run, axis);
+    for (const Spent &s : spentAlong(run, axis))
+        if (ids.contains(s.candidate->id))
+            points.append({s.x, curve.valueAt(s.x), s.candidate->id});
+    return points;
+}
+
 QString PlotData::curveName(const StepCurve &curve)
 {
     QString what = curve.confirmedOnly ? QStringLiteral("best confirmed speedup")

@@ -3,6 +3,7 @@
 #include "computeaxis.h"
 #include "plotrun.h"
 #include "plotseries.h"
+#include <QSet>
 
 #include "core/timingstats.h"
 #include "engine/reports/fastpmetrics.h"
@@ -22,6 +23,10 @@ public:
     // A run that confirms any judgement counts only confirmed ones, as the engine's report does;
     // the curve carries the 95 % interval of each best.
     static StepCurve bestSpeedup(const PlotRun &run, ComputeAxis axis, bool leaky = false);
+    // Where each of `ids` stands on the run's best-speedup curve: at the compute spent when its
+    // result arrived, at the best then (a diagnosis finding's evidence, marked on the curve).
+    static QList<CandidatePoint> pointsOnCurve(const PlotRun &run, ComputeAxis axis,
+                                               const QSet<qint64> &ids);
     // What the curve is, for a legend: "<run>: best confirmed speedup, 95 % band".
     static QString curveName(const StepCurve &curve);
     // Median and band of seed runs' curves.

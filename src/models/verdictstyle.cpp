@@ -1,5 +1,7 @@
 #include "verdictstyle.h"
 
+#include <algorithm>
+
 namespace kiln {
 
 QColor VerdictStyle::color(Verdict verdict)
@@ -98,6 +100,19 @@ QColor VerdictStyle::selectionColor()
 QColor VerdictStyle::compareColor()
 {
     return QColor(0xe0, 0x3e, 0x9a);
+}
+
+QColor VerdictStyle::highlightColor()
+{
+    return QColor(0xf5, 0x9e, 0x0b);
+}
+
+QColor VerdictStyle::ratingColor(int rating)
+{
+    static const QColor colors[] = {QColor(0x2e, 0xa0, 0x43), QColor(0x8a, 0xb8, 0x3a),
+                                    QColor(0xd4, 0xa7, 0x2c), QColor(0xe0, 0x70, 0x2a),
+                                    QColor(0xcf, 0x22, 0x2e)};
+    return colors[std::clamp(rating, 1, 5) - 1];
 }
 
 } // namespace kiln

@@ -23,6 +23,8 @@ public:
     static QColor bestPathColor();
     static QColor selectionColor();
     static QColor compareColor();
+    static QColor highlightColor();        // a diagnosis finding's evidence
+    static QColor ratingColor(int rating); // 1 (not seen, green) .. 5 (plain, red)
 };
 
 } // namespace kiln

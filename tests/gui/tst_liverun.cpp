@@ -9,8 +9,10 @@
 #include "app/manualedittab.h"
 #include "app/runlauncherdialog.h"
 #include "app/runprogresswidget.h"
+#include "engine/diagnosis/rundiagnosis.h"
 #include "models/candidatefiltermodel.h"
 #include "models/candidateselection.h"
+#include "models/diagnosismodel.h"
 #include "models/launchsettings.h"
 #include "models/runcontroller.h"
 #include "models/rundocument.h"
@@ -247,6 +249,23 @@ private slots:
         QVERIFY(!m_window->liveController());
         QVERIFY(!action("actionStopRun")->isEnabled());
         QVERIFY(!action("actionContinueRun")->isEnabled()); // finished: nothing to resume
+
+        // The Diagnosis tab kept up with the growth (the run was never reloaded): it ends on the
+        // finished run's diagnosis, as `kiln-cli diagnose` computes it.
+        auto *diagnosis = m_window->findChild<DiagnosisModel *>();
+        QVERIFY(diagnosis);
+        auto store = RunStore::open(m_db, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        const RunHistory history = RunHistory::load(*store, m_runId);
+        QCOMPARE(history.evaluatedCount(), 8);
+        const QJsonObject expected =
+            RunDiagnosis::toJson(m_runId, history, RunDiagnosis::diagnose(history));
+        QVERIFY(waitFor(
+            [&] {
+                return diagnosis->runId() == m_runId &&
+                       RunDiagnosis::toJson(m_runId, history, diagnosis->findings()) == expected;
+            },
+            DiagnosisModel::kRefreshMs + 15000));
     }
 
     void stopWorksAndResumeContinues()

@@ -2,19 +2,24 @@
 #include "app/codeeditor.h"
 #include "app/codepanel.h"
 #include "app/commandlineoptions.h"
+#include "app/diagnosispanel.h"
 #include "app/diffpanel.h"
 #include "app/doctordialog.h"
 #include "app/lineageview.h"
 #include "app/mainwindow.h"
 #include "app/memorydialog.h"
 #include "app/noticelabel.h"
+#include "app/plotspanel.h"
 #include "app/reportpanel.h"
 #include "app/transcriptpanel.h"
 #include "damageddatabase.h"
+#include "engine/diagnosis/rundiagnosis.h"
 #include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
+#include "models/candidatehighlight.h"
 #include "models/candidateselection.h"
 #include "models/candidatetablemodel.h"
+#include "models/diagnosismodel.h"
 #include "models/memorytablemodel.h"
 #include "models/notices.h"
 #include "models/rundocument.h"
@@ -34,6 +39,7 @@
 #include <QHelpEvent>
 #include <QImage>
 #include <QLineEdit>
+#include <QListView>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -592,6 +598,65 @@ private slots:
             for (int x = 0; x < image.width(); x += 7)
                 colours.insert(image.pixel(x, y));
         QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
+    }
+
+    // The Diagnosis panel shows what `kiln-cli diagnose` computes for the shown run (one code
+    // path, off the GUI thread); a click on a finding rings its evidence in the tree, tints its
+    // rows in the table and marks it on the speedup plot; a live run's growth recomputes it.
+    void diagnosisPanelHighlightsEvidence()
+    {
+        open(m_fixture);
+        auto *model = m_window->findChild<DiagnosisModel *>();
+        auto *panel = m_window->findChild<DiagnosisPanel *>();
+        auto *highlight = m_window->findChild<CandidateHighlight *>();
+        QVERIFY(model && panel && highlight);
+        const qint64 runId = m_window->document()->run().id;
+        QTRY_VERIFY_WITH_TIMEOUT(model->runId() == runId && !model->isComputing(), 20000);
+        auto store = RunStore::open(m_fixture, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        const RunHistory history = RunHistory::load(*store, runId);
+        const QList<DiagnosisFinding> expected = RunDiagnosis::diagnose(history);
+        QCOMPARE(RunDiagnosis::toJson(runId, history, model->findings()),
+                 RunDiagnosis::toJson(runId, history, expected));
+        QCOMPARE(model->rowCount(), 8);
+
+        m_window->showView(QStringLiteral("diagnosis"));
+        QListView *list = panel->list();
+        QTRY_VERIFY(list->isVisible());
+        const int row = 0; // stagnation: its evidence is the best candidate
+        QCOMPARE(model->findings()[row].analyzer, QStringLiteral("stagnation"));
+        const QList<qint64> evidence = model->findings()[row].candidates;
+        QVERIFY(!evidence.isEmpty());
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                          list->visualRect(model->index(row)).center());
+        QCOMPARE(highlight->ids(), QSet<qint64>(evidence.cbegin(), evidence.cend()));
+        QCOMPARE(highlight->label(), QStringLiteral("Stagnation"));
+
+        CandidateTableModel *table = m_window->findChild<CandidatesPanel *>()->tableModel();
+        const int shown = m_window->document()->rowOf(evidence.first());
+        QCOMPARE(table->data(table->index(shown, 0), Qt::BackgroundRole).value<QColor>().rgb(),
+                 VerdictStyle::highlightColor().rgb());
+        const int other = shown == 0 ? 1 : 0;
+        QVERIFY(!table->data(table->index(other, 0), Qt::BackgroundRole).isValid());
+
+        auto *plots = m_window->findChild<PlotsPanel *>();
+        m_window->showView(QStringLiteral("plots"));
+        QTRY_VERIFY(plots->renderer().csv().contains(
+            QStringLiteral("evidence: Stagnation (%1)").arg(evidence.size())));
+
+        // News of a live run (a candidate judged): the diagnosis is computed again, throttled,
+        // and the highlight follows the same finding.
+        QSignalSpy again(model, &DiagnosisModel::diagnosed);
+        emit m_window->document()->candidateChanged(shown); // as a judged candidate does
+        QVERIFY(again.wait(DiagnosisModel::kRefreshMs + 10000));
+        QCOMPARE(highlight->label(), QStringLiteral("Stagnation"));
+
+        auto *clear = panel->findChild<QPushButton *>(QStringLiteral("clearHighlight"));
+        QVERIFY(clear->isEnabled());
+        QTest::mouseClick(clear, Qt::LeftButton);
+        QVERIFY(highlight->isEmpty());
+        QVERIFY(!table->data(table->index(shown, 0), Qt::BackgroundRole).isValid());
+        QTRY_VERIFY(!plots->renderer().csv().contains(QStringLiteral("evidence:")));
     }
 
     // Every message reaches the person: the notice area keeps a width of its own beside the run

@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "app/plotspanel.h"
 #include "app/replaybar.h"
+#include "engine/diagnosis/diagnosiscomparison.h"
 #include "kernelbenchdb.h"
 #include "kilnprocess.h"
 #include "models/candidatefiltermodel.h"
@@ -297,6 +298,20 @@ private slots:
         }
         // Both strategies have a verified best to draw (no "nothing passed" note).
         QCOMPARE(plots->renderer().emptyReason(), QString());
+        // Beside the table, each strategy's mean diagnosis rating over its seeds, as
+        // `kiln-cli diagnose` computes it for the same runs.
+        QTableWidget *diagnosis = plots->diagnosisTable();
+        QVERIFY(diagnosis->isVisibleTo(plots));
+        QTRY_COMPARE_WITH_TIMEOUT(diagnosis->rowCount(), 2, 20000);
+        const QList<DiagnosisComparison::StrategyRow> expected =
+            DiagnosisComparison::byStrategy(DiagnosisComparison::runs(*store));
+        QCOMPARE(diagnosis->columnCount(), 1 + int(DiagnosisComparison::titles().size()));
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(diagnosis->item(r, 0)->text(), expected[r].strategy);
+            for (int a = 0; a < expected[r].meanRatings.size(); ++a)
+                QCOMPARE(diagnosis->item(r, a + 1)->text(),
+                         QString::number(expected[r].meanRatings[a], 'f', 1));
+        }
     }
 
     void presentationMode()

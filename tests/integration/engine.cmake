@@ -31,3 +31,8 @@ add_dependencies(tst_agents kiln-cli)
 kiln_add_test(NAME tst_judgements SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_judgements.cpp
               LIBS kiln_engine LABEL integration TIMEOUT 600)
 add_dependencies(tst_judgements kiln-sandbox)
+
+# kiln-cli diagnose on a real offline search: the same findings as RunDiagnosis in-process.
+kiln_add_test(NAME tst_diagnose SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_diagnose.cpp
+              LIBS kiln_engine LABEL integration TIMEOUT 600)
+add_dependencies(tst_diagnose kiln-cli)

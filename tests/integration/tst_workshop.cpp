@@ -212,8 +212,9 @@ private slots:
                  qPrintable(QStringLiteral("%1 short, %2 long").arg(shortPass).arg(longPass)));
     }
 
-    // 5. Compute-optimal allocation: adaptive moves evaluations between the suite's tasks.
-    void adaptiveAllocationIsUneven()
+    // 5. Compute-optimal allocation: adaptive and diagnosed move evaluations between the suite's
+    // tasks; even does not.
+    void allocationsOtherThanEvenAreUneven()
     {
         auto perTask = [](const QList<Candidate> &c) {
             QMap<QString, int> counts;
@@ -235,9 +236,15 @@ private slots:
                 lo = std::min(lo, v), hi = std::max(hi, v);
             return hi - lo;
         };
+        const QMap<QString, int> diagnosed = perTask(
+            search(m_dir, QStringLiteral("diagnosed"),
+                   suiteRun(QStringLiteral("best-of-n"), 36,
+                            {QStringLiteral("--param"), QStringLiteral("allocation=diagnosed")})));
         QCOMPARE(even.size(), 6);
+        QCOMPARE(diagnosed.size(), 6);
         QVERIFY2(spread(even) <= 1, qPrintable(QString::number(spread(even))));
         QVERIFY2(spread(adaptive) >= 2, qPrintable(QString::number(spread(adaptive))));
+        QVERIFY2(spread(diagnosed) >= 2, qPrintable(QString::number(spread(diagnosed))));
     }
 
     // 6. The leaky verifier: the naive harness passes kernels the strict verifier blocks.

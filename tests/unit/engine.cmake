@@ -19,3 +19,5 @@ kiln_add_test(NAME tst_speedupinterval SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_spe
               LIBS kiln_core LABEL unit)
 kiln_add_test(NAME tst_baselinewatch SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_baselinewatch.cpp
               LIBS kiln_engine LABEL unit)
+kiln_add_test(NAME tst_rundiagnosis SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_rundiagnosis.cpp
+              LIBS kiln_engine LABEL unit)

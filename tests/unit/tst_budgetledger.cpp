@@ -102,6 +102,41 @@ private slots:
         QCOMPARE(allocator.allowance(hard), 100.0 - 20 - 10);
     }
 
+    // The run diagnosis' signals per task: a stalled task's weight falls, a longer reasoning
+    // tier raises it, and a task whose best reaches the ceiling stops.
+    void diagnosedAllocationFollowsTheDiagnosis()
+    {
+        const QString a = QStringLiteral("a"), b = QStringLiteral("b"), c = QStringLiteral("c");
+        BudgetAllocator allocator({a, b, c}, 150, BudgetAllocator::Mode::Diagnosed);
+        // Probe (10 each): every task passes half its samples, reasoning Easy (< 4,000 tokens
+        // per sample) but for c (Hard: 9,000).
+        allocator.record(a, 10, 10, 5, 10 * 1000, 1.5, 0.3);
+        allocator.record(b, 10, 10, 5, 10 * 1000, 1.5, 0.3);
+        allocator.record(c, 10, 10, 5, 10 * 9000, 1.5, 0.3);
+        QCOMPARE(allocator.difficulty(a), allocator.difficulty(b));
+        QCOMPARE(allocator.difficulty(c), 2.0 * allocator.difficulty(a));
+        // a rises again, b does not: after 10 more evaluations without a gain, b has spent half
+        // of its 20 since its best rose (past the stagnation rating's 0.35): its weight falls.
+        allocator.record(a, 10, 10, 5, 10 * 1000, 1.8, 0.3);
+        allocator.record(b, 10, 10, 5, 10 * 1000, 1.5, 0.3);
+        QVERIFY(allocator.difficulty(b) < allocator.difficulty(a));
+        QCOMPARE(allocator.difficulty(b), 0.6 * (1.0 - 0.75 * (0.5 - 0.35) / 0.35));
+        QVERIFY(!allocator.isDone(a));
+        // a reaches 85 % of its roofline: nothing much is left to find, its remainder goes.
+        allocator.record(a, 5, 5, 2, 5 * 1000, 2.4, 0.85);
+        QVERIFY(allocator.isDone(a));
+        QCOMPARE(allocator.allowance(a), 0.0);
+        // The same history under adaptive keeps a running.
+        BudgetAllocator adaptive({a, b, c}, 150, BudgetAllocator::Mode::Adaptive);
+        for (const QString &task : {a, b, c})
+            adaptive.record(task, 10, 10, 5, 10 * 1000, 1.5, 0.3);
+        adaptive.record(a, 5, 5, 2, 5 * 1000, 2.4, 0.85);
+        QVERIFY(!adaptive.isDone(a));
+        QCOMPARE(BudgetAllocator::modeFromName(QStringLiteral("diagnosed")),
+                 BudgetAllocator::Mode::Diagnosed);
+        QVERIFY(!BudgetAllocator::modeFromName(QStringLiteral("smart")));
+    }
+
     void aLoneTaskNeverStopsEarly()
     {
         const QString only = QStringLiteral("only");

@@ -940,6 +940,7 @@ private slots:
               "--task softmax --strategy beam --backend cpu --budget 27 --seed 7",
               "--param reasoning_length=12000 --param stuck_share=0", "--verifier lenient",
               "--param gaming_rate=0.5", "kiln-cli rejudge --db /w/leaky.db",
+              "--budget 36 --seed 7 --param allocation=diagnosed",
               "--task vector_add --strategy best-of-n --backend cpu --budget 4 --seed 2"})
             QVERIFY2(text.contains(QString::fromLatin1(part)), part);
         // A quick try scales every budget down, never below two evaluations.

@@ -3,6 +3,7 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace kiln {
 
@@ -12,20 +13,28 @@ namespace kiln {
 //    to a difficulty signal — the failure rate seen so far plus the normalised reasoning length —
 //    while easy tasks (high pass rate and no gain for `easyPlateau` rounds) stop early and hand
 //    their remainder back.
+//  - diagnosed: adaptive's probe, then shares weighted by the run diagnosis' signals per task
+//    (docs/diagnosis.md): the failure rate so far, the ConCuR tier of the task's reasoning length
+//    (Easy < 4,000 tokens, Medium to 8,500, Hard above), and stagnation (evaluations since the
+//    task's best rose, over its evaluations) that cuts a stalled task's weight; a task whose best
+//    reaches the ceiling (roofline fraction 0.8) stops, as a saturated easy task does.
 class BudgetAllocator
 {
 public:
     enum class Mode
     {
         Even,
-        Adaptive
+        Adaptive,
+        Diagnosed
     };
+    static std::optional<Mode> modeFromName(const QString &name);
 
     BudgetAllocator(const QStringList &tasks, double budget, Mode mode);
 
     // Result of one round of a task, in the axis' units.
+    // bestRooflineFraction: of the round's fastest passing candidate (0 when unknown).
     void record(const QString &task, double spent, int attempts, int passes, double reasoningTokens,
-                double bestSpeedup);
+                double bestSpeedup, double bestRooflineFraction = 0.0);
     // The task whose turn it is (furthest below its share), or empty when all are done.
     QString nextTask() const;
     // How much of the axis this task may still spend under its current share.
@@ -45,9 +54,13 @@ private:
         double reasoningTokens = 0.0;
         double bestSpeedup = 0.0;
         int roundsWithoutGain = 0;
+        int attemptsSinceGain = 0;
+        double rooflineFraction = 0.0; // of the best
         bool done = false;
     };
     bool probing() const;
+    bool saturated(const TaskState &s) const; // may stop and hand its remainder back
+    double diagnosedWeight(const TaskState &s) const;
 
     QMap<QString, TaskState> m_tasks;
     QStringList m_order;
@@ -55,6 +68,8 @@ private:
     Mode m_mode;
     double m_probeShare;
     static constexpr int easyPlateau = 2;
+    static constexpr double kMediumTokens = 4000.0; // ConCuR's reasoning-length tiers
+    static constexpr double kHardTokens = 8500.0;
 };
 
 } // namespace kiln
