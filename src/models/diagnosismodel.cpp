@@ -27,6 +27,8 @@ DiagnosisModel::DiagnosisModel(RunDocument *document, QObject *parent)
     };
     connect(document, &RunDocument::candidatesAppended, this, grown);
     connect(document, &RunDocument::candidateChanged, this, grown);
+    // The run's state or budget changed (it finished, say): its last writes are in the store.
+    connect(document, &RunDocument::runChanged, this, grown);
 }
 
 // A computation still running ends on its own: it holds nothing of the model's.
