@@ -325,8 +325,10 @@ void PlotRenderer::drawHighlight(const QList<PlotRun> &runs, const PlotOptions &
             addGraph(QStringLiteral("evidence: %1 (%2)").arg(m_highlightLabel).arg(points.size()),
                      VerdictStyle::highlightColor());
         marks->setLineStyle(QCPGraph::lsNone);
-        marks->setScatterStyle(QCPScatterStyle(
-            QCPScatterStyle::ssDiamond, VerdictStyle::highlightColor(), m_presenting ? 16 : 9));
+        marks->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDiamond, VerdictStyle::highlightColor(),
+                            VerdictStyle::highlightColor(),
+                            m_presenting ? 16 : 9)); // filled: the curve's own markers are hollow
         for (const CandidatePoint &p : points)
             if (!options.logX || p.x > 0)
                 marks->addData(p.x, p.y);

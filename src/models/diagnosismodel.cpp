@@ -50,14 +50,9 @@ QVariant DiagnosisModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         return VerdictStyle::ratingColor(f.rating);
     case Qt::ToolTipRole:
-    case FindingRole:
         return f.finding;
-    case RatingRole:
-        return f.rating;
     case CandidatesRole:
         return QVariant::fromValue(f.candidates);
-    case AnalyzerRole:
-        return f.analyzer;
     default:
         return {};
     }

@@ -22,10 +22,7 @@ class DiagnosisModel : public QAbstractListModel
 public:
     enum Role
     {
-        RatingRole = Qt::UserRole + 1, // int, 1..5
-        FindingRole,                   // QString, the one-line finding
-        CandidatesRole,                // QList<qint64>, the evidence
-        AnalyzerRole                   // QString, "stagnation" ...
+        CandidatesRole = Qt::UserRole + 1 // QList<qint64>, the evidence
     };
     static constexpr int kRefreshMs = 2000;
 

@@ -1,6 +1,5 @@
 #include "engine/diagnosis/runhistory.h"
 
-#include "engine/budget/budgetaxis.h"
 #include "store/runstore.h"
 
 #include <algorithm>
@@ -25,7 +24,7 @@ RunHistory::RunHistory(QList<CandidateSummary> candidates) : m_candidates(std::m
         // A duplicate carries its original's judgement: it cannot raise the best again.
         const double before = best.value(c.task);
         if (c.isBestCandidate() && !c.duplicateOf && *c.speedup > before) {
-            m_improvements.append({position, c.id, c.task, before, *c.speedup});
+            m_improvements.append({position, c.id, c.task, *c.speedup});
             m_bestPosition.insert(c.task, position);
             sum += std::max(1.0, *c.speedup) - std::max(1.0, before);
             best.insert(c.task, *c.speedup);
@@ -71,8 +70,6 @@ RunHistory RunHistory::load(RunStore &store, qint64 runId)
     if (const std::optional<RunRecord> run = store.run(runId)) {
         history.budget = run->config.value(QStringLiteral("budget")).toDouble();
         history.budgetAxis = run->config.value(QStringLiteral("budget_axis")).toString();
-        if (const auto axis = budgetAxisFromName(history.budgetAxis))
-            history.budgetUsed = usageOnAxis(run->budgetUsed, *axis);
     }
     const QHash<qint64, CandidatePlotFacts> facts = store.plotFacts(runId);
     for (auto it = facts.cbegin(); it != facts.cend(); ++it)

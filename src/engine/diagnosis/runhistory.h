@@ -20,13 +20,12 @@ class RunHistory
 {
 public:
     // One raise of a task's best: the candidate that did it, where it stands among the evaluated
-    // candidates, and the task's best before and after.
+    // candidates, and the task's best after it.
     struct Improvement
     {
         int position = 0; // among the evaluated candidates, from 0
         qint64 candidate = 0;
         QString task;
-        double from = 0.0; // 0 before anything of the task passed
         double to = 0.0;
     };
     // What the store says of a task's best beyond its summary.
@@ -64,7 +63,6 @@ public:
 
     double budget = 0.0;                 // on the run's axis; 0 when unknown
     QString budgetAxis;                  // "evals", "samples", "tokens", "cost", "wall" ...
-    double budgetUsed = 0.0;             // on the same axis
     QHash<qint64, double> costs;         // list-price cost per candidate, where the policy has one
     QHash<qint64, QString> sources;      // the recent candidates' sources
     QHash<QString, BestFacts> bestFacts; // by task
