@@ -17,6 +17,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -70,8 +71,13 @@ Sample evaluate(Verifier &verifier, const Task &task, const QString &source, con
         for (const char *key : {"setup_ms", "rounds", "lock_wait_ms"})
             stages.insert(QStringLiteral("timing_") + QLatin1String(key),
                           timing->data.value(QLatin1String(key)));
+    QJsonArray blocking; // an honest candidate flagged is a finding of the run, not noise
+    for (const CheatFlag &flag : result.flags)
+        if (flag.blocking)
+            blocking.append(flag.id + QStringLiteral(": ") + flag.message.left(400));
     const QJsonObject line{
         {QStringLiteral("evaluation"), label},
+        {QStringLiteral("blocking_flags"), blocking},
         {QStringLiteral("stages"), stages},
         {QStringLiteral("verdict"), verdictName(result.verdict)},
         {QStringLiteral("wall_ms"), sample.wallMs},

@@ -26,6 +26,19 @@ CLOCK = time.perf_counter_ns
 ALIGN = 256
 
 
+def ms_since_exec():
+    """Milliseconds since this process began (its fork, the sandbox's set-up included)."""
+    try:
+        with open("/proc/self/stat") as stat:
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+        return time.clock_gettime(time.CLOCK_BOOTTIME) * 1000 - ticks * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return -1.0
+
+
+STARTED_MS = ms_since_exec()  # the interpreter's own start, before this file ran
+
+
 class Channel:
     """The protocol descriptors, moved away from 0/1 so the module's prints cannot reach
     the reply stream (stdout joins the engine's capped diagnostics)."""
@@ -1038,31 +1051,43 @@ class Worker:
 
     # -- set-up ---------------------------------------------------------------------------
     def start(self):
+        phases = {"python": STARTED_MS}
+        begun = time.perf_counter()
         try:
             import torch
         except Exception as error:  # no torch: the engine says how to install it
             self.channel.reply("err torch unavailable: %s" % error)
             return False
+        phases["torch"] = (time.perf_counter() - begun) * 1000
         self.torch = torch
         self.codec = TensorCodec(torch, self.channel)
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
         self.guard = PrecisionGuard(torch)
         if self.role == "candidate":
+            begun = time.perf_counter()
             self.warm_op_recorder()
+            phases["op_recorder"] = (time.perf_counter() - begun) * 1000
         if os.environ.get("KILN_INLINE_BUILD") == "kiln" and self.role in ("build", "candidate"):
+            begun = time.perf_counter()
             from kiln_inline_build import FastInlineBuild
 
             self.inline = FastInlineBuild(os.environ.get("KILN_INLINE_HEADERS"),
                                           may_build=self.role == "build")
             self.inline.install()
+            phases["inline_build"] = (time.perf_counter() - begun) * 1000
         device = "deferred" if self.defer_device else self.open_device()
         if device.startswith("err "):
             self.channel.reply(device)
             return False
         self.channel.map()
-        self.channel.reply("ready torch=%s cuda=%s arch=%s %s" % (
-            torch.__version__, torch.version.cuda, device, self.confinement.describe(self.role)))
+        times = os.times()
+        phases["cpu"] = (times.user + times.system) * 1000
+        phases["total"] = ms_since_exec()
+        # Where the start's time went, as the last word (the engine keeps it apart).
+        self.channel.reply("ready torch=%s cuda=%s arch=%s %s start_ms=%s" % (
+            torch.__version__, torch.version.cuda, device, self.confinement.describe(self.role),
+            ",".join("%s:%d" % (name, round(ms)) for name, ms in phases.items())))
         return True
 
     def warm_op_recorder(self):

@@ -141,9 +141,22 @@ private slots:
         }
         QVERIFY(audited >= 6);
 
-        const QJsonObject int8 = auditData(u"game_int8_int_mm.py"_s, u"precision"_s);
-        QVERIFY2(QJsonDocument(int8.value(u"evidence"_s).toArray()).toJson().contains("on int8"),
-                 qPrintable(text(int8)));
+        // The int8 limbs' error depends on the inputs: where a set of them falls outside the
+        // tolerance the candidate is wrong before any audit (seen on an H100, 2026-12-07: 591
+        // elements, max abs error 0.164); where they all pass, the audit must name the int8 ops.
+        const EvaluationResult int8Result = m_results.value(QStringLiteral(
+            KILN_SOURCE_DIR "/tests/data/kernelbench/candidates/game_int8_int_mm.py"));
+        if (int8Result.stage(u"audit"_s)) {
+            const QJsonObject int8 = auditData(u"game_int8_int_mm.py"_s, u"precision"_s);
+            QVERIFY2(
+                QJsonDocument(int8.value(u"evidence"_s).toArray()).toJson().contains("on int8"),
+                qPrintable(text(int8)));
+        } else {
+            const StageResult *correctness = int8Result.stage(u"correctness"_s);
+            QVERIFY2(correctness && !correctness->ok &&
+                         correctness->detail.contains(u"outside the tolerance"_s),
+                     qPrintable(correctness ? correctness->detail : u"no correctness stage"_s));
+        }
         const QJsonObject tf32 = auditData(u"game_tf32_matmul.py"_s, u"precision"_s);
         QVERIFY2(QJsonDocument(tf32.value(u"evidence"_s).toArray()).toJson().contains("TF32"),
                  qPrintable(text(tf32)));

@@ -50,7 +50,10 @@ private:
     std::map<QString, std::unique_ptr<QMutex>> m_buildLocks;
     std::list<std::unique_ptr<TorchReference>> m_references; // most recent first
     // Last: they end (a start under way cancelled) before the rest.
-    TorchStandby m_standby{TorchProcess::Role::Candidate};
+    // Two candidates' processes on a GPU, where a start (3-9 s) can outlast an evaluation;
+    // one on torch's CPU device, whose starts compete with the timed windows for the cores.
+    TorchStandby m_standby{TorchProcess::Role::Candidate, 1,
+                           m_options.torchDevice == QLatin1String("cpu") ? 1 : 2};
     TorchStandby m_buildStandby{TorchProcess::Role::Build, m_buildSlots};
 };
 

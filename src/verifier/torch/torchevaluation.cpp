@@ -29,6 +29,7 @@ namespace {
 
 constexpr qint64 kAlign = 256;
 constexpr double kSideStreamGapMs = 0.1;
+constexpr int kTimingAttempts = 3; // timing loops before a gap between the clocks is kept
 // NVML renews each process's one sample up to about a second apart (GpuActivity::waitForSamples).
 constexpr int kSampleWaitMs = 1500;
 
@@ -441,6 +442,7 @@ bool TorchEvaluation::startCandidateProcess(QString *error)
     m_startTimes.insert(QStringLiteral("started_ahead"), acquired.startedAhead);
     m_startTimes.insert(QStringLiteral("process_start_ms"), acquired.startMs);
     m_startTimes.insert(QStringLiteral("device_open_ms"), acquired.openMs);
+    m_startTimes.insert(QStringLiteral("worker_start_ms"), acquired.startPhases);
     if (!acquired.process) {
         *error = acquired.error;
         return false;
@@ -838,30 +840,30 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
         addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6, m_failure->message);
         return;
     }
-    QElapsedTimer loop;
-    loop.start();
     int rounds = 0;
     AdaptiveTiming::Stop stop = AdaptiveTiming::Stop::Continue;
-    while (stop == AdaptiveTiming::Stop::Continue && !m_cancel) {
-        const double elapsed = loop.nsecsElapsed() / 1e6;
-        const int count = std::max(1, m_candidateTiming.nextBatch(elapsed, batchLimit));
-        if (!timeRound(reference, count, seed(200 + rounds++))) {
+    QJsonArray timedAgain;
+    for (int attempt = 1; attempt <= kTimingAttempts; ++attempt) {
+        if (!timeRounds(reference, batchLimit, &rounds, &stop)) {
             addStage(QStringLiteral("timing"), false, timer.nsecsElapsed() / 1e6,
                      m_failure ? m_failure->message : m_wrongDetail);
             return;
         }
-        const double now = loop.nsecsElapsed() / 1e6;
-        stop = m_candidateTiming.decide(now);
-        if (stop != AdaptiveTiming::Stop::Continue &&
-            m_eagerTiming.decide(now) == AdaptiveTiming::Stop::Continue &&
-            now < 2 * m_options.torchTimingBudgetMs)
-            stop = AdaptiveTiming::Stop::Continue; // the baseline needs more trials too
+        // A slowed clock is slow in every attempt; a stall of the host that the candidate did
+        // not cause (processes starting beside it, a neighbour) passes with its attempt.
+        const QString gap = clockGap();
+        if (gap.isEmpty() || attempt == kTimingAttempts || m_cancel)
+            break;
+        timedAgain.append(gap);
+        restartTimingRecord();
     }
     QJsonObject data{{QStringLiteral("setup_ms"), setupMs},
                      {QStringLiteral("rounds"), rounds},
                      {QStringLiteral("stop"), AdaptiveTiming::stopName(stop)},
                      {QStringLiteral("compile_note"), compileNote},
                      {QStringLiteral("lock_wait_ms"), m_lockWaitMs}};
+    if (!timedAgain.isEmpty())
+        data.insert(QStringLiteral("clock_gaps_timed_again"), timedAgain);
     judgeTiming(data);
     addStage(QStringLiteral("timing"), true, timer.nsecsElapsed() / 1e6,
              QStringLiteral("%1 ms against eager %2 ms%3 (n=%4)")
@@ -873,6 +875,56 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
                           : QString())
                  .arg(m_result.candidateTiming.n),
              data);
+}
+
+// Rounds of timed calls until the candidate's and eager's timings are settled (or the budget is
+// spent); false when a call failed or a timed output was wrong.
+bool TorchEvaluation::timeRounds(TorchReference &reference, int batchLimit, int *rounds,
+                                 AdaptiveTiming::Stop *stop)
+{
+    QElapsedTimer loop;
+    loop.start();
+    *stop = AdaptiveTiming::Stop::Continue;
+    while (*stop == AdaptiveTiming::Stop::Continue && !m_cancel) {
+        const double elapsed = loop.nsecsElapsed() / 1e6;
+        const int count = std::max(1, m_candidateTiming.nextBatch(elapsed, batchLimit));
+        if (!timeRound(reference, count, seed(200 + (*rounds)++)))
+            return false;
+        const double now = loop.nsecsElapsed() / 1e6;
+        *stop = m_candidateTiming.decide(now);
+        if (*stop != AdaptiveTiming::Stop::Continue &&
+            m_eagerTiming.decide(now) == AdaptiveTiming::Stop::Continue &&
+            now < 2 * m_options.torchTimingBudgetMs)
+            *stop = AdaptiveTiming::Stop::Continue; // the baseline needs more trials too
+    }
+    return true;
+}
+
+// Evidence that the engine's clock saw time the candidate's process did not report; empty when
+// the clocks agree. In total (beyond eager's own untimed part, with generous margins), and call
+// by call against eager's requests (EngineClockBound).
+QString TorchEvaluation::clockGap() const
+{
+    if (m_observedMs > 3 * m_reportedMs + 500.0 ||
+        m_candidateUnexplainedMs > 3 * m_eagerUnexplainedMs + 500.0)
+        return QStringLiteral("the engine saw %1 ms, the process reported %2")
+            .arg(m_observedMs, 0, 'f', 0)
+            .arg(m_reportedMs, 0, 'f', 0);
+    const EngineClockBound::Finding bound = m_clockBound.judge();
+    return bound.exceeded ? bound.describe() : QString();
+}
+
+// A new attempt's timings start empty; the clock bound keeps eager's calibration.
+void TorchEvaluation::restartTimingRecord()
+{
+    m_candidateTiming = AdaptiveTiming(timingRules(m_options));
+    m_eagerTiming = AdaptiveTiming(timingRules(m_options));
+    m_compiledTiming = AdaptiveTiming(timingRules(m_options));
+    m_candidateWalls.clear();
+    m_eagerWalls.clear();
+    m_reportedMs = m_observedMs = 0.0;
+    m_candidateUnexplainedMs = m_eagerUnexplainedMs = 0.0;
+    m_clockBound.restart();
 }
 
 // Speedups, and the cross-checks no in-process timer can fake: the wall clock around each call
@@ -906,14 +958,8 @@ void TorchEvaluation::judgeTiming(QJsonObject &data)
     data.insert(QStringLiteral("eager_unexplained_ms"), m_eagerUnexplainedMs);
     // The engine's clock against the worker's, and the worker's against its per-call times
     // (eager's batches, of the same sizes, say how much else a batch honestly costs).
-    if (m_observedMs > 3 * m_reportedMs + 500.0 ||
-        m_candidateUnexplainedMs > 3 * m_eagerUnexplainedMs + 500.0)
-        addFlag(QStringLiteral("timer_inconsistent"),
-                QStringLiteral("the engine saw %1 ms, the process reported %2")
-                    .arg(m_observedMs, 0, 'f', 0)
-                    .arg(m_reportedMs, 0, 'f', 0));
-    else if (const EngineClockBound::Finding bound = m_clockBound.judge(); bound.exceeded)
-        addFlag(QStringLiteral("timer_inconsistent"), bound.describe());
+    if (const QString gap = clockGap(); !gap.isEmpty())
+        addFlag(QStringLiteral("timer_inconsistent"), gap);
     if (m_result.speedup && *m_result.speedup > m_options.largeSpeedup)
         addFlag(QStringLiteral("large_speedup"));
 }

@@ -85,6 +85,10 @@ private:
     // How a correct candidate computes (TorchAudit): precision, kernel shares, the replay.
     void audit(TorchReference &reference);
     bool timeRound(TorchReference &reference, int count, quint64 seed);
+    bool timeRounds(TorchReference &reference, int batchLimit, int *rounds,
+                    AdaptiveTiming::Stop *stop);
+    QString clockGap() const;
+    void restartTimingRecord();
     void judgeTiming(QJsonObject &data);
     void judgeGap(const QString &evidence, QJsonObject &data);
     EvaluationResult finish();

@@ -128,7 +128,26 @@ bool TorchProcess::openDevice(const QString &extensionDir, const std::atomic<boo
 
 QString TorchProcess::isolation() const
 {
-    return m_isolation.isEmpty() ? m_process->isolation() : m_isolation;
+    if (!m_isolation.isEmpty())
+        return m_isolation;
+    QStringList words = m_process->isolation().split(u' ');
+    words.removeIf([](const QString &word) { return word.startsWith(QLatin1String("start_ms=")); });
+    return words.join(u' ');
+}
+
+QJsonObject TorchProcess::startPhases() const
+{
+    QJsonObject phases;
+    for (const QString &word : m_process->isolation().split(u' ')) {
+        if (!word.startsWith(QLatin1String("start_ms=")))
+            continue;
+        for (const QString &entry : word.mid(9).split(u',')) {
+            const qsizetype colon = entry.indexOf(u':');
+            if (colon > 0)
+                phases.insert(entry.left(colon), entry.mid(colon + 1).toDouble());
+        }
+    }
+    return phases;
 }
 
 QString TorchProcess::recipe() const

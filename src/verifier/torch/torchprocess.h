@@ -6,6 +6,7 @@
 #include "verifier/torch/torchenvironment.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <atomic>
 #include <memory>
@@ -52,6 +53,9 @@ public:
     bool openDevice(const QString &extensionDir, const std::atomic<bool> *cancel, QString *error);
     // The sandbox's isolation, as the process described it last.
     QString isolation() const;
+    // Where the start's time went, as the worker measured it (ms: python, torch, op_recorder,
+    // inline_build, cpu, total).
+    QJsonObject startPhases() const;
     // What the process is started as (its program, arguments and work root): two processes of
     // one recipe are interchangeable before either has loaded a module.
     QString recipe() const;

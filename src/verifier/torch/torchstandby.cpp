@@ -27,10 +27,16 @@ bool holdShared(const QString &lockName, const std::atomic<bool> *cancel,
 TorchStandby::~TorchStandby()
 {
     QMutexLocker lock(&m_mutex);
-    if (m_start.process.valid()) {
-        *m_start.cancel = true;
-        m_start.process.get(); // the process, started or not, ends with its unique_ptr
-    }
+    dropAll();
+}
+
+void TorchStandby::dropAll()
+{
+    for (Start &start : m_starts)
+        *start.cancel = true;
+    for (Start &start : m_starts)
+        start.process.get(); // the process, started or not, ends with its unique_ptr
+    m_starts.clear();
 }
 
 std::unique_ptr<TorchProcess> TorchStandby::create(const Request &request) const
@@ -47,43 +53,42 @@ qint64 TorchStandby::startBufferBytes() const
 
 void TorchStandby::prepare(const Request &request)
 {
-    std::unique_ptr<TorchProcess> process = create(request);
+    const QString recipe = create(request)->recipe();
     QMutexLocker lock(&m_mutex);
-    if (m_start.process.valid() && m_start.recipe == process->recipe())
-        return;
-    if (m_start.process.valid()) { // another recipe's: not wanted any more
-        *m_start.cancel = true;
-        m_start.process.get();
-    }
+    if (!m_starts.empty() && m_starts.front().recipe != recipe) // not wanted any more
+        dropAll();
     const qint64 bufferBytes = startBufferBytes();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_start.recipe = process->recipe();
-    m_start.cancel = cancel;
-    m_start.process =
-        std::async(std::launch::async,
-                   [lockName = request.startLock, bufferBytes, cancel,
-                    process = std::move(process)]() mutable -> std::unique_ptr<TorchProcess> {
-                       std::unique_ptr<DeviceLock> hold;
-                       QString error;
-                       if (!holdShared(lockName, cancel.get(), hold) ||
-                           !process->start(QString(), bufferBytes, &error, cancel.get()))
-                           return nullptr;
-                       return std::move(process);
-                   });
+    while (int(m_starts.size()) < m_depth) {
+        auto cancel = std::make_shared<std::atomic<bool>>(false);
+        m_starts.push_back(
+            {recipe, cancel,
+             std::async(std::launch::async,
+                        [lockName = request.startLock, bufferBytes, cancel,
+                         process = create(request)]() mutable -> std::unique_ptr<TorchProcess> {
+                            std::unique_ptr<DeviceLock> hold;
+                            QString error;
+                            if (!holdShared(lockName, cancel.get(), hold) ||
+                                !process->start(QString(), bufferBytes, &error, cancel.get()))
+                                return nullptr;
+                            return std::move(process);
+                        })});
+    }
 }
 
+// The oldest start of this recipe, waited for: the one with the most of its start behind it.
 std::unique_ptr<TorchProcess> TorchStandby::take(const Request &request)
 {
     const QString recipe = create(request)->recipe();
     QMutexLocker lock(&m_mutex);
-    if (!m_start.process.valid() || m_start.recipe != recipe)
+    if (m_starts.empty() || m_starts.front().recipe != recipe)
         return nullptr;
-    while (m_start.process.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+    std::future<std::unique_ptr<TorchProcess>> &oldest = m_starts.front().process;
+    while (oldest.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
         if (request.cancel && *request.cancel)
             return nullptr; // the start goes on, for the next evaluation
     }
-    m_start.recipe.clear();
-    std::unique_ptr<TorchProcess> process = m_start.process.get();
+    std::unique_ptr<TorchProcess> process = oldest.get();
+    m_starts.pop_front();
     if (process && !process->process().running())
         return nullptr; // ended while it waited: the caller starts its own
     return process;
@@ -120,6 +125,7 @@ TorchStandby::Acquired TorchStandby::acquire(const Request &request)
             acquired.process = std::move(process);
         }
         acquired.startMs = timer.nsecsElapsed() / 1e6;
+        acquired.startPhases = acquired.process->startPhases();
         timer.restart();
         if (open(*acquired.process, request, &acquired.error)) {
             acquired.openMs = timer.nsecsElapsed() / 1e6;

@@ -5,9 +5,11 @@
 #include "verifier/torch/torchenvironment.h"
 #include "verifier/torch/torchprocess.h"
 
+#include <QJsonObject>
 #include <QMutex>
 #include <QString>
 #include <atomic>
+#include <deque>
 #include <future>
 #include <memory>
 
@@ -18,14 +20,15 @@ namespace kiln {
 // an inline-CUDA build itself, and a JIT language's candidate (Triton) has no build to hide
 // them behind. The process starts exactly as one of its role would (its own work folder and
 // compile cache; its extension folder and device given later, by its evaluation) and is handed
-// out once, before any candidate code has run in it. One is kept per role and backend; a
-// request of another recipe (language, options) drops it.
+// out once, before any candidate code has run in it. `depth` are kept starting per role and
+// backend, since a start can take longer than the evaluation it waits behind; a request of
+// another recipe (language, options) drops them.
 class TorchStandby
 {
 public:
     // buildSlots: builds that may run at once (their compilers share the cores).
-    explicit TorchStandby(TorchProcess::Role role, int buildSlots = 1)
-        : m_role(role), m_buildSlots(buildSlots)
+    explicit TorchStandby(TorchProcess::Role role, int buildSlots = 1, int depth = 1)
+        : m_role(role), m_buildSlots(buildSlots), m_depth(depth)
     {
     }
     ~TorchStandby();
@@ -47,8 +50,9 @@ public:
         std::unique_ptr<TorchProcess> process; // null: error says why
         QString error;
         bool startedAhead = false;
-        double startMs = 0.0; // waiting for the process (started ahead or new)
-        double openMs = 0.0;  // its device opening, with the wait for openLock
+        double startMs = 0.0;    // waiting for the process (started ahead or new)
+        double openMs = 0.0;     // its device opening, with the wait for openLock
+        QJsonObject startPhases; // TorchProcess::startPhases
     };
 
     // A process for an evaluation, its device open: the one started ahead where its recipe
@@ -66,17 +70,19 @@ private:
 
     std::unique_ptr<TorchProcess> create(const Request &request) const;
     qint64 startBufferBytes() const; // the shared buffer a process of this role starts with
-    // Starts one in the background, unless one of the same recipe is ready or starting.
+    // Starts processes in the background until `depth` of this recipe are ready or starting.
     void prepare(const Request &request);
     // The process started ahead with this recipe (waiting for its start, or for the caller's
     // cancel), or null.
     std::unique_ptr<TorchProcess> take(const Request &request);
+    void dropAll(); // ends every start (m_mutex held)
     bool open(TorchProcess &process, const Request &request, QString *error) const;
 
     const TorchProcess::Role m_role;
     const int m_buildSlots;
+    const int m_depth;
     QMutex m_mutex;
-    Start m_start;
+    std::deque<Start> m_starts; // the oldest first
 };
 
 } // namespace kiln

@@ -1,8 +1,9 @@
 # expect: task=kb1_003_small_matmul verdict=flagged flag=precision_downgrade
 # An fp32 matmul on int8 tensor cores: each operand is split into two int8 limbs under a scale
 # per row of A and per column of B, three torch._int_mm products accumulate in int32, and a
-# kernel of its own scales the sum back. Inside the 1e-2 tolerance, but not the fp32 the
-# problem asks for (the audit sees the int8 ops; the screen sees torch._int_mm and torch.int8).
+# kernel of its own scales the sum back. Close to the 1e-2 tolerance (some input sets fall
+# outside it), and not the fp32 the problem asks for (the screen sees torch._int_mm and
+# torch.int8; where every set passes, the audit sees the int8 ops).
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
