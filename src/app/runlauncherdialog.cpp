@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -216,6 +217,7 @@ void RunLauncherDialog::fillChoices(const QList<RunRecord> &recordedRuns)
                                QStringLiteral("offline"));
     m_ui->policyCombo->addItem(tr("LLM endpoint"), QStringLiteral("llm"));
     m_ui->policyCombo->addItem(tr("replay a recorded run"), QStringLiteral("replay"));
+    m_ui->policyCombo->addItem(tr("coding agent (a command line)"), QStringLiteral("command"));
     m_ui->apiCombo->addItems({QStringLiteral("openai"), QStringLiteral("anthropic")});
     m_ui->effortCombo->addItem(tr("server default"), QString());
     for (const char *level : {"minimal", "low", "medium", "high"})
@@ -275,7 +277,35 @@ void RunLauncherDialog::addWorkshopFields()
         m_offlineEditors.insert(name, spin);
         m_ui->offlineLayout->addRow(name, spin);
     }
+    addAgentPage();
     // Both re-check the form through the constructor's connections to every field.
+}
+
+// The command policy's page, the policy stack's last (its combo entry is the last too).
+void RunLauncherDialog::addAgentPage()
+{
+    auto *page = new QWidget;
+    auto *form = new QFormLayout(page);
+    m_agentCommandEdit = new QLineEdit;
+    m_agentCommandEdit->setObjectName(QStringLiteral("agentCommandEdit"));
+    m_agentCommandEdit->setPlaceholderText(
+        QStringLiteral("claude -p --output-format json < prompt.md"));
+    m_agentCommandEdit->setToolTip(
+        tr("Run by /bin/sh in a work folder of its own holding prompt.md, task.md, the reference "
+           "and the parent with its feedback; the agent writes candidate.* there or prints the "
+           "code (docs/llm.md)"));
+    m_agentTimeoutSpin = new QSpinBox;
+    m_agentTimeoutSpin->setObjectName(QStringLiteral("agentTimeoutSpin"));
+    m_agentTimeoutSpin->setRange(1, 24 * 3600);
+    m_agentTimeoutSpin->setSuffix(tr(" s"));
+    m_agentReadableEdit = new QLineEdit;
+    m_agentReadableEdit->setObjectName(QStringLiteral("agentReadableEdit"));
+    m_agentReadableEdit->setToolTip(
+        tr("Further folders the agent may read, ':'-separated (--param command.read)"));
+    form->addRow(tr("Command"), m_agentCommandEdit);
+    form->addRow(tr("Time limit"), m_agentTimeoutSpin);
+    form->addRow(tr("Also readable"), m_agentReadableEdit);
+    m_ui->policyStack->addWidget(page);
 }
 
 void RunLauncherDialog::fillOfflineExtras(const QString &preset, const QVariantMap &overrides)
@@ -331,6 +361,9 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
     m_allocationCombo->setCurrentText(s.allocation);
     m_allocationCombo->setEnabled(suite);
     m_ui->endpointEdit->setText(s.endpoint);
+    m_agentCommandEdit->setText(s.agentCommand);
+    m_agentTimeoutSpin->setValue(s.agentTimeoutSeconds);
+    m_agentReadableEdit->setText(s.agentReadable);
     m_ui->modelEdit->setText(s.model);
     m_ui->apiCombo->setCurrentText(s.api);
     m_ui->apiKeyEnvEdit->setText(s.apiKeyEnv);
@@ -424,6 +457,9 @@ LaunchSettings RunLauncherDialog::settings() const
     s.offlineOverrides = offlineOverrides();
     s.allocation = m_allocationCombo->currentText();
     s.endpoint = m_ui->endpointEdit->text();
+    s.agentCommand = m_agentCommandEdit->text();
+    s.agentTimeoutSeconds = m_agentTimeoutSpin->value();
+    s.agentReadable = m_agentReadableEdit->text();
     s.model = m_ui->modelEdit->text();
     s.api = m_ui->apiCombo->currentText();
     s.apiKeyEnv = m_ui->apiKeyEnvEdit->text().trimmed();

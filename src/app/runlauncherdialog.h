@@ -11,6 +11,8 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLineEdit;
+class QSpinBox;
 
 namespace Ui {
 class RunLauncher;
@@ -52,6 +54,7 @@ private:
     void fitPolicyPage(); // the stack exactly as tall as the policy page shown
     void fillChoices(const QList<RunRecord> &recordedRuns);
     void addWorkshopFields(); // allocation and the offline settings beyond the four rates
+    void addAgentPage();      // the command policy's fields
     // The preset's values in the extra offline fields; `overrides` on top (given settings).
     void fillOfflineExtras(const QString &preset, const QVariantMap &overrides);
     QVariantMap offlineOverrides() const;
@@ -72,6 +75,9 @@ private:
     QHash<QString, ProblemLint> m_lints; // kept lint of every task, read once
     bool m_filling = false;
     QComboBox *m_allocationCombo = nullptr;
+    QLineEdit *m_agentCommandEdit = nullptr; // the command policy's page (addAgentPage)
+    QSpinBox *m_agentTimeoutSpin = nullptr;
+    QLineEdit *m_agentReadableEdit = nullptr;
     QHash<QString, QDoubleSpinBox *> m_offlineEditors;
     QHash<QString, double> m_offlineShown; // what each showed before the person changed it
 };

@@ -22,7 +22,7 @@ struct CandidateRecord
     int generation = 0;
     int island = 0;
     QString source;
-    QString policy;         // "offline", "llm", "replay", "manual"
+    QString policy;         // "offline", "llm", "command", "replay", "manual"
     QJsonObject policyMeta; // model, knobs, simulated=true, failure reason ...
     QString prompt;
     QString reasoning;

@@ -1,11 +1,16 @@
 #include "policyfactory.h"
 
 #include "engine/memory/storeresponsecache.h"
+#include "policies/command/commandpolicy.h"
 #include "policies/llmconfig.h"
 #include "policies/llmpolicy.h"
 #include "policies/offline/offlinepolicy.h"
 #include "policies/replaypolicy.h"
 #include "store/runstore.h"
+#include "verifier/harness/verifieroptions.h"
+
+#include <QDir>
+#include <QFileInfo>
 
 namespace kiln {
 
@@ -16,6 +21,36 @@ QStringList PolicyFactory::offlineParameterNames()
     for (const auto &[name, value] : options.numericSettings())
         names.append(name);
     return names;
+}
+
+// --command and --param command.timeout=S / command.read=DIR:DIR / command.write=DIR:DIR.
+std::unique_ptr<Policy> PolicyFactory::createCommandPolicy(const QVariantMap &p, QString *error)
+{
+    CommandPolicyConfig config =
+        CommandPolicyConfig::withDefaults(p.value(QStringLiteral("command")).toString());
+    if (p.contains(QStringLiteral("command.timeout"))) {
+        bool ok = false;
+        config.timeoutSeconds = p.value(QStringLiteral("command.timeout")).toInt(&ok);
+        if (!ok)
+            config.timeoutSeconds = 0;
+    }
+    for (const char *key : {"command.read", "command.write"}) {
+        const QStringList paths =
+            p.value(QLatin1String(key)).toString().split(u':', Qt::SkipEmptyParts);
+        (QLatin1String(key) == QLatin1String("command.read") ? config.readable : config.writable)
+            .append(paths);
+    }
+    config.promptDir = p.value(QStringLiteral("command.prompts")).toString();
+    if (config.sandbox.isEmpty()) // beside the verifier's sandboxes, built or installed
+        config.sandbox = QFileInfo(VerifierOptions::defaults().sandbox.executable)
+                             .dir()
+                             .filePath(QStringLiteral("kiln-agent-sandbox"));
+    const QString problem = config.validate();
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return nullptr;
+    }
+    return std::make_unique<CommandPolicy>(config);
 }
 
 std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore &store,
@@ -63,6 +98,8 @@ std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore 
             LlmPolicy::create(*llm, std::make_shared<StoreResponseCache>(store), error);
         return policy;
     }
+    if (config.policy == QLatin1String("command"))
+        return createCommandPolicy(p, error);
     if (config.policy == QLatin1String("replay")) {
         if (config.replayRunId <= 0 || !store.run(config.replayRunId)) {
             *error = QStringLiteral("--replay-run must name a run of this database");
@@ -76,7 +113,8 @@ std::unique_ptr<Policy> PolicyFactory::create(const RunConfig &config, RunStore 
                   });
         return std::make_unique<ReplayPolicy>(recorded, config.replayRunId);
     }
-    *error = QStringLiteral("unknown policy '%1' (offline, llm or replay)").arg(config.policy);
+    *error =
+        QStringLiteral("unknown policy '%1' (offline, llm, command or replay)").arg(config.policy);
     return nullptr;
 }
 

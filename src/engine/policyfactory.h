@@ -10,7 +10,8 @@ namespace kiln {
 class RunStore;
 
 // Builds the policy a run names: offline (simulated), llm (any OpenAI-compatible or Anthropic
-// endpoint), or replay (the generations of an earlier run in the same workspace).
+// endpoint), command (a coding agent's command line), or replay (the generations of an earlier
+// run in the same workspace).
 class PolicyFactory
 {
 public:
@@ -18,6 +19,10 @@ public:
     static QStringList offlineParameterNames();
     // nullptr with *error when the configuration is unusable.
     static std::unique_ptr<Policy> create(const RunConfig &config, RunStore &store, QString *error);
+
+private:
+    static std::unique_ptr<Policy> createCommandPolicy(const QVariantMap &parameters,
+                                                       QString *error);
 };
 
 } // namespace kiln

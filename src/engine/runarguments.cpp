@@ -87,12 +87,13 @@ bool applyParameters(const QCommandLineParser &p, const QString &strategy, RunCo
         } else if (applyEngineParameter(config, key, value, error)) {
             if (!error->isEmpty())
                 return false;
-        } else if (offline.contains(key) || key.startsWith(QLatin1String("llm."))) {
+        } else if (offline.contains(key) || key.startsWith(QLatin1String("llm.")) ||
+                   key.startsWith(QLatin1String("command."))) {
             config.policyParameters.insert(key, pair.mid(eq + 1));
         } else {
             *error =
                 QStringLiteral("unknown parameter '%1' for the %2 strategy (its parameters: %3; "
-                               "engine: %4; offline policy: %5; llm.*)")
+                               "engine: %4; offline policy: %5; llm.*; command.*)")
                     .arg(key, strategy, QStringList(strategyNames.values()).join(QLatin1Char(',')),
                          RunArguments::engineParameterNames().join(QLatin1Char(',')),
                          offline.join(QLatin1Char(',')));
@@ -116,6 +117,14 @@ bool applyPolicy(const QCommandLineParser &p, RunConfig &config, QString *error)
         config.policyParameters.insert(QStringLiteral("api"), p.value(QStringLiteral("api")));
         config.policyParameters.insert(QStringLiteral("api_key_env"),
                                        p.value(QStringLiteral("api-key-env")));
+    } else if (config.policy == QLatin1String("command")) {
+        if (p.value(QStringLiteral("command")).trimmed().isEmpty()) {
+            *error = QStringLiteral("--policy command needs --command \"...\" (the agent's "
+                                    "command line)");
+            return false;
+        }
+        config.policyParameters.insert(QStringLiteral("command"),
+                                       p.value(QStringLiteral("command")));
     } else if (config.policy == QLatin1String("replay")) {
         bool ok = false;
         config.replayRunId = p.value(QStringLiteral("replay-run")).toLongLong(&ok);
@@ -124,7 +133,7 @@ bool applyPolicy(const QCommandLineParser &p, RunConfig &config, QString *error)
             return false;
         }
     } else if (config.policy != QLatin1String("offline")) {
-        *error = QStringLiteral("--policy must be offline, llm or replay");
+        *error = QStringLiteral("--policy must be offline, llm, command or replay");
         return false;
     }
     return true;
@@ -169,7 +178,7 @@ void RunArguments::addOptions(QCommandLineParser &p)
                  QStringLiteral(
                      "auto, cpu, cuda or pytorch (KernelBench problems; auto picks it for them)."),
                  QStringLiteral("BACKEND"), QStringLiteral("auto")});
-    p.addOption({QStringLiteral("policy"), QStringLiteral("offline, llm or replay."),
+    p.addOption({QStringLiteral("policy"), QStringLiteral("offline, llm, command or replay."),
                  QStringLiteral("POLICY"), QStringLiteral("offline")});
     p.addOption({QStringLiteral("budget"), QStringLiteral("Budget on the budget axis."),
                  QStringLiteral("N"), QStringLiteral("32")});
@@ -192,6 +201,10 @@ void RunArguments::addOptions(QCommandLineParser &p)
     p.addOption({QStringLiteral("api-key-env"),
                  QStringLiteral("Environment variable holding the API key."),
                  QStringLiteral("VAR")});
+    p.addOption({QStringLiteral("command"),
+                 QStringLiteral("A coding agent's command line (command policy), run by /bin/sh "
+                                "in a work folder of its own."),
+                 QStringLiteral("COMMAND")});
     p.addOption({QStringLiteral("replay-run"), QStringLiteral("Run to replay (replay policy)."),
                  QStringLiteral("ID")});
     p.addOption({QStringLiteral("verifier-seed"),

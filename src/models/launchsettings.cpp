@@ -158,6 +158,14 @@ void LaunchSettings::policyProblems(
         if (!reasoningEffort.isEmpty() && !efforts().contains(reasoningEffort))
             add(QStringLiteral("reasoningEffort"),
                 QObject::tr("Reasoning effort is minimal, low, medium or high."));
+    } else if (policy == QLatin1String("command")) {
+        if (agentCommand.trimmed().isEmpty())
+            add(QStringLiteral("agentCommand"),
+                QObject::tr("Give the agent's command line, for example: claude -p "
+                            "--output-format json < prompt.md"));
+        if (agentTimeoutSeconds < 1)
+            add(QStringLiteral("agentTimeout"),
+                QObject::tr("The agent's time limit must be at least one second."));
     } else if (policy == QLatin1String("replay")) {
         if (replayRunId <= 0)
             add(QStringLiteral("replay"), QObject::tr("Pick the recorded run to replay."));
@@ -249,6 +257,13 @@ QStringList LaunchSettings::arguments(int seedOffset) const
         if (priceCompletion >= 0)
             words << QStringLiteral("--param")
                   << QStringLiteral("llm.price_completion=") + number(priceCompletion);
+    } else if (policy == QLatin1String("command")) {
+        words << QStringLiteral("--policy") << policy << QStringLiteral("--command")
+              << agentCommand.trimmed() << QStringLiteral("--param")
+              << QStringLiteral("command.timeout=") + QString::number(agentTimeoutSeconds);
+        if (!agentReadable.trimmed().isEmpty())
+            words << QStringLiteral("--param")
+                  << QStringLiteral("command.read=") + agentReadable.trimmed();
     } else {
         words << QStringLiteral("--policy") << policy << QStringLiteral("--replay-run")
               << QString::number(replayRunId);
@@ -311,6 +326,9 @@ void LaunchSettings::save(QSettings &s) const
     s.setValue(QStringLiteral("offlineOverrides"), offlineOverrides);
     s.setValue(QStringLiteral("allocation"), allocation);
     s.setValue(QStringLiteral("endpoint"), endpoint);
+    s.setValue(QStringLiteral("agentCommand"), agentCommand);
+    s.setValue(QStringLiteral("agentTimeoutSeconds"), agentTimeoutSeconds);
+    s.setValue(QStringLiteral("agentReadable"), agentReadable);
     s.setValue(QStringLiteral("model"), model);
     s.setValue(QStringLiteral("api"), api);
     s.setValue(QStringLiteral("apiKeyEnv"), apiKeyEnv);
@@ -350,6 +368,9 @@ LaunchSettings LaunchSettings::load(const QSettings &s)
     l.offlineOverrides = value("offlineOverrides", l.offlineOverrides).toMap();
     l.allocation = value("allocation", l.allocation).toString();
     l.endpoint = value("endpoint", l.endpoint).toString();
+    l.agentCommand = value("agentCommand", l.agentCommand).toString();
+    l.agentTimeoutSeconds = value("agentTimeoutSeconds", l.agentTimeoutSeconds).toInt();
+    l.agentReadable = value("agentReadable", l.agentReadable).toString();
     l.model = value("model", l.model).toString();
     l.api = value("api", l.api).toString();
     l.apiKeyEnv = value("apiKeyEnv", l.apiKeyEnv).toString();

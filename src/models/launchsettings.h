@@ -28,7 +28,7 @@ struct LaunchSettings
 
     QStringList tasks;                           // one task, or several (a suite)
     QString backend = QStringLiteral("auto");    // auto | cpu | cuda
-    QString policy = QStringLiteral("offline");  // offline | llm | replay
+    QString policy = QStringLiteral("offline");  // offline | llm | command | replay
     QString verifier = QStringLiteral("strict"); // strict | lenient (the naive harness, CPU)
     QString language = QStringLiteral("cuda");   // KernelBench: KernelLanguages ids
     // offline: a preset, and the settings it gives (a changed one is passed as --param)
@@ -48,6 +48,10 @@ struct LaunchSettings
     QString reasoningEffort; // empty: the server's default
     double pricePrompt = -1; // per million tokens; < 0: the price table's
     double priceCompletion = -1;
+    // command: a coding agent's command line, its time limit and what else it may read
+    QString agentCommand;
+    int agentTimeoutSeconds = 600;
+    QString agentReadable; // folders, ':'-separated (command.read)
     // replay
     qint64 replayRunId = 0;
     // search

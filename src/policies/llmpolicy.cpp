@@ -1,5 +1,6 @@
 #include "llmpolicy.h"
 
+#include "policies/candidateanswer.h"
 #include "policies/codeextractor.h"
 
 #include <QDateTime>
@@ -97,7 +98,7 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
 {
     GenerationResult result;
     CandidateRecord &c = result.candidate;
-    describeCandidate(request, c);
+    describeNewCandidate(request, name(), c);
     const Prompt prompt = m_prompts.build(request);
     c.prompt = prompt.transcript();
 
@@ -121,26 +122,11 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     recordUsage(call, c, inlineEstimated, meta);
     // The agents strategy's profiler, planner and tester answer in prose (or JSON), not code.
     if (!request.role.isEmpty() && request.role != QLatin1String("coder"))
-        takeRoleAnswer(request, answer, result, meta);
+        CandidateAnswer::takeRoleAnswer(request, answer, result, meta);
     else
-        takeSource(request, answer, hitTokenLimit(call.response), result, meta);
+        CandidateAnswer::takeSource(request, answer, hitTokenLimit(call.response), result, meta);
     c.policyMeta = meta;
     return result;
-}
-
-void LlmPolicy::describeCandidate(const GenerationRequest &request, CandidateRecord &c) const
-{
-    c.task = request.task ? request.task->name : QString();
-    c.operation = request.operation;
-    c.generation = request.generation;
-    c.island = request.island;
-    c.sampleIndex = request.sampleIndex;
-    c.policy = name();
-    if (!request.parents.isEmpty())
-        c.parent = request.parents.at(0).id;
-    if (request.parents.size() > 1)
-        c.secondParent = request.parents.at(1).id;
-    c.createdAt = QDateTime::currentDateTimeUtc();
 }
 
 LlmRequest LlmPolicy::llmRequest(const GenerationRequest &request, const Prompt &prompt) const
@@ -253,46 +239,6 @@ void LlmPolicy::recordUsage(const LlmCallResult &call, const CandidateRecord &c,
     meta.insert(QStringLiteral("usage_reported"), r.usageReported);
     if (r.reasoningEstimated || inlineEstimated)
         meta.insert(QStringLiteral("reasoning_tokens_estimated"), true);
-}
-
-void LlmPolicy::takeRoleAnswer(const GenerationRequest &request, const QString &answer,
-                               GenerationResult &result, QJsonObject &meta)
-{
-    CandidateRecord &c = result.candidate;
-    c.response = answer; // what the next role reads; inline thinking is in c.reasoning
-    result.ok = !answer.trimmed().isEmpty();
-    if (!result.ok) {
-        result.error = QStringLiteral("the %1 gave an empty answer").arg(request.role);
-        meta.insert(QStringLiteral("error"), result.error);
-    }
-    meta.insert(QStringLiteral("role"), request.role);
-}
-
-void LlmPolicy::takeSource(const GenerationRequest &request, const QString &answer, bool truncated,
-                           GenerationResult &result, QJsonObject &meta)
-{
-    const QString entry =
-        request.task ? (request.task->entry.isEmpty() ? request.task->name : request.task->entry)
-                     : QString();
-    // A KernelBench answer is a Python module: its ModelNew class, not a C entry, marks it.
-    const bool module =
-        request.backend == Backend::Torch || (request.task && request.task->isKernelBench());
-    const ExtractedCode code =
-        module ? CodeExtractor::extractModule(answer) : CodeExtractor::extract(answer, entry);
-    meta.insert(QStringLiteral("code_blocks"), code.blockCount);
-    if (!code.found) {
-        result.ok = false;
-        result.error = code.reason;
-        if (truncated)
-            result.error += QStringLiteral(" (the answer hit the max_tokens limit)");
-        meta.insert(QStringLiteral("error"), result.error);
-        meta.insert(QStringLiteral("error_kind"), QStringLiteral("no_code"));
-        return;
-    }
-    result.candidate.source = code.code;
-    if (!code.language.isEmpty())
-        meta.insert(QStringLiteral("code_language"), code.language);
-    result.ok = true;
 }
 
 } // namespace kiln

@@ -42,8 +42,6 @@ public:
     static qint64 tokensForEffort(const QString &effort);
 
 private:
-    // The candidate's identity: task, operation, parents, author and time.
-    void describeCandidate(const GenerationRequest &request, CandidateRecord &c) const;
     // The chat request for this prompt, with the request's reasoning length and seed.
     LlmRequest llmRequest(const GenerationRequest &request, const Prompt &prompt) const;
     QJsonObject requestMeta(const GenerationRequest &request, const LlmRequest &llm) const;
@@ -56,11 +54,6 @@ private:
     // Cost, finish reason and how the token counts were obtained.
     void recordUsage(const LlmCallResult &call, const CandidateRecord &c, bool inlineEstimated,
                      QJsonObject &meta) const;
-    static void takeRoleAnswer(const GenerationRequest &request, const QString &answer,
-                               GenerationResult &result, QJsonObject &meta);
-    // The kernel source extracted from the answer; a failure when it holds none.
-    static void takeSource(const GenerationRequest &request, const QString &answer, bool truncated,
-                           GenerationResult &result, QJsonObject &meta);
 
     LlmClient m_client;
     PromptBuilder m_prompts;

@@ -6,6 +6,7 @@
 #include "core/memoryentry.h"
 #include "tasks/task.h"
 
+#include <QDateTime>
 #include <QMap>
 #include <QString>
 #include <atomic>
@@ -52,13 +53,30 @@ struct GenerationResult
     CandidateRecord candidate;
 };
 
+// A new candidate's identity: its task, operation, parents, lineage place, author and time.
+inline void describeNewCandidate(const GenerationRequest &request, const QString &policy,
+                                 CandidateRecord &c)
+{
+    c.task = request.task ? request.task->name : QString();
+    c.operation = request.operation;
+    c.generation = request.generation;
+    c.island = request.island;
+    c.sampleIndex = request.sampleIndex;
+    c.policy = policy;
+    if (!request.parents.isEmpty())
+        c.parent = request.parents.at(0).id;
+    if (request.parents.size() > 1)
+        c.secondParent = request.parents.at(1).id;
+    c.createdAt = QDateTime::currentDateTimeUtc();
+}
+
 // A source of candidates. generate() is called from worker threads, possibly concurrently,
 // and must return promptly once *cancel becomes true.
 class Policy
 {
 public:
     virtual ~Policy() = default;
-    virtual QString name() const = 0; // "offline", "llm", "replay", "manual"
+    virtual QString name() const = 0; // "offline", "llm", "command", "replay", "manual"
     virtual bool isSimulated() const { return false; }
     // Whether it writes each role of the agents strategy itself. A policy that hands back what
     // was recorded or typed (replay, manual) answers the whole round at once.

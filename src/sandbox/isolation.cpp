@@ -121,7 +121,7 @@ long landlockAbi()
 
 namespace {
 
-Ruleset createRuleset(bool confineReads)
+Ruleset createRuleset(bool confineReads, bool confineNetwork = true)
 {
     Ruleset ruleset;
     ruleset.abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
@@ -135,7 +135,7 @@ Ruleset createRuleset(bool confineReads)
         ruleset.reads = kLandlockExecute | kLandlockReadFile | kLandlockReadDir;
     RulesetAttr attr{ruleset.writes | ruleset.reads, 0, 0};
     std::size_t attrSize = sizeof(std::uint64_t);
-    if (abi >= 4) {
+    if (abi >= 4 && confineNetwork) {
         // No TCP bind/connect at all: the fallback when no network namespace is available.
         attr.handledAccessNet = kLandlockNetBindTcp | kLandlockNetConnectTcp;
         attrSize = 2 * sizeof(std::uint64_t);
@@ -152,9 +152,10 @@ Ruleset createRuleset(bool confineReads)
 // paths as well: another process's /proc folder, the user's files and the workspace database
 // then answer EACCES.
 void confineFilesystem(const std::string &workDir, const std::vector<std::string> &alsoWritable,
-                       const std::vector<std::string> &readable, IsolationReport &report)
+                       const std::vector<std::string> &readable, IsolationReport &report,
+                       bool confineNetwork = true)
 {
-    const Ruleset ruleset = createRuleset(!readable.empty());
+    const Ruleset ruleset = createRuleset(!readable.empty(), confineNetwork);
     if (ruleset.fd < 0)
         return;
     ruleset.allow(workDir, ruleset.writes | ruleset.reads);
@@ -312,6 +313,15 @@ void confineAndLimit(const std::string &workDir, const Limits &limits, Isolation
     // seccomp filter is what forbids new processes.
     setLimit(RLIMIT_NPROC, 4096);
     // A write beyond RLIMIT_FSIZE then fails with EFBIG instead of killing the sandbox.
+    ::signal(SIGXFSZ, SIG_IGN);
+}
+
+void confineAgent(const std::string &workDir, const std::vector<std::string> &writable,
+                  const std::vector<std::string> &readable, IsolationReport &report)
+{
+    confineFilesystem(workDir, writable, readable, report, false);
+    setLimit(RLIMIT_CORE, 0);
+    setLimit(RLIMIT_FSIZE, 1ull << 30);
     ::signal(SIGXFSZ, SIG_IGN);
 }
 

@@ -41,6 +41,11 @@ void isolateNamespaces(IsolationReport &report);
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
                      bool confineWrites = true, const std::vector<std::string> &alsoWritable = {},
                      const std::vector<std::string> &readable = {});
+// A coding agent's confinement (kiln-agent-sandbox): writes to workDir and writable, reads and
+// exec to those and readable, the network left open (the agent calls its model's API); no
+// resource limits but core files and a 1 GiB file size, since the engine bounds its time.
+void confineAgent(const std::string &workDir, const std::vector<std::string> &writable,
+                  const std::vector<std::string> &readable, IsolationReport &report);
 // The running kernel's Landlock ABI version; 0 where Landlock is not available.
 long landlockAbi();
 

@@ -41,6 +41,7 @@ ALLOWED = {
                           'verifier/torch', 'verifier/lint'],
     'src/verifier': ['languages', 'core', 'tasks', 'sandbox', 'verifier'],
     'src/policies/offline': ['languages', 'core', 'tasks', 'policies'],
+    'src/policies/command': ['core', 'tasks', 'policies'],
     'src/policies': ['languages', 'core', 'tasks', 'policies/'],
     'plugins/strategies': ['core', 'strategy'],
     'src/engine': ['languages', 'core', 'tasks', 'store', 'policies', 'verifier', 'strategy', 'engine'],

@@ -79,6 +79,8 @@ private slots:
                                       << "MISSING_KEY is not set";
         QTest::newRow("replay") << "replay"
                                 << "Pick the recorded run";
+        QTest::newRow("agent command") << "agentCommand"
+                                       << "the agent's command line";
         QTest::newRow("strategy parameter") << "param:beams"
                                             << "beams";
         QTest::newRow("budget") << "budget"
@@ -123,6 +125,8 @@ private slots:
                 row == QLatin1String("key variable") ? QStringLiteral("MISSING_KEY") : QString();
         } else if (row == QLatin1String("replay"))
             s.policy = QStringLiteral("replay");
+        else if (row == QLatin1String("agent command"))
+            s.policy = QStringLiteral("command");
         else if (row == QLatin1String("strategy parameter")) {
             s.strategy = QStringLiteral("beam");
             s.strategyParameters = {{QStringLiteral("beams"), 0}};
@@ -151,6 +155,25 @@ private slots:
         s.model = QStringLiteral("m");
         s.apiKeyEnv = QStringLiteral("KEY_THAT_IS_SET");
         QVERIFY(s.problems(m_library, noGpu(), m_env).isEmpty());
+    }
+
+    // The command policy's fields reach kiln-cli as --command and command.* parameters.
+    void anAgentCommandParsesBack()
+    {
+        LaunchSettings s = valid();
+        s.policy = QStringLiteral("command");
+        s.agentCommand = QStringLiteral("codex exec --json \"$(cat prompt.md)\"");
+        s.agentTimeoutSeconds = 900;
+        s.agentReadable = QStringLiteral("/opt/agents:/srv/tools");
+        QVERIFY(s.problems(m_library, noGpu(), m_env).isEmpty());
+        QString error;
+        const auto parsed = RunArguments::parse(s.arguments(), &error);
+        QVERIFY2(parsed, qPrintable(error));
+        QCOMPARE(parsed->config.policy, QStringLiteral("command"));
+        const QVariantMap &p = parsed->config.policyParameters;
+        QCOMPARE(p.value(QStringLiteral("command")).toString(), s.agentCommand);
+        QCOMPARE(p.value(QStringLiteral("command.timeout")).toInt(), 900);
+        QCOMPARE(p.value(QStringLiteral("command.read")).toString(), s.agentReadable);
     }
 
     // The words the launcher starts a run with are read by the real parser as the same run.

@@ -1,0 +1,295 @@
+// The command policy with real scripted agents (tests/data/agents) under the real
+// kiln-agent-sandbox: an agent that edits the parent, one that hangs, one that writes nothing,
+// one whose JSON breaks off, one that reads outside its folder; the recorded output formats of
+// Claude Code, Codex and Gemini CLI; and whole searches through kiln-cli (refine, agents).
+#include "kilncli.h"
+#include "policies/command/agentoutput.h"
+#include "policies/command/commandpolicy.h"
+#include "store/runstore.h"
+#include "tasks/tasklibrary.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+#include <sys/types.h>
+
+using namespace kiln;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kAgents = QStringLiteral(KILN_SOURCE_DIR "/tests/data/agents");
+
+QString agent(const QString &script)
+{
+    return u"sh "_s + kAgents + u'/' + script;
+}
+
+} // namespace
+
+class TestCommandPolicy : public QObject
+{
+    Q_OBJECT
+
+    TaskLibrary m_tasks = TaskLibrary::standard();
+
+    CommandPolicyConfig config(const QString &command, int timeoutSeconds = 60) const
+    {
+        CommandPolicyConfig c = CommandPolicyConfig::withDefaults(command);
+        c.sandbox = QStringLiteral(KILN_BINARY_DIR "/bin/kiln-agent-sandbox");
+        c.readable << kAgents; // as --param command.read=DIR gives a user's own scripts
+        c.timeoutSeconds = timeoutSeconds;
+        return c;
+    }
+
+    GenerationRequest request(Operation operation = Operation::Sample) const
+    {
+        GenerationRequest r;
+        r.task = m_tasks.task(u"vector_add"_s);
+        r.backend = Backend::Cpu;
+        r.operation = operation;
+        return r;
+    }
+
+    GenerationResult generate(const CommandPolicyConfig &c, const GenerationRequest &r)
+    {
+        CommandPolicy policy(c);
+        const std::atomic<bool> cancel{false};
+        return policy.generate(r, cancel);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tasks.task(u"vector_add"_s));
+        QVERIFY2(QFileInfo(u"" KILN_BINARY_DIR "/bin/kiln-agent-sandbox"_s).isExecutable(),
+                 "kiln-agent-sandbox is not built");
+        qputenv("KILN_CACHE_DIR", QByteArray(KILN_BINARY_DIR "/test-compile-cache"));
+    }
+
+    // The agent reads parent.cpp and feedback.md from its folder and writes candidate.cpp.
+    void anAgentThatEditsTheParent()
+    {
+        GenerationRequest r = request(Operation::Refine);
+        CandidateRecord parent;
+        parent.id = 41;
+        parent.source = r.task->referenceSource.value(Backend::Cpu);
+        r.parents = {parent};
+        EvaluationResult evaluation;
+        evaluation.verdict = Verdict::Wrong;
+        evaluation.summary = u"wrong: output 0 differs at index 7"_s;
+        r.parentEvaluations = {evaluation};
+        const GenerationResult g = generate(config(agent(u"edit_parent.sh"_s)), r);
+        QVERIFY2(g.ok, qPrintable(g.error));
+        QCOMPARE(g.candidate.source, u"// edited by the scripted agent\n"_s + parent.source);
+        QCOMPARE(g.candidate.parent, 41);
+        QCOMPARE(g.candidate.policy, u"command"_s);
+        QVERIFY(g.candidate.prompt.contains(u"parent.*"_s));
+        QVERIFY2(g.candidate.response.contains(u"wrote candidate.cpp from parent.cpp"_s),
+                 qPrintable(g.candidate.response));
+        const QJsonObject meta = g.candidate.policyMeta;
+        QCOMPARE(meta.value(u"candidate_from"_s).toString(), u"candidate.cpp"_s);
+        QCOMPARE(meta.value(u"agent_format"_s).toString(), u"text"_s);
+        QCOMPARE(meta.value(u"usage_reported"_s).toBool(), false);
+        QCOMPARE(meta.value(u"cost_known"_s).toBool(), false);
+        QCOMPARE(meta.value(u"exit_code"_s).toInt(), 0);
+    }
+
+    // A hang ends at the time limit with the agent's whole process group, its children too.
+    void anAgentThatHangs()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const GenerationResult g = generate(config(agent(u"hang.sh"_s), 2), request());
+        QVERIFY(!g.ok);
+        QVERIFY2(g.error.contains(u"did not finish within 2 s"_s), qPrintable(g.error));
+        QVERIFY2(timer.elapsed() < 15000, "the hang was not cut at its limit");
+        QCOMPARE(g.candidate.policyMeta.value(u"timed_out"_s).toBool(), true);
+        const QRegularExpressionMatch child =
+            QRegularExpression(u"child (\\d+)"_s).match(g.candidate.response);
+        QVERIFY2(child.hasMatch(), qPrintable(g.candidate.response));
+        const pid_t pid = pid_t(child.captured(1).toInt());
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid, 0) != 0, 5000);
+    }
+
+    void anAgentThatWritesNothing()
+    {
+        const GenerationResult g = generate(config(agent(u"write_nothing.sh"_s)), request());
+        QVERIFY(!g.ok);
+        QVERIFY2(g.error.contains(u"left no candidate.cpp and printed nothing"_s),
+                 qPrintable(g.error));
+        QCOMPARE(g.candidate.policyMeta.value(u"error_kind"_s).toString(), u"no_code"_s);
+        // What it said on stderr is in the transcript.
+        QVERIFY(g.candidate.response.contains(u"could not decide on a tiling"_s));
+    }
+
+    void anAgentWhoseJsonBreaksOff()
+    {
+        const GenerationResult g = generate(config(agent(u"malformed_json.sh"_s)), request());
+        QVERIFY(!g.ok);
+        const QJsonObject meta = g.candidate.policyMeta;
+        QCOMPARE(meta.value(u"agent_format"_s).toString(), u"malformed-json"_s);
+        QCOMPARE(meta.value(u"usage_reported"_s).toBool(), false);
+        QCOMPARE(g.candidate.promptTokens, 0);
+        QVERIFY(g.candidate.response.contains(u"half an answ"_s));
+    }
+
+    // Landlock keeps the agent inside its folder: a secret file elsewhere (as the workspace
+    // database or another run would be) cannot be read, nor the folder around its own listed.
+    void anAgentThatReadsOutsideItsFolder()
+    {
+        QTemporaryDir elsewhere;
+        const QString secret = elsewhere.filePath(u"verifier-secret.txt"_s);
+        QFile file(secret);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("SECRET-7f3a91");
+        file.close();
+        qputenv("KILN_TEST_SECRET", secret.toUtf8());
+        const GenerationResult g = generate(config(agent(u"read_outside.sh"_s)), request());
+        qunsetenv("KILN_TEST_SECRET");
+        const QString confinement = g.candidate.policyMeta.value(u"confinement"_s).toString();
+        if (!confinement.contains(u"reads=1"_s))
+            QSKIP(qPrintable(u"Landlock does not confine reads here: "_s + confinement));
+        QVERIFY(!g.candidate.source.contains(u"SECRET-7f3a91"_s));
+        QVERIFY(!g.candidate.response.contains(u"SECRET-7f3a91"_s));
+        QVERIFY(!g.ok);
+        QVERIFY2(g.candidate.response.contains(u"Permission denied"_s),
+                 qPrintable(g.candidate.response));
+    }
+
+    void recordedOutputs_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<qint64>("input");
+        QTest::addColumn<qint64>("output");
+        QTest::addColumn<double>("cost"); // -1: not reported
+        QTest::newRow("claude code") << u"claude-code.json"_s << u"claude-code"_s
+                                     << qint64(1510 + 2048 + 8192) << qint64(612) << 0.0412;
+        QTest::newRow("codex") << u"codex.jsonl"_s << u"codex"_s << qint64(24763) << qint64(122)
+                               << -1.0;
+        QTest::newRow("gemini cli")
+            << u"gemini-cli.json"_s << u"gemini-cli"_s << qint64(5120) << qint64(410 + 600) << -1.0;
+    }
+
+    // Each format's answer and usage, end to end: the agent prints it, the policy takes the code
+    // block of its final message as the candidate and records the tokens and cost it reports.
+    void recordedOutputs()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        QFETCH(qint64, input);
+        QFETCH(qint64, output);
+        QFETCH(double, cost);
+        qputenv("KILN_TEST_RECORDED", (kAgents + u'/' + file).toUtf8());
+        const GenerationResult g = generate(config(agent(u"print_recorded.sh"_s)), request());
+        qunsetenv("KILN_TEST_RECORDED");
+        QVERIFY2(g.ok, qPrintable(g.error));
+        QVERIFY(g.candidate.source.startsWith(u"extern \"C\" void vector_add"_s));
+        QVERIFY(g.candidate.source.contains(u"#pragma omp simd"_s));
+        const QJsonObject meta = g.candidate.policyMeta;
+        QCOMPARE(meta.value(u"agent_format"_s).toString(), format);
+        QCOMPARE(meta.value(u"candidate_from"_s).toString(), u"stdout"_s);
+        QCOMPARE(meta.value(u"usage_reported"_s).toBool(), true);
+        QCOMPARE(g.candidate.promptTokens, input);
+        QCOMPARE(g.candidate.completionTokens, output);
+        QCOMPARE(meta.value(u"cost_known"_s).toBool(), cost >= 0);
+        if (cost >= 0)
+            QCOMPARE(meta.value(u"cost"_s).toDouble(), cost);
+    }
+
+    void codexErrorsAndPlainText()
+    {
+        const AgentOutput failed = AgentOutput::parse(
+            "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"turn.started\"}\n"
+            "{\"type\":\"turn.failed\",\"error\":{\"message\":\"stream disconnected\"}}\n");
+        QCOMPARE(failed.format, u"codex"_s);
+        QCOMPARE(failed.error, u"stream disconnected"_s);
+        QCOMPARE(failed.usageReported, false);
+        const AgentOutput plain = AgentOutput::parse("```cpp\nint x;\n```\n");
+        QCOMPARE(plain.format, u"text"_s);
+        QCOMPARE(plain.text, u"```cpp\nint x;\n```\n"_s);
+    }
+
+    void usageErrors()
+    {
+        const test::CliOutcome noCommand =
+            test::runCli({u"run"_s, u"--task"_s, u"vector_add"_s, u"--policy"_s, u"command"_s});
+        QVERIFY(noCommand.status != 0);
+        QVERIFY2(noCommand.err.contains("needs --command"), noCommand.err.constData());
+        QTemporaryDir dir;
+        const test::CliOutcome badTimeout =
+            test::runCli({u"run"_s, u"--task"_s, u"vector_add"_s, u"--policy"_s, u"command"_s,
+                          u"--command"_s, u"true"_s, u"--param"_s, u"command.timeout=soon"_s,
+                          u"--db"_s, dir.filePath(u"w.db"_s)});
+        QVERIFY(badTimeout.status != 0);
+        QVERIFY2(badTimeout.err.contains("command.timeout"), badTimeout.err.constData());
+    }
+
+    // Whole searches: refine feeds each candidate back as the next one's parent; the agents
+    // strategy asks the same command for its profiler's, planner's and tester's prose.
+    void searchesThroughKilnCli_data()
+    {
+        QTest::addColumn<QString>("strategy");
+        QTest::newRow("refine") << u"refine"_s;
+        QTest::newRow("agents") << u"agents"_s;
+    }
+
+    void searchesThroughKilnCli()
+    {
+        QFETCH(QString, strategy);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"w.db"_s);
+        const test::CliOutcome o = test::runCli({u"run"_s,
+                                                 u"--task"_s,
+                                                 u"vector_add"_s,
+                                                 u"--backend"_s,
+                                                 u"cpu"_s,
+                                                 u"--strategy"_s,
+                                                 strategy,
+                                                 u"--policy"_s,
+                                                 u"command"_s,
+                                                 u"--command"_s,
+                                                 agent(u"edit_parent.sh"_s),
+                                                 u"--param"_s,
+                                                 u"command.read="_s + kAgents,
+                                                 u"--param"_s,
+                                                 u"command.timeout=60"_s,
+                                                 u"--param"_s,
+                                                 u"width=1"_s,
+                                                 u"--budget"_s,
+                                                 u"3"_s,
+                                                 u"--db"_s,
+                                                 db,
+                                                 u"--json"_s});
+        QVERIFY2(o.status == 0, o.err.constData());
+        const std::unique_ptr<RunStore> store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        QVERIFY(store);
+        const QList<RunRecord> runs = store->runs();
+        QCOMPARE(runs.size(), 1);
+        const QList<CandidateRecord> candidates = store->candidates(runs.first().id);
+        QVERIFY(candidates.size() >= 2);
+        int edited = 0;
+        int refined = 0;
+        bool planned = false; // the coder's prompt holds the planner's prose
+        for (const CandidateRecord &c : candidates) {
+            QCOMPARE(c.policy, u"command"_s);
+            edited += c.source.startsWith(u"// edited by the scripted agent"_s) ? 1 : 0;
+            refined += c.parent > 0 ? 1 : 0;
+            planned = planned || c.prompt.contains(u"The planner's note"_s);
+        }
+        if (strategy == u"agents"_s)
+            QVERIFY(planned);
+        QVERIFY2(edited >= 2, qPrintable(QString::number(edited)));
+        QVERIFY2(refined >= 1, "no candidate was made from a parent");
+        const QJsonObject verdicts = o.json().value(u"verdicts"_s).toObject();
+        QVERIFY2(verdicts.value(u"pass"_s).toInt() >= 1, o.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandPolicy)
+#include "tst_commandpolicy.moc"
