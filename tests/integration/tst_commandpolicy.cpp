@@ -149,8 +149,10 @@ private slots:
         file.write("SECRET-7f3a91");
         file.close();
         qputenv("KILN_TEST_SECRET", secret.toUtf8());
+        qputenv("KILN_TEST_PID", QByteArray::number(QCoreApplication::applicationPid()));
         const GenerationResult g = generate(config(agent(u"read_outside.sh"_s)), request());
         qunsetenv("KILN_TEST_SECRET");
+        qunsetenv("KILN_TEST_PID");
         const QString confinement = g.candidate.policyMeta.value(u"confinement"_s).toString();
         if (!confinement.contains(u"reads=1"_s))
             QSKIP(qPrintable(u"Landlock does not confine reads here: "_s + confinement));
@@ -158,6 +160,11 @@ private slots:
         QVERIFY(!g.candidate.response.contains(u"SECRET-7f3a91"_s));
         QVERIFY(!g.ok);
         QVERIFY2(g.candidate.response.contains(u"Permission denied"_s),
+                 qPrintable(g.candidate.response));
+        // Nor the memory of the process that started it (Landlock's ptrace rule; run as root,
+        // only because the sandbox dropped CAP_SYS_PTRACE).
+        QVERIFY2(!g.candidate.response.contains(u"r-xp"_s), qPrintable(g.candidate.response));
+        QVERIFY2(g.candidate.response.contains(QRegularExpression(u"/maps.*Permission denied"_s)),
                  qPrintable(g.candidate.response));
     }
 

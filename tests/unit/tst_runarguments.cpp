@@ -94,9 +94,13 @@ private slots:
         QTest::newRow("replay without run")
             << QStringList{task, va, cpu, QStringLiteral("--policy"), QStringLiteral("replay")}
             << QStringLiteral("--replay-run");
+        QTest::newRow("command without its line")
+            << QStringList{task, va, cpu, QStringLiteral("--policy"), QStringLiteral("command")}
+            << QStringLiteral("needs --command");
         QTest::newRow("policy") << QStringList{task, va, cpu, QStringLiteral("--policy"),
                                                QStringLiteral("oracle")}
-                                << QStringLiteral("--policy must be offline, llm or replay");
+                                << QStringLiteral(
+                                       "--policy must be offline, llm, command or replay");
         QTest::newRow("backend") << QStringList{task, va, QStringLiteral("--backend"),
                                                 QStringLiteral("tpu")}
                                  << QStringLiteral("--backend must be auto, cpu, cuda or pytorch");
