@@ -3,7 +3,8 @@
 # Usage: sweep.sh TASKS_DIR OUT_DIR [LEVELS] [JOBS]
 #   TASKS_DIR  problems imported by `kiln-cli import-kernelbench --out TASKS_DIR --no-lint`
 #   OUT_DIR    one JSON result per problem, levels.tsv (wall time per level), summary from sweep_table.py
-# KILN_CLI (default: kiln-cli on PATH) is the command line tool to run.
+# KILN_CLI (default: kiln-cli on PATH) is the command line tool to run, with any words before it
+# (for example "env LD_LIBRARY_PATH=DIR build/bin/kiln-cli").
 set -uo pipefail
 tasks=${1:?tasks dir}
 out=${2:?output dir}
@@ -16,7 +17,7 @@ export tasks out cli
 judge_one() {
     local task=$1
     local started=$(date +%s.%N)
-    "$cli" eval --backend pytorch --tasks-dir "$tasks" --task "$task" --json \
+    $cli eval --backend pytorch --tasks-dir "$tasks" --task "$task" --json \
         "$tasks/$task/reference.py" > "$out/$task.json" 2> "$out/$task.err"
     local rc=$?
     echo -e "$task\t$rc\t$(python3 -c "import time; print(round(time.time() - $started, 1))")" >> "$out/problems.tsv"

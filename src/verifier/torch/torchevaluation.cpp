@@ -297,7 +297,6 @@ bool TorchEvaluation::build(const QString &key)
 {
     if (key.isEmpty())
         return true;
-    const TorchEnvironment &environment = m_backend.environment();
     const QString marker = m_extensionDir + QStringLiteral("/kiln-built");
     QElapsedTimer timer;
     timer.start();
