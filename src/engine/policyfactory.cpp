@@ -34,12 +34,11 @@ std::unique_ptr<Policy> PolicyFactory::createCommandPolicy(const QVariantMap &p,
         if (!ok)
             config.timeoutSeconds = 0;
     }
-    for (const char *key : {"command.read", "command.write"}) {
-        const QStringList paths =
-            p.value(QLatin1String(key)).toString().split(u':', Qt::SkipEmptyParts);
-        (QLatin1String(key) == QLatin1String("command.read") ? config.readable : config.writable)
-            .append(paths);
-    }
+    const auto paths = [&p](const char *key) {
+        return p.value(QLatin1String(key)).toString().split(u':', Qt::SkipEmptyParts);
+    };
+    config.readable.append(paths("command.read"));
+    config.writable.append(paths("command.write"));
     config.promptDir = p.value(QStringLiteral("command.prompts")).toString();
     if (config.sandbox.isEmpty()) // beside the verifier's sandboxes, built or installed
         config.sandbox = QFileInfo(VerifierOptions::defaults().sandbox.executable)

@@ -121,7 +121,7 @@ GenerationResult LlmPolicy::generate(const GenerationRequest &request,
     const bool inlineEstimated = takeAnswer(call.response, &answer, c);
     recordUsage(call, c, inlineEstimated, meta);
     // The agents strategy's profiler, planner and tester answer in prose (or JSON), not code.
-    if (!request.role.isEmpty() && request.role != QLatin1String("coder"))
+    if (request.answersInProse())
         CandidateAnswer::takeRoleAnswer(request, answer, result, meta);
     else
         CandidateAnswer::takeSource(request, answer, hitTokenLimit(call.response), result, meta);

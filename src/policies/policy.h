@@ -42,6 +42,8 @@ struct GenerationRequest
     bool agentRoles = false; // the agents strategy asked: the engine's AgentPipeline runs roles
     QString role;
     QMap<QString, QString> roleContext;
+    // A role that answers in prose (profiler, planner, tester), not with a kernel.
+    bool answersInProse() const { return !role.isEmpty() && role != QLatin1String("coder"); }
 };
 
 // What came back. ok=false is a recorded failure of that sample (no code, HTTP 500, ...),

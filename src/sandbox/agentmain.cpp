@@ -1,8 +1,8 @@
 // kiln-agent-sandbox: runs one coding agent's command for Kiln's command policy. It confines
 // itself with Landlock (writes to the agent's work folder and the folders given with --write,
 // reads and exec to those, the system's folders and the ones given with --read; the network stays
-// open, since the agent calls its model's API), starts a session of its own so the engine can end
-// the agent's whole process group, and then executes the command. Its first line on stderr says
+// open, since the agent calls its model's API, but no Unix-domain socket can be made), and then
+// executes the command. Its first line on stderr says
 // what confinement took effect. Qt-free.
 //   kiln-agent-sandbox --workdir DIR [--read PATH]... [--write PATH]... -- PROGRAM [ARG]...
 
@@ -14,6 +14,7 @@
 #include <linux/capability.h>
 #include <string>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <vector>
@@ -61,10 +62,9 @@ bool parse(int argc, char **argv, Arguments &out)
 std::vector<std::string> agentReadablePaths(std::vector<std::string> extra)
 {
     std::vector<std::string> paths = systemReadablePaths(false);
-    for (const char *path :
-         {"/proc", "/etc/resolv.conf", "/etc/hosts", "/etc/host.conf", "/etc/gai.conf",
-          "/etc/services", "/etc/protocols", "/etc/ssl", "/etc/ca-certificates", "/etc/pki",
-          "/etc/mime.types", "/dev/tty", "/dev/pts", "/dev/ptmx"})
+    for (const char *path : {"/proc", "/etc/resolv.conf", "/etc/hosts", "/etc/host.conf",
+                             "/etc/gai.conf", "/etc/services", "/etc/protocols", "/etc/ssl",
+                             "/etc/ca-certificates", "/etc/pki", "/etc/mime.types"})
         paths.emplace_back(path);
     paths.insert(paths.end(), extra.begin(), extra.end());
     return paths;
@@ -98,12 +98,19 @@ int main(int argc, char **argv)
                      std::strerror(errno));
         return kExitSetupFailed;
     }
-    ::setsid();
+    // The engine made this process a session leader: its group is the agent and its children.
+    // Temporary files go inside the work folder; terminals are opened read-write.
+    const std::string temporary = args.workDir + "/tmp";
+    ::mkdir(temporary.c_str(), 0700);
+    ::setenv("TMPDIR", temporary.c_str(), 1);
+    for (const char *terminal : {"/dev/tty", "/dev/pts", "/dev/ptmx"})
+        args.writable.emplace_back(terminal);
     IsolationReport report;
     confineAgent(args.workDir, args.writable, agentReadablePaths(args.readable), report);
+    const bool socketsClosed = forbidUnixSockets();
     dropCapabilities();
-    std::fprintf(stderr, "kiln-agent-sandbox: landlock=%d reads=%d\n", report.landlockAbi,
-                 report.readsConfined ? 1 : 0);
+    std::fprintf(stderr, "kiln-agent-sandbox: landlock=%d reads=%d unix_sockets=%d\n",
+                 report.landlockAbi, report.readsConfined ? 1 : 0, socketsClosed ? 0 : 1);
     std::fflush(stderr);
     ::syscall(SYS_close_range, 3u, ~0u, 0u);
     ::execvp(args.command[0], args.command.data());

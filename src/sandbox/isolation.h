@@ -46,6 +46,10 @@ void confineAndLimit(const std::string &workDir, const Limits &limits, Isolation
 // resource limits but core files and a 1 GiB file size, since the engine bounds its time.
 void confineAgent(const std::string &workDir, const std::vector<std::string> &writable,
                   const std::vector<std::string> &readable, IsolationReport &report);
+// No new Unix-domain socket (socket(AF_UNIX) fails with EACCES; socketpair stays): Landlock does
+// not govern connecting to a named socket, and the user's D-Bus, ssh agent or container daemon
+// would run code outside the sandbox. False where the filter could not be installed.
+bool forbidUnixSockets();
 // The running kernel's Landlock ABI version; 0 where Landlock is not available.
 long landlockAbi();
 

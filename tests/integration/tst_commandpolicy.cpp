@@ -22,6 +22,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// A child killed but not yet reaped (its new parent reaps it when it can).
+bool isZombie(pid_t pid)
+{
+    QFile stat(u"/proc/%1/stat"_s.arg(pid));
+    return stat.open(QIODevice::ReadOnly) && stat.readAll().split(' ').value(2) == "Z";
+}
+
 const QString kAgents = QStringLiteral(KILN_SOURCE_DIR "/tests/data/agents");
 
 QString agent(const QString &script)
@@ -113,7 +120,7 @@ private slots:
             QRegularExpression(u"child (\\d+)"_s).match(g.candidate.response);
         QVERIFY2(child.hasMatch(), qPrintable(g.candidate.response));
         const pid_t pid = pid_t(child.captured(1).toInt());
-        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid, 0) != 0, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid, 0) != 0 || isZombie(pid), 5000);
     }
 
     void anAgentThatWritesNothing()
@@ -168,6 +175,61 @@ private slots:
                  qPrintable(g.candidate.response));
     }
 
+    // What the agent leaves as its candidate is read only as a regular file of its folder: a
+    // link to a file it may not read is not followed by Kiln, a FIFO does not block it.
+    void plantedCandidates_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::newRow("link") << u"plant_link.sh"_s;
+        QTest::newRow("fifo") << u"plant_fifo.sh"_s;
+    }
+
+    void plantedCandidates()
+    {
+        QFETCH(QString, script);
+        QTemporaryDir elsewhere;
+        const QString secret = elsewhere.filePath(u"key.txt"_s);
+        QFile file(secret);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("SECRET-key-41");
+        file.close();
+        qputenv("KILN_TEST_SECRET", secret.toUtf8());
+        QElapsedTimer timer;
+        timer.start();
+        const GenerationResult g = generate(config(agent(script)), request());
+        qunsetenv("KILN_TEST_SECRET");
+        QVERIFY(timer.elapsed() < 20000);
+        QVERIFY(!g.ok);
+        QVERIFY(!g.candidate.source.contains(u"SECRET-key-41"_s));
+        QVERIFY2(g.error.contains(u"left no candidate.cpp"_s), qPrintable(g.error));
+    }
+
+    // The agent's process group ends with the agent: a child it left running does not outlive
+    // the request, and the kernel it wrote is still taken.
+    void aChildLeftRunningEnds()
+    {
+        const GenerationResult g = generate(config(agent(u"leave_child.sh"_s)), request());
+        QVERIFY2(g.ok, qPrintable(g.error));
+        const QRegularExpressionMatch child =
+            QRegularExpression(u"child (\\d+)"_s).match(g.candidate.response);
+        QVERIFY2(child.hasMatch(), qPrintable(g.candidate.response));
+        const pid_t pid = pid_t(child.captured(1).toInt());
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid, 0) != 0 || isZombie(pid), 5000);
+    }
+
+    void noUnixSockets()
+    {
+        const GenerationResult g = generate(config(agent(u"unix_socket.sh"_s)), request());
+        if (!g.candidate.policyMeta.value(u"confinement"_s)
+                 .toString()
+                 .contains(u"unix_sockets=0"_s))
+            QSKIP("the seccomp filter could not be installed here");
+        QVERIFY2(!g.candidate.response.contains(u"socket made"_s),
+                 qPrintable(g.candidate.response));
+        QVERIFY2(g.candidate.response.contains(u"Permission denied"_s),
+                 qPrintable(g.candidate.response));
+    }
+
     void recordedOutputs_data()
     {
         QTest::addColumn<QString>("file");
@@ -211,6 +273,22 @@ private slots:
 
     void codexErrorsAndPlainText()
     {
+        // Claude Code's --verbose output: a list of messages, the result last.
+        const AgentOutput verbose = AgentOutput::parse(
+            "[{\"type\":\"system\",\"subtype\":\"init\"},{\"type\":\"result\",\"is_error\":true,"
+            "\"subtype\":\"error_during_execution\",\"result\":\"\"}]");
+        QCOMPARE(verbose.format, u"claude-code"_s);
+        QVERIFY(verbose.error.contains(u"error_during_execution"_s));
+        const AgentOutput gemini = AgentOutput::parse(
+            "{\"error\":{\"type\":\"ApiError\",\"message\":\"quota exceeded\"}}");
+        QCOMPARE(gemini.format, u"gemini-cli"_s);
+        QCOMPARE(gemini.error, u"quota exceeded"_s);
+        // A warning line between Codex's events does not hide them.
+        const AgentOutput warned = AgentOutput::parse(
+            "{\"type\":\"thread.started\"}\nwarning: config has an unknown key\n\n"
+            "{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":7,\"output_tokens\":3}}\n");
+        QCOMPARE(warned.format, u"codex"_s);
+        QCOMPARE(warned.outputTokens, 3);
         const AgentOutput failed = AgentOutput::parse(
             "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"turn.started\"}\n"
             "{\"type\":\"turn.failed\",\"error\":{\"message\":\"stream disconnected\"}}\n");

@@ -12,22 +12,34 @@ namespace kiln {
 
 namespace {
 
-void keep(QByteArray &kept, const QByteArray &more, qint64 cap, qint64 *dropped)
+// stderr: its start (why it failed is usually said first).
+void keepHead(QByteArray &kept, const QByteArray &more, qint64 cap, qint64 *dropped)
 {
     const qint64 room = std::max<qint64>(0, cap - kept.size());
     kept.append(more.left(room));
     *dropped += std::max<qint64>(0, more.size() - room);
 }
 
+// stdout: its end, where the agent CLIs print the final message and the usage.
+void keepTail(QByteArray &kept, const QByteArray &more, qint64 cap, qint64 *dropped)
+{
+    kept.append(more);
+    if (kept.size() > cap) {
+        *dropped += kept.size() - cap;
+        kept.remove(0, kept.size() - cap);
+    }
+}
+
 // The sandbox's first line on stderr ("kiln-agent-sandbox: landlock=7 reads=1") is Kiln's, not
 // the agent's: it goes to the result's confinement.
 void takeConfinementLine(AgentCommand::Result &result)
 {
-    static const QByteArray prefix = "kiln-agent-sandbox: landlock=";
-    if (!result.standardError.startsWith(prefix))
+    static const QByteArray name = "kiln-agent-sandbox: ";
+    if (!result.standardError.startsWith(name + "landlock="))
         return;
     const qsizetype end = result.standardError.indexOf('\n');
-    result.confinement = QString::fromUtf8(result.standardError.mid(20, end - 20)).trimmed();
+    result.confinement =
+        QString::fromUtf8(result.standardError.mid(name.size(), end - name.size())).trimmed();
     result.standardError.remove(0, end < 0 ? result.standardError.size() : end + 1);
 }
 
@@ -40,6 +52,9 @@ AgentCommand::Result AgentCommand::run(const Spec &spec, const std::atomic<bool>
     QProcess process;
     process.setWorkingDirectory(spec.workDir);
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    // The user's session bus and ssh agent would run code outside the sandbox.
+    for (const char *name : {"DBUS_SESSION_BUS_ADDRESS", "SSH_AUTH_SOCK", "SSH_AGENT_PID"})
+        environment.remove(QLatin1String(name));
     for (const QString &entry : spec.environment)
         environment.insert(entry.section(u'=', 0, 0), entry.section(u'=', 1));
     process.setProcessEnvironment(environment);
@@ -68,30 +83,32 @@ AgentCommand::Result AgentCommand::run(const Spec &spec, const std::atomic<bool>
     result.started = true;
     process.write(spec.standardInput);
     process.closeWriteChannel();
-    while (!process.waitForFinished(100)) {
-        keep(result.standardOutput, process.readAllStandardOutput(), spec.outputCapBytes,
-             &result.droppedBytes);
-        keep(result.standardError, process.readAllStandardError(), spec.outputCapBytes,
-             &result.droppedBytes);
+    const pid_t group = pid_t(process.processId());
+    const auto drain = [&] {
+        keepTail(result.standardOutput, process.readAllStandardOutput(), spec.outputCapBytes,
+                 &result.droppedBytes);
+        keepHead(result.standardError, process.readAllStandardError(), spec.outputCapBytes,
+                 &result.droppedBytes);
+    };
+    while (!process.waitForFinished(100) && process.state() != QProcess::NotRunning) {
+        drain();
         result.timedOut = timer.elapsed() > spec.timeoutMs;
         result.cancelled = cancel;
         if (result.timedOut || result.cancelled) {
-            // The sandbox made itself a session leader: its group is the agent and its children.
-            ::kill(-pid_t(process.processId()), SIGKILL);
+            ::kill(-group, SIGKILL);
             process.kill();
             process.waitForFinished(5000);
             break;
         }
-        if (process.state() == QProcess::NotRunning)
-            break;
     }
-    keep(result.standardOutput, process.readAllStandardOutput(), spec.outputCapBytes,
-         &result.droppedBytes);
-    keep(result.standardError, process.readAllStandardError(), spec.outputCapBytes,
-         &result.droppedBytes);
+    // What the agent left running in its group (a server, a watcher) ends with it.
+    ::kill(-group, SIGKILL);
+    drain();
     result.ms = timer.nsecsElapsed() / 1e6;
-    if (!result.timedOut && !result.cancelled)
-        result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    if (!result.timedOut && !result.cancelled) {
+        result.crashed = process.exitStatus() != QProcess::NormalExit;
+        result.exitCode = result.crashed ? -1 : process.exitCode();
+    }
     takeConfinementLine(result);
     return result;
 }

@@ -103,6 +103,15 @@ AgentOutput asText(const QByteArray &standardOutput, const QString &format)
 
 } // namespace
 
+// Claude Code's result among a list of messages (`--verbose`, `stream-json`): the last one.
+static std::optional<AgentOutput> fromEvents(const QList<QJsonObject> &events)
+{
+    for (auto it = events.crbegin(); it != events.crend(); ++it)
+        if (it->value(QStringLiteral("type")).toString() == QLatin1String("result"))
+            return fromClaudeCode(*it);
+    return fromCodexEvents(events);
+}
+
 AgentOutput AgentOutput::parse(const QByteArray &standardOutput)
 {
     const QByteArray trimmed = standardOutput.trimmed();
@@ -110,27 +119,30 @@ AgentOutput AgentOutput::parse(const QByteArray &standardOutput)
         return asText(standardOutput, QStringLiteral("text"));
     QJsonParseError error;
     const QJsonDocument whole = QJsonDocument::fromJson(trimmed, &error);
+    QList<QJsonObject> events;
     if (error.error == QJsonParseError::NoError && whole.isObject()) {
         const QJsonObject object = whole.object();
         if (object.value(QStringLiteral("type")).toString() == QLatin1String("result"))
             return fromClaudeCode(object);
-        if (object.contains(QStringLiteral("response")))
+        if (object.contains(QStringLiteral("response")) ||
+            object.contains(QStringLiteral("stats")) || object.contains(QStringLiteral("error")))
             return fromGeminiCli(object);
-        if (std::optional<AgentOutput> codex = fromCodexEvents({object}))
-            return *codex;
-        return asText(standardOutput, QStringLiteral("text"));
-    }
-    QList<QJsonObject> events;
-    for (const QByteArray &line : trimmed.split('\n')) {
-        if (line.trimmed().isEmpty())
-            continue;
-        const QJsonDocument event = QJsonDocument::fromJson(line.trimmed(), &error);
-        if (error.error != QJsonParseError::NoError || !event.isObject())
+        events.append(object);
+    } else if (error.error == QJsonParseError::NoError && whole.isArray()) {
+        for (const QJsonValue &value : whole.array())
+            events.append(value.toObject());
+    } else {
+        // JSON Lines; a line that is not JSON (a warning printed between events) is skipped.
+        for (const QByteArray &line : trimmed.split('\n')) {
+            const QJsonDocument event = QJsonDocument::fromJson(line.trimmed(), &error);
+            if (error.error == QJsonParseError::NoError && event.isObject())
+                events.append(event.object());
+        }
+        if (events.isEmpty())
             return asText(standardOutput, QStringLiteral("malformed-json"));
-        events.append(event.object());
     }
-    if (std::optional<AgentOutput> codex = fromCodexEvents(events))
-        return *codex;
+    if (std::optional<AgentOutput> known = fromEvents(events))
+        return *known;
     return asText(standardOutput, QStringLiteral("text"));
 }
 

@@ -4,6 +4,10 @@
 
 #include <QFile>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace kiln {
 
 namespace {
@@ -61,11 +65,23 @@ bool AgentWorkFolder::write(const QString &name, const QString &text)
     return true;
 }
 
+// Only a regular file of the folder itself: a link the agent planted (to a key, or to the
+// workspace database) is not followed by Kiln, which reads unconfined, and a FIFO does not block.
 QString AgentWorkFolder::read(const QString &name) const
 {
-    QFile file(m_dir->filePath(name));
-    if (!file.open(QIODevice::ReadOnly))
+    const QByteArray path = QFile::encodeName(m_dir->filePath(name));
+    const int fd = ::open(path.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return {};
+    struct stat info
+    {
+    };
+    QFile file;
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
+        !file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return {};
+    }
     return QString::fromUtf8(file.read(kMaxAnswerBytes));
 }
 
@@ -84,7 +100,7 @@ QString AgentWorkFolder::extension(Backend backend)
 QString AgentWorkFolder::instructions(const GenerationRequest &request,
                                       const QString &candidateFile)
 {
-    const bool prose = !request.role.isEmpty() && request.role != QLatin1String("coder");
+    const bool prose = request.answersInProse();
     QString text = QStringLiteral(
         "\n\n## Your work folder\n\nThe current folder holds this prompt (prompt.md), the task "
         "(task.md) and its reference implementation (reference.*)");

@@ -9,14 +9,11 @@
 #include <QFileInfo>
 #include <QJsonObject>
 
+#include <climits>
+
 namespace kiln {
 
 namespace {
-
-bool answersInProse(const GenerationRequest &request)
-{
-    return !request.role.isEmpty() && request.role != QLatin1String("coder");
-}
 
 // What the transcript keeps of a run: stdout, then stderr, each as bounded as AgentCommand kept.
 QString transcript(const AgentCommand::Result &run)
@@ -37,6 +34,8 @@ void recordRun(const AgentCommand::Result &run, QJsonObject &meta)
     meta.insert(QStringLiteral("confinement"), run.confinement);
     if (run.timedOut)
         meta.insert(QStringLiteral("timed_out"), true);
+    if (run.crashed)
+        meta.insert(QStringLiteral("crashed"), true);
     if (run.droppedBytes > 0)
         meta.insert(QStringLiteral("output_dropped_bytes"), run.droppedBytes);
 }
@@ -114,33 +113,6 @@ void takeCandidate(const GenerationRequest &request, const AgentWorkFolder &fold
 
 } // namespace
 
-CommandPolicyConfig CommandPolicyConfig::withDefaults(const QString &command)
-{
-    CommandPolicyConfig config;
-    config.command = command;
-    config.workRoot = QDir::tempPath();
-    const QString home = QDir::homePath();
-    for (const char *state : {".claude", ".claude.json", ".codex", ".gemini"})
-        config.writable << home + u'/' + QLatin1String(state);
-    for (const char *install : {".local", ".nvm", ".npm-global", ".bun", ".volta"})
-        config.readable << home + u'/' + QLatin1String(install);
-    config.sandbox = qEnvironmentVariable("KILN_AGENT_SANDBOX");
-    return config;
-}
-
-QString CommandPolicyConfig::validate() const
-{
-    if (command.trimmed().isEmpty())
-        return QStringLiteral(
-            "--policy command needs --command \"...\" (the agent's command line)");
-    if (timeoutSeconds < 1)
-        return QStringLiteral("command.timeout must be a positive number of seconds");
-    if (!QFileInfo(sandbox).isExecutable())
-        return QStringLiteral("kiln-agent-sandbox not found%1 (set KILN_AGENT_SANDBOX)")
-            .arg(sandbox.isEmpty() ? QString() : QStringLiteral(" at ") + sandbox);
-    return {};
-}
-
 CommandPolicy::CommandPolicy(CommandPolicyConfig config)
     : m_config(std::move(config)), m_prompts(m_config.promptDir)
 {
@@ -179,7 +151,7 @@ GenerationResult CommandPolicy::generate(const GenerationRequest &request,
         QStringLiteral("KILN_CANDIDATE_FILE=") + folder.path() + u'/' + candidateFile,
         QStringLiteral("KILN_ROLE=") + request.role};
     spec.standardInput = prompt.transcript().toUtf8();
-    spec.timeoutMs = m_config.timeoutSeconds * 1000;
+    spec.timeoutMs = int(std::min<qint64>(qint64(m_config.timeoutSeconds) * 1000, INT_MAX));
     const AgentCommand::Result run = AgentCommand::run(spec, cancel);
     recordRun(run, meta);
     c.response = transcript(run);
@@ -193,7 +165,13 @@ GenerationResult CommandPolicy::generate(const GenerationRequest &request,
              QStringLiteral("timeout"));
     else if (run.cancelled)
         fail(result, meta, QStringLiteral("cancelled"), QStringLiteral("cancelled"));
-    else if (answersInProse(request))
+    else if (run.crashed)
+        fail(result, meta, QStringLiteral("the command was ended by a signal"),
+             QStringLiteral("crash"));
+    else if (request.answersInProse() && !output.error.isEmpty())
+        fail(result, meta, QStringLiteral("the agent failed: ") + output.error.left(300),
+             QStringLiteral("agent_error")); // not a plan for the next role
+    else if (request.answersInProse())
         takeProse(request, folder, output, result, meta);
     else
         takeCandidate(request, folder, run, output, result, meta);

@@ -621,7 +621,7 @@ GenerationResult OfflinePolicy::generate(const GenerationRequest &request,
     const double difficulty = space ? space->difficulty() : 0.5;
     // The prompt first: all this model knows of the memory and of its team is in it.
     const Prompt prompt = m_prompts.build(request);
-    if (!request.role.isEmpty() && request.role != QLatin1String("coder"))
+    if (request.answersInProse())
         return roleAnswer(request, space.get(), prompt);
 
     // One latent draw sets the trace's length and, through lengthCoupling, its odds of failing:
