@@ -362,6 +362,8 @@ QString SearchEngine::runRounds()
         }
         if (!reason.isEmpty())
             return reason;
+        if (!m_uncountedSpend.isEmpty()) // spending 0 forever would never end the run
+            return m_uncountedSpend;
         const QString taskName = m_allocator->nextTask();
         if (taskName.isEmpty())
             return QStringLiteral("every task's share of the budget is spent");
@@ -846,9 +848,18 @@ void SearchEngine::finishRound(const RoundPlan &plan, const QList<NodeResult> &r
             break;
         case BudgetAxis::Tokens:
             spent += double(c.promptTokens + c.completionTokens + c.reasoningTokens);
+            if (c.promptTokens + c.completionTokens + c.reasoningTokens == 0 &&
+                c.policyMeta.value(QStringLiteral("usage_reported")) == false)
+                m_uncountedSpend = QStringLiteral("candidate %1 spent tokens its policy did not "
+                                                  "report: a tokens budget cannot be kept")
+                                       .arg(r.id);
             break;
         case BudgetAxis::Cost:
             spent += c.policyMeta.value(QStringLiteral("cost")).toDouble();
+            if (c.policyMeta.value(QStringLiteral("cost_known")) == false)
+                m_uncountedSpend = QStringLiteral("candidate %1 has no known cost: a cost budget "
+                                                  "cannot be kept")
+                                       .arg(r.id);
             break;
         case BudgetAxis::Seconds:
         case BudgetAxis::DeviceSeconds:

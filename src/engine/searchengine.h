@@ -156,6 +156,9 @@ private:
     int m_nextRound = 0;
     qint64 m_nextIndex = 0;
     double m_bestSpeedup = 0.0;
+    // Why the budget cannot be counted (a candidate whose policy reported no usage on a tokens
+    // or cost axis: a coding agent's unknown format, a model without a price); empty while it can.
+    QString m_uncountedSpend;
     // Duplicates and confirmation (guarded by m_mutex): the first candidate of each task and
     // normalised source; candidates whose judgement is final; each task's best judgement that
     // needs no confirmation any more; duplicates judged afresh under duplicates=remeasure.

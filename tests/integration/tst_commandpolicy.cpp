@@ -315,6 +315,39 @@ private slots:
         QVERIFY2(badTimeout.err.contains("command.timeout"), badTimeout.err.constData());
     }
 
+    // An agent that reports no cost cannot be held to a cost budget: the run stops after the
+    // round that showed it instead of spending nothing, forever.
+    void aCostBudgetNeedsAReportedCost()
+    {
+        QTemporaryDir dir;
+        const test::CliOutcome o = test::runCli({u"run"_s,
+                                                 u"--task"_s,
+                                                 u"vector_add"_s,
+                                                 u"--backend"_s,
+                                                 u"cpu"_s,
+                                                 u"--policy"_s,
+                                                 u"command"_s,
+                                                 u"--command"_s,
+                                                 agent(u"edit_parent.sh"_s),
+                                                 u"--param"_s,
+                                                 u"command.read="_s + kAgents,
+                                                 u"--budget-axis"_s,
+                                                 u"cost"_s,
+                                                 u"--budget"_s,
+                                                 u"1"_s,
+                                                 u"--param"_s,
+                                                 u"width=1"_s,
+                                                 u"--strategy"_s,
+                                                 u"refine"_s,
+                                                 u"--db"_s,
+                                                 dir.filePath(u"w.db"_s)},
+                                                120000);
+        QVERIFY2(o.status == 0, o.err.constData());
+        QVERIFY2(o.out.contains("has no known cost: a cost budget cannot be kept"),
+                 o.out.constData());
+        QVERIFY2(o.out.contains("run 1: 1 candidates"), o.out.constData());
+    }
+
     // Whole searches: refine feeds each candidate back as the next one's parent; the agents
     // strategy asks the same command for its profiler's, planner's and tester's prose.
     void searchesThroughKilnCli_data()
