@@ -326,15 +326,21 @@ void confineAgent(const std::string &workDir, const std::vector<std::string> &wr
     ::signal(SIGXFSZ, SIG_IGN);
 }
 
+// The architecture a seccomp filter checks first (its system call numbers are this one's); 0
+// where Kiln has no filter.
+#if defined(__x86_64__)
+constexpr std::uint32_t kAuditArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+constexpr std::uint32_t kAuditArch = AUDIT_ARCH_AARCH64;
+#else
+constexpr std::uint32_t kAuditArch = 0;
+#endif
+
 bool forbidUnixSockets()
 {
-#if defined(__x86_64__)
-    constexpr std::uint32_t arch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-    constexpr std::uint32_t arch = AUDIT_ARCH_AARCH64;
-#else
-    return false;
-#endif
+    constexpr std::uint32_t arch = kAuditArch;
+    if (arch == 0)
+        return false;
     const auto arg0 = static_cast<std::uint32_t>(offsetof(seccomp_data, args[0]));
     std::vector<sock_filter> program{
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
@@ -353,13 +359,9 @@ bool forbidUnixSockets()
 
 bool forbidProcessesAndNetwork(bool forbidNewCode)
 {
-#if defined(__x86_64__)
-    constexpr std::uint32_t arch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-    constexpr std::uint32_t arch = AUDIT_ARCH_AARCH64;
-#else
-    return false;
-#endif
+    constexpr std::uint32_t arch = kAuditArch;
+    if (arch == 0)
+        return false;
     const std::uint32_t self = static_cast<std::uint32_t>(::getpid());
     constexpr std::uint32_t denied = SECCOMP_RET_ERRNO | EPERM;
     constexpr std::uint32_t allowed = SECCOMP_RET_ALLOW;

@@ -36,6 +36,27 @@ QString agent(const QString &script)
     return u"sh "_s + kAgents + u'/' + script;
 }
 
+// A file outside any agent's folder, as the workspace database or another run's would be; its
+// path, or empty when it could not be written.
+QString writeSecret(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
+{
+    QFile file(dir.filePath(name));
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        return {};
+    return file.fileName();
+}
+
+// kiln-cli run on vector_add (CPU) with edit_parent.sh as the agent, one trajectory wide, into db.
+test::CliOutcome runAgentSearch(const QString &db, const QStringList &options)
+{
+    return test::runCli(
+        QStringList{u"run"_s, u"--task"_s, u"vector_add"_s, u"--backend"_s, u"cpu"_s, u"--policy"_s,
+                    u"command"_s, u"--command"_s, agent(u"edit_parent.sh"_s), u"--param"_s,
+                    u"command.read="_s + kAgents, u"--param"_s, u"width=1"_s, u"--db"_s, db} +
+            options,
+        120000);
+}
+
 } // namespace
 
 class TestCommandPolicy : public QObject
@@ -146,15 +167,12 @@ private slots:
     }
 
     // Landlock keeps the agent inside its folder: a secret file elsewhere (as the workspace
-    // database or another run would be) cannot be read, nor the folder around its own listed.
+    // database or another run would be) cannot be read, nor the memory map of Kiln's process.
     void anAgentThatReadsOutsideItsFolder()
     {
         QTemporaryDir elsewhere;
-        const QString secret = elsewhere.filePath(u"verifier-secret.txt"_s);
-        QFile file(secret);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("SECRET-7f3a91");
-        file.close();
+        const QString secret = writeSecret(elsewhere, u"verifier-secret.txt"_s, "SECRET-7f3a91");
+        QVERIFY(!secret.isEmpty());
         qputenv("KILN_TEST_SECRET", secret.toUtf8());
         qputenv("KILN_TEST_PID", QByteArray::number(QCoreApplication::applicationPid()));
         const GenerationResult g = generate(config(agent(u"read_outside.sh"_s)), request());
@@ -188,11 +206,8 @@ private slots:
     {
         QFETCH(QString, script);
         QTemporaryDir elsewhere;
-        const QString secret = elsewhere.filePath(u"key.txt"_s);
-        QFile file(secret);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("SECRET-key-41");
-        file.close();
+        const QString secret = writeSecret(elsewhere, u"key.txt"_s, "SECRET-key-41");
+        QVERIFY(!secret.isEmpty());
         qputenv("KILN_TEST_SECRET", secret.toUtf8());
         QElapsedTimer timer;
         timer.start();
@@ -320,28 +335,9 @@ private slots:
     void aCostBudgetNeedsAReportedCost()
     {
         QTemporaryDir dir;
-        const test::CliOutcome o = test::runCli({u"run"_s,
-                                                 u"--task"_s,
-                                                 u"vector_add"_s,
-                                                 u"--backend"_s,
-                                                 u"cpu"_s,
-                                                 u"--policy"_s,
-                                                 u"command"_s,
-                                                 u"--command"_s,
-                                                 agent(u"edit_parent.sh"_s),
-                                                 u"--param"_s,
-                                                 u"command.read="_s + kAgents,
-                                                 u"--budget-axis"_s,
-                                                 u"cost"_s,
-                                                 u"--budget"_s,
-                                                 u"1"_s,
-                                                 u"--param"_s,
-                                                 u"width=1"_s,
-                                                 u"--strategy"_s,
-                                                 u"refine"_s,
-                                                 u"--db"_s,
-                                                 dir.filePath(u"w.db"_s)},
-                                                120000);
+        const test::CliOutcome o = runAgentSearch(
+            dir.filePath(u"w.db"_s),
+            {u"--strategy"_s, u"refine"_s, u"--budget-axis"_s, u"cost"_s, u"--budget"_s, u"1"_s});
         QVERIFY2(o.status == 0, o.err.constData());
         QVERIFY2(o.out.contains("has no known cost: a cost budget cannot be kept"),
                  o.out.constData());
@@ -362,28 +358,9 @@ private slots:
         QFETCH(QString, strategy);
         QTemporaryDir dir;
         const QString db = dir.filePath(u"w.db"_s);
-        const test::CliOutcome o = test::runCli({u"run"_s,
-                                                 u"--task"_s,
-                                                 u"vector_add"_s,
-                                                 u"--backend"_s,
-                                                 u"cpu"_s,
-                                                 u"--strategy"_s,
-                                                 strategy,
-                                                 u"--policy"_s,
-                                                 u"command"_s,
-                                                 u"--command"_s,
-                                                 agent(u"edit_parent.sh"_s),
-                                                 u"--param"_s,
-                                                 u"command.read="_s + kAgents,
-                                                 u"--param"_s,
-                                                 u"command.timeout=60"_s,
-                                                 u"--param"_s,
-                                                 u"width=1"_s,
-                                                 u"--budget"_s,
-                                                 u"3"_s,
-                                                 u"--db"_s,
-                                                 db,
-                                                 u"--json"_s});
+        const test::CliOutcome o =
+            runAgentSearch(db, {u"--strategy"_s, strategy, u"--param"_s, u"command.timeout=60"_s,
+                                u"--budget"_s, u"3"_s, u"--json"_s});
         QVERIFY2(o.status == 0, o.err.constData());
         const std::unique_ptr<RunStore> store = RunStore::open(db, RunStore::Mode::ReadOnly);
         QVERIFY(store);

@@ -97,8 +97,7 @@ QString AgentWorkFolder::extension(Backend backend)
     }
 }
 
-QString AgentWorkFolder::instructions(const GenerationRequest &request,
-                                      const QString &candidateFile)
+QString AgentWorkFolder::instructions(const GenerationRequest &request)
 {
     const bool prose = request.answersInProse();
     QString text = QStringLiteral(
@@ -113,7 +112,7 @@ QString AgentWorkFolder::instructions(const GenerationRequest &request,
     else
         text += QStringLiteral("Write the complete kernel source to %1 in this folder, or print "
                                "it in one fenced code block.\n")
-                    .arg(candidateFile);
+                    .arg(candidateFile(request.backend));
     return text;
 }
 

@@ -24,11 +24,15 @@ public:
     QString error() const { return m_error; }
     QString path() const { return m_dir ? m_dir->path() : QString(); }
     QString candidateFile() const { return QStringLiteral("candidate.") + m_extension; }
+    static QString candidateFile(Backend backend)
+    {
+        return QStringLiteral("candidate.") + extension(backend);
+    }
     // What the agent left in candidateFile() or answer.md (empty: nothing).
     QString candidate() const { return read(candidateFile()); }
     QString answer() const { return read(QStringLiteral("answer.md")); }
     // The instructions appended to the prompt: where the answer goes, what the folder holds.
-    static QString instructions(const GenerationRequest &request, const QString &candidateFile);
+    static QString instructions(const GenerationRequest &request);
     static QString extension(Backend backend);
 
 private:

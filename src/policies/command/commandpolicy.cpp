@@ -125,9 +125,7 @@ GenerationResult CommandPolicy::generate(const GenerationRequest &request,
     CandidateRecord &c = result.candidate;
     describeNewCandidate(request, name(), c);
     Prompt prompt = m_prompts.build(request);
-    const QString candidateFile =
-        QStringLiteral("candidate.") + AgentWorkFolder::extension(request.backend);
-    prompt.user += AgentWorkFolder::instructions(request, candidateFile);
+    prompt.user += AgentWorkFolder::instructions(request);
     c.prompt = prompt.transcript();
     QJsonObject meta{{QStringLiteral("command"), m_config.command},
                      {QStringLiteral("sample_index"), request.sampleIndex}};
@@ -148,7 +146,7 @@ GenerationResult CommandPolicy::generate(const GenerationRequest &request,
     spec.environment = {
         QStringLiteral("KILN_WORK_DIR=") + folder.path(),
         QStringLiteral("KILN_PROMPT_FILE=") + folder.path() + QStringLiteral("/prompt.md"),
-        QStringLiteral("KILN_CANDIDATE_FILE=") + folder.path() + u'/' + candidateFile,
+        QStringLiteral("KILN_CANDIDATE_FILE=") + folder.path() + u'/' + folder.candidateFile(),
         QStringLiteral("KILN_ROLE=") + request.role};
     spec.standardInput = prompt.transcript().toUtf8();
     spec.timeoutMs = int(std::min<qint64>(qint64(m_config.timeoutSeconds) * 1000, INT_MAX));

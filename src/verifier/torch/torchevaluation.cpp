@@ -849,7 +849,7 @@ void TorchEvaluation::measureTiming(TorchReference &reference)
             return;
         }
         // A slowed clock is slow in every attempt; a stall of the host that the candidate did
-        // not cause (processes starting beside it, a neighbour) passes with its attempt.
+        // not cause passes with its attempt.
         const QString gap = clockGap();
         if (gap.isEmpty() || attempt == kTimingAttempts || m_cancel)
             break;
