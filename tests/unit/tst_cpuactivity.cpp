@@ -1,5 +1,6 @@
 // Another process busy on the CPU during a timed window is seen, named and called a
-// disturbance, and so is another thread of the engine; the processes of the evaluation itself,
+// disturbance, and so are short-lived processes gone by the window's end (through the process
+// that waited for them), and another thread of the engine; the processes of the evaluation itself,
 // the timing thread and threads at SCHED_IDLE are never counted.
 #include "verifier/cpu/cpuactivity.h"
 
@@ -29,6 +30,19 @@ private:
             x = x * 1.0000001 + 1e-9;
     }
 
+    // /proc counts CPU time in clock ticks (10 ms): a few of them, read at both ends and taken
+    // off for a child gone, are the margin.
+    static constexpr double kTicksMs = 40.0;
+
+    // The CPU time a shell (its children one at a time: at most one core) used in a window.
+    static double shellTime(const CpuActivity::Finding &finding, qint64 pid)
+    {
+        for (const CpuActivity::Other &o : finding.top)
+            if (o.pid == pid)
+                return o.cpuMs;
+        return -1.0;
+    }
+
 private slots:
     void anotherBusyProcessIsADisturbance()
     {
@@ -50,6 +64,66 @@ private slots:
         for (const CpuActivity::Other &o : finding.top)
             named = named || (o.pid == pid && o.name == QLatin1String("sh"));
         QVERIFY2(named, qPrintable(finding.describe()));
+    }
+
+    // A shell that runs busy children one after another, each born and gone inside the window
+    // (a build's compiler calls): none is in /proc at either end, and their time is found in
+    // the shell's count of its children.
+    void childrenGoneInsideTheWindowAreSeen()
+    {
+        QProcess shell;
+        shell.start(
+            QStringLiteral("sh"),
+            {QStringLiteral("-c"),
+             QStringLiteral("(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done); echo early; "
+                            "read go; for n in 1 2 3; do (i=0; while [ $i -lt 40000 ]; "
+                            "do i=$((i+1)); done); done; echo done; read end")});
+        QVERIFY(shell.waitForStarted());
+        const qint64 pid = shell.processId();
+        QVERIFY(shell.waitForReadyRead(20000));
+        QCOMPARE(shell.readLine().trimmed(), QByteArray("early"));
+        CpuActivity activity({});
+        activity.start();
+        QElapsedTimer window;
+        window.start();
+        shell.write("go\n");
+        QVERIFY(shell.waitForReadyRead(20000));
+        const CpuActivity::Finding finding = activity.finish();
+        shell.write("end\n");
+        QVERIFY(shell.waitForFinished());
+        QVERIFY2(finding.disturbed, qPrintable(finding.describe()));
+        const double shellMs = shellTime(finding, pid);
+        QVERIFY2(shellMs > 50.0, qPrintable(finding.describe()));
+        // Nothing from before the window: the child the shell ran then is not counted again.
+        QVERIFY2(shellMs <= window.elapsed() + kTicksMs, qPrintable(finding.describe()));
+    }
+
+    // A child already busy for a while at the start and gone by the end counts with the part of
+    // its time inside the window only.
+    void aChildGoneByTheEndCountsFromTheStart()
+    {
+        QProcess shell;
+        shell.start(QStringLiteral("sh"),
+                    {QStringLiteral("-c"),
+                     QStringLiteral("(i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done) & "
+                                    "echo started; wait; echo done; read end")});
+        QVERIFY(shell.waitForStarted());
+        const qint64 pid = shell.processId();
+        QVERIFY(shell.waitForReadyRead(20000));
+        QCOMPARE(shell.readLine().trimmed(), QByteArray("started"));
+        QTest::qWait(700);
+        CpuActivity activity({});
+        activity.start();
+        QElapsedTimer window;
+        window.start();
+        QVERIFY(shell.waitForReadyRead(60000));
+        const CpuActivity::Finding finding = activity.finish();
+        QCOMPARE(shell.readLine().trimmed(), QByteArray("done"));
+        shell.write("end\n");
+        QVERIFY(shell.waitForFinished());
+        const double shellMs = shellTime(finding, pid);
+        QVERIFY2(shellMs > 0.0, qPrintable(finding.describe()));
+        QVERIFY2(shellMs <= window.elapsed() + kTicksMs, qPrintable(finding.describe()));
     }
 
     // This process's own work (the engine) and the pids it names (the sandboxes) are ours.

@@ -20,11 +20,14 @@ qint64 monotonicNs()
     return qint64(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
 
-// utime + stime of /proc/<pid>/stat (or of a thread's, "self/task/<tid>"), in ms, and its
+// utime + stime of /proc/<pid>/stat (or of a thread's, "self/task/<tid>"), in ms, with cutime +
+// cstime (the children it waited for; a thread's line repeats its process's), its parent and its
 // scheduling policy; cpuMs < 0 when it is gone.
 struct StatLine
 {
     double cpuMs = -1.0;
+    double childrenMs = 0.0;
+    qint64 parent = 0;
     int policy = 0;
 };
 
@@ -39,11 +42,13 @@ StatLine statOf(const QString &pid)
     if (close < 0)
         return {};
     const QList<QByteArray> fields = line.mid(close + 2).split(' ');
-    if (fields.size() < 13)
+    if (fields.size() < 15)
         return {};
     static const double msPerTick = 1000.0 / double(::sysconf(_SC_CLK_TCK));
-    // Field 41 of proc(5), the 39th after the name.
+    // proc(5)'s fields 4 (ppid), 14-17 (times) and 41 (policy), the 2nd, 12th-15th and 39th
+    // after the name.
     return {(fields[11].toDouble() + fields[12].toDouble()) * msPerTick,
+            (fields[13].toDouble() + fields[14].toDouble()) * msPerTick, fields[1].toLongLong(),
             fields.size() > 38 ? fields[38].toInt() : 0};
 }
 
@@ -61,9 +66,9 @@ CpuActivity::CpuActivity(QSet<qint64> ownPids) : m_own(std::move(ownPids))
     m_own.insert(qint64(::getpid()));
 }
 
-QHash<qint64, double> CpuActivity::snapshot() const
+QHash<qint64, CpuActivity::Usage> CpuActivity::snapshot() const
 {
-    QHash<qint64, double> times;
+    QHash<qint64, Usage> times;
     const QStringList pids =
         QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &entry : pids) {
@@ -71,9 +76,9 @@ QHash<qint64, double> CpuActivity::snapshot() const
         const qint64 pid = entry.toLongLong(&number);
         if (!number || m_own.contains(pid))
             continue;
-        const double ms = statOf(entry).cpuMs;
-        if (ms >= 0.0)
-            times.insert(pid, ms);
+        const StatLine stat = statOf(entry);
+        if (stat.cpuMs >= 0.0)
+            times.insert(pid, {stat.cpuMs + stat.childrenMs, stat.parent});
     }
     // The engine's other threads (other evaluations' inputs and comparisons, a window's drawing)
     // delay the round trips the engine times as much as another process does; those at
@@ -85,7 +90,7 @@ QHash<qint64, double> CpuActivity::snapshot() const
         const qint64 tid = entry.toLongLong();
         const StatLine stat = statOf(QStringLiteral("self/task/") + entry);
         if (tid != m_timingThread && stat.cpuMs >= 0.0 && stat.policy != SCHED_IDLE)
-            times.insert(tid, stat.cpuMs);
+            times.insert(tid, {stat.cpuMs, 0});
     }
     return times;
 }
@@ -109,28 +114,46 @@ void CpuActivity::start()
     m_startNs = monotonicNs();
 }
 
+// A process gone since the start was waited for by its parent (or by an ancestor, where the
+// parent went too), whose count of children now holds all of its time: the part it had used
+// before the window is taken off there.
+QList<CpuActivity::Other> CpuActivity::usedInWindow(const QHash<qint64, Usage> &after) const
+{
+    QHash<qint64, double> used;
+    for (auto it = after.cbegin(); it != after.cend(); ++it)
+        used.insert(it.key(), it->cpuMs - m_before.value(it.key()).cpuMs);
+    for (auto it = m_before.cbegin(); it != m_before.cend(); ++it) {
+        if (after.contains(it.key()))
+            continue;
+        qint64 reaper = it->parent;
+        for (int depth = 0; depth < 64 && !after.contains(reaper) && m_before.contains(reaper);
+             ++depth)
+            reaper = m_before.value(reaper).parent;
+        if (after.contains(reaper))
+            used[reaper] -= it->cpuMs;
+    }
+    QList<Other> others;
+    for (auto it = used.cbegin(); it != used.cend(); ++it)
+        if (it.value() > 0.0)
+            others.append({it.key(), QString(), it.value()});
+    std::sort(others.begin(), others.end(),
+              [](const Other &a, const Other &b) { return a.cpuMs > b.cpuMs; });
+    return others;
+}
+
 CpuActivity::Finding CpuActivity::finish() const
 {
     Finding finding;
     finding.wallMs = (monotonicNs() - m_startNs) / 1e6;
-    const QHash<qint64, double> after = snapshot();
-    QList<Other> others;
-    for (auto it = after.cbegin(); it != after.cend(); ++it) {
-        // A process born inside the window spent all of its time there.
-        const double used = it.value() - m_before.value(it.key(), 0.0);
-        if (used <= 0.0)
-            continue;
-        finding.othersMs += used;
-        if (QFile::exists(QStringLiteral("/proc/self/task/%1").arg(it.key())))
-            finding.engineThreadsMs += used;
-        others.append({it.key(), QString(), used});
+    QList<Other> others = usedInWindow(snapshot());
+    for (Other &other : others) {
+        finding.othersMs += other.cpuMs;
+        other.engineThread = QFile::exists(QStringLiteral("/proc/self/task/%1").arg(other.pid));
+        if (other.engineThread)
+            finding.engineThreadsMs += other.cpuMs;
     }
-    std::sort(others.begin(), others.end(),
-              [](const Other &a, const Other &b) { return a.cpuMs > b.cpuMs; });
     for (qsizetype i = 0; i < std::min<qsizetype>(3, others.size()); ++i) {
         others[i].name = nameOf(others[i].pid);
-        others[i].engineThread =
-            QFile::exists(QStringLiteral("/proc/self/task/%1").arg(others[i].pid));
         finding.top.append(others[i]);
     }
     // Steal is summed over every CPU: per CPU it compares with one core's allowance.

@@ -14,7 +14,9 @@ namespace kiln {
 // called disturbed; the engine's threads other than the timing one count as others. So is one in
 // which a virtual machine's host ran something else on our cores (steal time in /proc/stat: the
 // same reference timed 1.37 ms or 2.0 ms by it). Its times are then repeated, never charged to the
-// candidate.
+// candidate. A process born and gone inside the window (a build's compiler, a packager's
+// compressor) leaves no /proc entry to read: its time is found in its reaper's, which counts the
+// children it waited for.
 class CpuActivity
 {
 public:
@@ -46,14 +48,20 @@ public:
     Finding finish() const;
 
 private:
-    // pid, or a thread id of the engine's, -> CPU ms (user + system); ours and the timing thread
-    // left out
-    QHash<qint64, double> snapshot() const;
+    struct Usage
+    {
+        double cpuMs = 0.0; // user + system, and of the children it waited for
+        qint64 parent = 0;
+    };
+    // pid, or a thread id of the engine's, -> its usage; ours and the timing thread left out
+    QHash<qint64, Usage> snapshot() const;
+    // Each process's CPU time inside the window, busiest first.
+    QList<Other> usedInWindow(const QHash<qint64, Usage> &after) const;
     static double stealMs(); // /proc/stat's steal, every CPU, in ms
 
     QSet<qint64> m_own;
     qint64 m_timingThread = 0; // the thread that calls start() and finish()
-    QHash<qint64, double> m_before;
+    QHash<qint64, Usage> m_before;
     qint64 m_startNs = 0;
     double m_stealBefore = 0.0;
 };
