@@ -8,10 +8,10 @@
 // Prints one JSON document.
 
 #include "../benchsupport.h"
+#include "policies/offline/hostlaunchwriter.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/cuda/cudacompiler.h"
 #include "verifier/cuda/cudasandboxslot.h"
-#include "verifier/cuda/launchgeometry.h"
 #include "verifier/harness/cudadevices.h"
 #include "verifier/harness/entryshim.h"
 #include "verifier/verifierpool.h"
@@ -24,7 +24,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cmath>
@@ -50,34 +49,12 @@ QString unique(const QString &source, int index)
 }
 
 // The nvcc form of a device-only candidate: the kernel renamed, plus a host launcher that
-// launches it with the kiln-launch geometry (integer arithmetic, as the expressions are
-// written for it) on the harness's stream.
+// launches it with the kiln-launch geometry on the harness's stream.
 QString withHostLauncher(const Task &task, const QString &deviceOnly)
 {
     QString source = deviceOnly;
-    source.replace(QStringLiteral("extern \"C\" __global__ void ") + task.entry + QLatin1Char('('),
-                   QStringLiteral("__global__ void ") + task.entry + QStringLiteral("_kernel("));
-    const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("kiln-launch: grid=\\(([^)]*(?:\\([^)]*\\)[^)]*)*)\\) "
-                                          "block=\\(([^)]*)\\)"))
-            .match(deviceOnly);
-    QStringList parameters, names;
-    for (const TaskParameter &p : task.parameters) {
-        const QString element =
-            p.dtype == QLatin1String("i32") ? QStringLiteral("int") : QStringLiteral("float");
-        if (p.role == TaskParameter::Role::Scalar)
-            parameters << element + QLatin1Char(' ') + p.name;
-        else
-            parameters << (p.role == TaskParameter::Role::Input ? QStringLiteral("const ")
-                                                                : QString()) +
-                              element + QStringLiteral(" *") + p.name;
-        names << p.name;
-    }
-    source += QStringLiteral("\nextern \"C\" void %1(%2, cudaStream_t stream)\n{\n"
-                             "    %1_kernel<<<dim3(%3), dim3(%4), 0, stream>>>(%5);\n}\n")
-                  .arg(task.entry, parameters.join(QStringLiteral(", ")), m.captured(1),
-                       m.captured(2), names.join(QStringLiteral(", ")));
-    return QStringLiteral("#include <cuda_runtime.h>\n") + source;
+    HostLaunchWriter::addHostEntry(&source, task);
+    return source;
 }
 
 QJsonObject stageTimes(const EvaluationResult &result)

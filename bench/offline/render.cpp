@@ -6,7 +6,11 @@
 // unit (entries renamed, one namespace each), for an exhaustive compile check. With "defects" it
 // writes 4 variants per defect kind of the "wrong" and "compile_error" categories (origin
 // "wrong:<kind>" / "compile_error:<kind>"), to check on a GPU that injected bugs break results.
+// CUDA variants in the device-only form are written with a host entry (HostLaunchWriter): the
+// harness calls host entries. With "device" it writes every CUDA combination that is in the
+// device-only form as it is, one file each (device/<task>_<i>.cu), for an exhaustive NVRTC check.
 #include "policies/offline/defectinjector.h"
+#include "policies/offline/hostlaunchwriter.h"
 #include "policies/offline/offlinepolicy.h"
 #include "policies/offline/variantspace.h"
 #include "tasks/tasklibrary.h"
@@ -20,9 +24,10 @@
 using namespace kiln;
 
 // Every combination of the space, 40 per translation unit, includes hoisted out of the namespaces.
-static bool writeAll(const VariantSpace &space, const QString &name, const QString &outDir,
+static bool writeAll(const VariantSpace &space, const Task &task, const QString &outDir,
                      const QString &extension)
 {
+    const QString &name = task.name;
     QDir(outDir).mkpath(QStringLiteral("all"));
     const qint64 count = space.combinationCount();
     for (qint64 first = 0; first < count; first += 40) {
@@ -32,8 +37,10 @@ static bool writeAll(const VariantSpace &space, const QString &name, const QStri
             const auto rendered = space.render(space.configAt(i));
             if (!rendered.ok)
                 return false;
+            QString text = rendered.text;
+            HostLaunchWriter::addHostEntry(&text, task);
             QStringList lines;
-            for (const QString &line : rendered.text.split(QLatin1Char('\n'))) {
+            for (const QString &line : text.split(QLatin1Char('\n'))) {
                 if (line.startsWith(QLatin1String("#include"))) {
                     if (!includes.contains(line))
                         includes.append(line);
@@ -57,6 +64,24 @@ static bool writeAll(const VariantSpace &space, const QString &name, const QStri
     return true;
 }
 
+// Every combination in the device-only form, one file each, as the verifier's NVRTC path gets it.
+static bool writeDeviceOnly(const VariantSpace &space, const QString &name, const QString &outDir)
+{
+    QDir(outDir).mkpath(QStringLiteral("device"));
+    for (qint64 i = 0; i < space.combinationCount(); ++i) {
+        const auto rendered = space.render(space.configAt(i));
+        if (!rendered.ok)
+            return false;
+        if (!rendered.text.contains(QLatin1String("// kiln-launch:")))
+            continue;
+        QFile file(QDir(outDir).filePath(QStringLiteral("device/%1_%2.cu").arg(name).arg(i)));
+        if (!file.open(QIODevice::WriteOnly))
+            return false;
+        file.write(rendered.text.toUtf8());
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -71,6 +96,7 @@ int main(int argc, char **argv)
         backendFromName(args.value(2, QStringLiteral("cuda"))).value_or(Backend::Cuda);
     const bool all = args.value(3) == QLatin1String("all");
     const bool defects = args.value(3) == QLatin1String("defects");
+    const bool deviceOnly = args.value(3) == QLatin1String("device");
     const int perGroup = args.value(3, QStringLiteral("8")).toInt();
     const quint64 seed = args.value(4, QStringLiteral("1")).toULongLong();
     TaskLibrary tasks;
@@ -82,8 +108,9 @@ int main(int argc, char **argv)
         const Task *task = tasks.task(name);
         if (!space || !task)
             continue;
-        if (all) {
-            if (!writeAll(*space, name, outDir, extension))
+        if (all || deviceOnly) {
+            if (all ? !writeAll(*space, *task, outDir, extension)
+                    : !writeDeviceOnly(*space, name, outDir))
                 return 1;
             continue;
         }
@@ -141,6 +168,8 @@ int main(int argc, char **argv)
                 return 1;
             if (i < sources.size())
                 rendered.text = sources.at(i);
+            if (backend == Backend::Cuda)
+                HostLaunchWriter::addHostEntry(&rendered.text, *task);
             QFile file(
                 QDir(outDir).filePath(QStringLiteral("%1/v%2%3").arg(name).arg(i).arg(extension)));
             if (!file.open(QIODevice::WriteOnly))

@@ -296,6 +296,7 @@ void PromptBuilder::insertTaskValues(const Task &task, Backend backend,
     v.insert(QStringLiteral("task_description"), task.description.trimmed());
     v.insert(QStringLiteral("entry"), task.entry.isEmpty() ? task.name : task.entry);
     v.insert(QStringLiteral("signature"), task.signature(backend));
+    v.insert(QStringLiteral("kernel_signature"), task.kernelSignature());
     v.insert(QStringLiteral("interface"),
              interfaceSection(task, backend, v.value(QStringLiteral("backend"))));
     v.insert(QStringLiteral("forbidden_libraries"),

@@ -48,6 +48,11 @@ QString Task::signature(Backend backend) const
     return QStringLiteral("void %1(%2)").arg(entry, declarations.join(QStringLiteral(", ")));
 }
 
+QString Task::kernelSignature() const
+{
+    return QStringLiteral("__global__ ") + signature(Backend::Cpu);
+}
+
 qint64 Task::elementCount(const TaskParameter &parameter, const ShapeConfig &shape) const
 {
     if (!parameter.isBuffer()) {

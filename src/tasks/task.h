@@ -110,6 +110,9 @@ struct Task
     // "void vector_add(const float* a, const float* b, float* c, int n)"; CUDA appends
     // ", cudaStream_t stream".
     QString signature(Backend backend) const;
+    // The device-only CUDA form's entry (tasks/launchgeometry.h), without the stream:
+    // "__global__ void vector_add(const float* a, const float* b, float* c, int n)".
+    QString kernelSignature() const;
     // Number of elements of a buffer parameter for a shape; scalars give their value.
     qint64 elementCount(const TaskParameter &parameter, const ShapeConfig &shape) const;
     double scalarValue(const TaskParameter &parameter, const ShapeConfig &shape) const;

@@ -3,7 +3,11 @@
 if(TARGET kiln_policy_offline)
     kiln_add_test(NAME tst_variantspace
                   SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_variantspace.cpp
-                  LIBS kiln_policy_offline ${CMAKE_DL_LIBS} LABEL integration TIMEOUT 300)
+                  LIBS kiln_policy_offline kiln_verifier ${CMAKE_DL_LIBS} LABEL integration
+                  TIMEOUT 300)
+    if(TARGET kiln-cuda-sandbox)
+        add_dependencies(tst_variantspace kiln-cuda-sandbox)
+    endif()
 endif()
 # The Triton variant spaces of KernelBench problems: every combination parses and passes the
 # static screen; the policy writes, and refuses, KernelBench candidates (the GPU judges them in

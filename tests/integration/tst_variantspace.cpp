@@ -1,12 +1,16 @@
 // The variant spaces of the offline policy compile and are correct: sampled knob combinations of
-// every task compile with g++ (CPU) and nvcc -arch=sm_90 (CUDA, skipped without nvcc), sampled
-// CPU variants give the right numbers on odd shapes, and injected defects do what they claim.
+// every task compile with g++ (CPU) and nvcc -arch=sm_90 (CUDA, skipped without nvcc), the CUDA
+// ones in the device-only form through NVRTC as the verifier compiles them, sampled CPU variants
+// give the right numbers on odd shapes, and injected defects do what they claim.
 // Many variants go into one translation unit (renamed entries, one namespace each) to keep the
 // compiler invocations few; CPU variants run in forked children so a crash stays contained.
 #include "policies/offline/counterrng.h"
 #include "policies/offline/defectinjector.h"
 #include "policies/offline/variantspace.h"
+#include "tasks/launchgeometry.h"
 #include "tasks/tasklibrary.h"
+#include "verifier/cuda/cudacompiler.h"
+#include "verifier/screen/native/staticscreen.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -65,6 +69,10 @@ QString translationUnit(const QList<QPair<QString, QList<Variant>>> &groups)
     QString body;
     for (const auto &[entry, variants] : groups) {
         for (qsizetype i = 0; i < variants.size(); ++i) {
+            // Device-only kernels are entries themselves, one name for all: NVRTC compiles them.
+            QString error;
+            if (LaunchGeometry::parse(variants.at(i).source, &error))
+                continue;
             QStringList lines;
             for (const QString &line : variants.at(i).source.split(QLatin1Char('\n'))) {
                 if (line.startsWith(QLatin1String("#include"))) {
@@ -281,9 +289,20 @@ private slots:
     void cpuVariantsCompileAndAreCorrect();
     void injectedCompileErrorsFail();
     void cudaVariantsCompile();
+    void deviceOnlyVariantsCompileWithNvrtc();
 
 private:
-    QList<Variant> cpuVariants(const QString &task, int samples);
+    // A sample of a task's space, rendered: see sampleConfigs.
+    QList<Variant> variants(const QString &task, Backend backend, int samples, quint64 seed);
+    // nvcc is slow: the covering sample only (every value of every knob, and the best point).
+    QList<Variant> cudaVariants(const QString &task)
+    {
+        return variants(task, Backend::Cuda, 0, qHash(task) + 1);
+    }
+    QList<Variant> cpuVariants(const QString &task, int samples)
+    {
+        return variants(task, Backend::Cpu, samples, qHash(task));
+    }
     TaskLibrary m_tasks;
     QString m_gxx;
     QString m_nvcc;
@@ -302,14 +321,17 @@ void TstVariantSpace::initTestCase()
         QVERIFY2(m_tasks.contains(task), qPrintable(task));
 }
 
-QList<Variant> TstVariantSpace::cpuVariants(const QString &task, int samples)
+QList<Variant> TstVariantSpace::variants(const QString &task, Backend backend, int samples,
+                                         quint64 seed)
 {
-    const auto space = VariantSpace::loadEmbedded(task, Backend::Cpu);
+    const auto space = VariantSpace::loadEmbedded(task, backend);
     QList<Variant> variants;
     if (!space)
         return variants;
-    for (const KnobConfig &config : sampleConfigs(*space, samples, qHash(task))) {
+    for (const KnobConfig &config : sampleConfigs(*space, samples, seed)) {
         const auto rendered = space->render(config);
+        if (!rendered.ok)
+            return {};
         QStringList label;
         for (auto it = config.constBegin(); it != config.constEnd(); ++it)
             label.append(it.key() + QLatin1Char('=') + it.value());
@@ -476,15 +498,8 @@ void TstVariantSpace::cudaVariantsCompile()
     QList<QPair<QString, QList<Variant>>> groups[2];
     for (const QString &task : kTasks) {
         const Task *t = m_tasks.task(task);
-        const auto space = VariantSpace::loadEmbedded(task, Backend::Cuda);
-        QVERIFY2(space, qPrintable(task));
-        QList<Variant> variants;
-        // nvcc is slow: the covering sample only (every value of every knob, and the best point).
-        for (const KnobConfig &config : sampleConfigs(*space, 0, qHash(task) + 1)) {
-            const auto rendered = space->render(config);
-            QVERIFY2(rendered.ok, qPrintable(rendered.error));
-            variants.append({QString(), rendered.text, QStringLiteral("correct")});
-        }
+        QList<Variant> variants = cudaVariants(task);
+        QVERIFY(!variants.isEmpty());
         // Gaming variants compile too (cuBLAS/CUB headers ship with the toolkit): every task gets
         // one mechanism of its own, so the six tasks together cover all CUDA mechanisms.
         static const QMap<QString, QStringList> gamingPlan{
@@ -498,10 +513,16 @@ void TstVariantSpace::cudaVariantsCompile()
             {QStringLiteral("transpose"),
              {QStringLiteral("default_stream"), QStringLiteral("mutate_input"),
               QStringLiteral("forbidden_library")}}};
+        // From a device-only variant where the task has one: the injector gives it a host
+        // entry first.
+        Variant plain = variants.first();
+        for (const Variant &v : std::as_const(variants))
+            if (QString error; LaunchGeometry::parse(v.source, &error))
+                plain = v;
         CounterRng rng(3, qHash(task));
         for (const QString &kind : gamingPlan.value(task)) {
             QVERIFY(DefectInjector::gamingKinds(*t, Backend::Cuda).contains(kind));
-            Variant v = variants.first();
+            Variant v = plain;
             const auto outcome = DefectInjector::apply(&v.source, QStringLiteral("gaming"), kind,
                                                        *t, Backend::Cuda, rng);
             QVERIFY(outcome.applied);
@@ -530,6 +551,58 @@ void TstVariantSpace::cudaVariantsCompile()
     const QStringList failures = runJobs(jobs, 240000);
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
     qInfo("CUDA variants compiled in %.1f s", timer.elapsed() / 1000.0);
+}
+
+// Where a variant needs no host code the space writes it in the device-only form (the GPU's
+// fast path): NVRTC compiles it in kiln-cuda-sandbox --compile-only, its launch is positive on
+// every shape of the task, and the screen finds nothing blocking. reduce_sum's variants all
+// need host code (a memset or scratch) and stay in the host form.
+void TstVariantSpace::deviceOnlyVariantsCompileWithNvrtc()
+{
+    VerifierOptions options = VerifierOptions::defaults();
+    if (options.nvcc.isEmpty())
+        QSKIP("no CUDA toolkit: NVRTC not available");
+    options.cacheDirectory = m_dir.filePath(QStringLiteral("nvrtc-cache"));
+    CompileCache cache(options.cacheDirectory);
+    QElapsedTimer timer;
+    timer.start();
+    int compiled = 0;
+    for (const QString &task : kTasks) {
+        const Task *t = m_tasks.task(task);
+        int deviceOnly = 0;
+        const QList<Variant> variants = cudaVariants(task);
+        QVERIFY(!variants.isEmpty());
+        for (const Variant &v : variants) {
+            QString error;
+            const std::optional<LaunchGeometry> geometry = LaunchGeometry::parse(v.source, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(task + QLatin1Char(' ') + error));
+            if (!geometry)
+                continue;
+            ++deviceOnly;
+            QList<ShapeConfig> shapes = t->correctnessShapes;
+            shapes.append(t->timingShapes.value(Backend::Cuda));
+            for (const ShapeConfig &shape : std::as_const(shapes)) {
+                QVERIFY2(geometry->evaluate(shape, &error),
+                         qPrintable(task + QLatin1Char(' ') + v.label + QLatin1Char(' ') + error));
+            }
+            for (const CheatFlag &flag :
+                 StaticScreen::screen(*t, Backend::Cuda, v.source, CudaCompiler::sourceName(), {}))
+                QVERIFY2(!flag.blocking, qPrintable(task + QLatin1Char(' ') + v.label +
+                                                    QLatin1Char(' ') + flag.id));
+            const CudaCompiler::Outcome build = CudaCompiler::nvrtc(
+                options, cache, task, v.source, QStringLiteral("sm_90"), nullptr);
+            QVERIFY2(build.artifact.ok,
+                     qPrintable(task + QLatin1Char(' ') + v.label + QLatin1Char('\n') +
+                                build.error + build.artifact.log.left(3000)));
+            ++compiled;
+        }
+        if (task == QLatin1String("reduce_sum"))
+            QCOMPARE(deviceOnly, 0);
+        else
+            QVERIFY2(deviceOnly > 0, qPrintable(task));
+    }
+    qInfo("%d device-only CUDA variants compiled with NVRTC in %.1f s", compiled,
+          timer.elapsed() / 1000.0);
 }
 
 QTEST_GUILESS_MAIN(TstVariantSpace)

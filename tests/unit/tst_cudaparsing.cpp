@@ -1,10 +1,10 @@
 // The text the CUDA backend reads and writes: kiln-launch lines, kiln-cuda-sandbox --probe
 // output, ptxas resource reports, nvcc/NVRTC diagnostics and the generated entry shim.
 
+#include "tasks/launchgeometry.h"
 #include "tasks/tasklibrary.h"
 #include "verifier/cuda/cudacompiler.h"
 #include "verifier/cuda/cudasandboxpool.h"
-#include "verifier/cuda/launchgeometry.h"
 #include "verifier/harness/cudadevices.h"
 #include "verifier/harness/entryshim.h"
 
@@ -74,6 +74,12 @@ private slots:
         QVERIFY(!error.isEmpty());
         LaunchGeometry::parse(QStringLiteral("// kiln-launch: grid=(1,2,3,4) block=(1)\n"), &error);
         QVERIFY(error.contains(QLatin1String("three")));
+        // Text the line cannot use is an error, not ignored: this would launch with 4 bytes.
+        LaunchGeometry::parse(QStringLiteral("// kiln-launch: grid=(n) block=(1) shared=4 * 33\n"),
+                              &error);
+        QVERIFY2(error.contains(QLatin1String("unexpected \"* 33\"")), qPrintable(error));
+        LaunchGeometry::parse(QStringLiteral("// kiln-launch: grid=(n) blocks=(1)\n"), &error);
+        QVERIFY2(error.contains(QLatin1String("unexpected")), qPrintable(error));
         // Valid text, but zero blocks for this shape: an error at evaluation, with the reason.
         const auto geometry = LaunchGeometry::parse(
             QStringLiteral("// kiln-launch: grid=(n / 256) block=(256)"), &error);

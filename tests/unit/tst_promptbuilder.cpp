@@ -32,6 +32,7 @@ Task softmax()
     TaskParameter cols = rows;
     cols.name = QStringLiteral("cols");
     cols.value = QStringLiteral("cols");
+    t.sizes = {QStringLiteral("rows"), QStringLiteral("cols")};
     t.parameters = {x, y, rows, cols};
     t.forbiddenLibraries = {QStringLiteral("cudnn")};
     t.referenceSource.insert(Backend::Cpu, QStringLiteral("//"));
@@ -143,10 +144,15 @@ void TestPromptBuilder::operations_data()
                                               QStringLiteral("-fopenmp"), QStringLiteral("cudnn")}
                                << QStringList{QStringLiteral("{{"),
                                               QStringLiteral("Previous attempt")};
-    QTest::newRow("first cuda") << int(Operation::Sample) << int(Backend::Cuda) << 0
-                                << QStringList{QStringLiteral("cudaStream_t stream"),
-                                               QStringLiteral("non-blocking")}
-                                << QStringList{QStringLiteral("{{"), QStringLiteral("-fopenmp")};
+    // Both CUDA forms: a host entry, or the kernel as the entry with its launch line.
+    QTest::newRow("first cuda")
+        << int(Operation::Sample) << int(Backend::Cuda) << 0
+        << QStringList{QStringLiteral("cudaStream_t stream"), QStringLiteral("non-blocking"),
+                       QStringLiteral("extern \"C\" __global__ void softmax(const float* x, "
+                                      "float* y, int rows, int cols)`"),
+                       QStringLiteral("// kiln-launch: grid="),
+                       QStringLiteral("The expressions use the sizes rows, cols,")}
+        << QStringList{QStringLiteral("{{"), QStringLiteral("-fopenmp")};
     QTest::newRow("refine") << int(Operation::Refine) << int(Backend::Cpu) << 1
                             << QStringList{QStringLiteral("PARENT_ONE"),
                                            QStringLiteral("Verdict: wrong"),

@@ -1,5 +1,6 @@
 #include "defectinjector.h"
 
+#include "policies/offline/hostlaunchwriter.h"
 #include "policies/offline/pythondefectinjector.h"
 
 #include <QRegularExpression>
@@ -596,8 +597,13 @@ DefectInjector::Outcome DefectInjector::apply(QString *source, const QString &ca
         order.append(others.takeAt(rng.below(static_cast<int>(others.size()))));
     for (const QString &candidate : std::as_const(order)) {
         if (category == QLatin1String("gaming")) {
+            // Every gaming kind is host code: a device-only kernel gets a host entry first.
+            QString gamed = *source;
+            if (backend == Backend::Cuda)
+                HostLaunchWriter::addHostEntry(&gamed, task);
             int line = 0;
-            if (wrapEntry(source, task, backend, candidate, &line)) {
+            if (wrapEntry(&gamed, task, backend, candidate, &line)) {
+                *source = gamed;
                 outcome = {true, candidate, line};
                 return outcome;
             }

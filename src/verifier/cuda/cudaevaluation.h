@@ -1,10 +1,10 @@
 #pragma once
 
 #include "core/evaluationresult.h"
+#include "tasks/launchgeometry.h"
 #include "verifier/cuda/cudacompiler.h"
 #include "verifier/cuda/cudasandboxpool.h"
 #include "verifier/cuda/cudatimingsession.h"
-#include "verifier/cuda/launchgeometry.h"
 #include "verifier/harness/backendevaluation.h"
 #include "verifier/harness/bufferlayout.h"
 #include "verifier/harness/compilecache.h"

@@ -1,7 +1,9 @@
 {{! layernorm, CUDA, per row, biased variance. Knobs: MAPPING BLOCK STATS VEC REDUCE CACHE LOADS }}
 // layernorm on CUDA: {{MAPPING}} mapping, {{BLOCK}} threads, {{STATS}} statistics, {{VEC}}-wide
 // loads, {{REDUCE}} reductions, row cached in {{CACHE}}.
+{{#if MAPPING == auto}}
 #include <cuda_runtime.h>
+{{/if}}
 
 constexpr int kBlock = {{BLOCK}};
 // Floats per thread when the row is cached in registers: rows up to 4096 fit at every size.
@@ -69,11 +71,24 @@ __device__ __forceinline__ T group_sum(T v, T *scratch)
 {{/if}}
 }
 
+{{#if MAPPING == auto}}
 template <int G>
 __global__ void __launch_bounds__(kBlock)
     layernorm_kernel(const float *x, const float *gamma, const float *beta, float *y, int rows,
                      int cols, float eps)
 {
+{{else}}
+// kiln-launch: grid=({{#if MAPPING == warp_per_row}}(rows + {{BLOCK}} / 32 - 1) / ({{BLOCK}} / 32){{else}}rows{{/if}}) block=({{BLOCK}})
+extern "C" __global__ void __launch_bounds__(kBlock)
+    layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows,
+              int cols, float eps)
+{
+{{#if MAPPING == warp_per_row}}
+    constexpr int G = 32; // a warp per row
+{{else}}
+    constexpr int G = kBlock; // a block per row
+{{/if}}
+{{/if}}
     __shared__ double shared[kBlock];
     constexpr int groups = kBlock / G;
     const int group = threadIdx.x / G;
@@ -267,17 +282,12 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+{{#if MAPPING == auto}}
 extern "C" void layernorm(const float *x, const float *gamma, const float *beta, float *y, int rows,
                           int cols, float eps, cudaStream_t stream)
 {
-{{#if MAPPING == warp_per_row}}
-    const bool warpPerRow = true;
-{{#elif MAPPING == block_per_row}}
-    const bool warpPerRow = false;
-{{else}}
     // Short rows: a warp each; long rows: a block each.
     const bool warpPerRow = cols <= 1024;
-{{/if}}
     if (warpPerRow) {
         const int rowsPerBlock = kBlock / 32;
         const int blocks = (rows + rowsPerBlock - 1) / rowsPerBlock;
@@ -286,3 +296,4 @@ extern "C" void layernorm(const float *x, const float *gamma, const float *beta,
         layernorm_kernel<kBlock><<<rows, kBlock, 0, stream>>>(x, gamma, beta, y, rows, cols, eps);
     }
 }
+{{/if}}

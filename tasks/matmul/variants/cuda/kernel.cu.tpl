@@ -1,7 +1,9 @@
 {{! matmul, CUDA: C = A·B, row-major. Knobs: THREADS TM TN BK VEC A_LAYOUT STAGES }}
 // matmul on CUDA: shared-memory tiles of {{BK}} along K, each of {{THREADS}} threads computes a
 // {{TM}}x{{TN}} register block; A is stored {{A_LAYOUT}} in shared memory, {{STAGES}} stage(s).
+{{#if STAGES != 1}}
 #include <cuda_runtime.h>
+{{/if}}
 
 constexpr int kThreads = {{THREADS}};
 constexpr int kTx = 16;                   // threads along N
@@ -72,8 +74,14 @@ __device__ __forceinline__ void load_tiles(const float *A, const float *B, float
     }
 }
 
+{{#if STAGES == 1}}
+// kiln-launch: grid=((N + 16 * {{TN}} - 1) / (16 * {{TN}}), (M + {{THREADS}} / 16 * {{TM}} - 1) / ({{THREADS}} / 16 * {{TM}})) block=({{THREADS}}) shared=(4 * ({{THREADS}} / 16 * {{TM}} * {{BK}} + {{BK}} * 16 * {{TN}}))
+extern "C" __global__ void __launch_bounds__(kThreads)
+    matmul(const float *A, const float *B, float *C, int M, int N, int K)
+{{else}}
 __global__ void __launch_bounds__(kThreads)
     matmul_kernel(const float *A, const float *B, float *C, int M, int N, int K)
+{{/if}}
 {
     extern __shared__ __align__(16) float smem[];
     const int tx = threadIdx.x % kTx;
@@ -167,6 +175,7 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
+{{#if STAGES != 1}}
 extern "C" void matmul(const float *A, const float *B, float *C, int M, int N, int K,
                        cudaStream_t stream)
 {
@@ -176,3 +185,4 @@ extern "C" void matmul(const float *A, const float *B, float *C, int M, int N, i
     const dim3 grid((N + kBn - 1) / kBn, (M + kBm - 1) / kBm);
     matmul_kernel<<<grid, kThreads, smemBytes, stream>>>(A, B, C, M, N, K);
 }
+{{/if}}

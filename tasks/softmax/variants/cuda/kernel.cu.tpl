@@ -1,7 +1,13 @@
 {{! softmax, CUDA, per row. Knobs: MAPPING BLOCK PASSES VEC REDUCE EXP CACHE }}
 // softmax on CUDA: {{MAPPING}} mapping, {{BLOCK}} threads, {{PASSES}} statistics, {{VEC}}-wide
 // loads, {{REDUCE}} reductions, row cached in {{CACHE}}.
+{{#if MAPPING == auto}}
 #include <cuda_runtime.h>
+{{else}}
+#ifndef INFINITY // NVRTC has no <math.h>
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+{{/if}}
 
 constexpr int kBlock = {{BLOCK}};
 // Floats per thread when the row is cached in registers: rows up to 8192 fit below 1024 threads.
@@ -71,9 +77,21 @@ __device__ __forceinline__ float group_reduce(float v, float identity, float *sc
 }
 
 // One row per group of G threads (G = 32: a warp per row; G = kBlock: a block per row).
+{{#if MAPPING == auto}}
 template <int G>
 __global__ void __launch_bounds__(kBlock) softmax_kernel(const float *x, float *y, int rows, int cols)
 {
+{{else}}
+// kiln-launch: grid=({{#if MAPPING == warp_per_row}}(rows + {{BLOCK}} / 32 - 1) / ({{BLOCK}} / 32){{else}}rows{{/if}}) block=({{BLOCK}})
+extern "C" __global__ void __launch_bounds__(kBlock)
+    softmax(const float *x, float *y, int rows, int cols)
+{
+{{#if MAPPING == warp_per_row}}
+    constexpr int G = 32; // a warp per row
+{{else}}
+    constexpr int G = kBlock; // a block per row
+{{/if}}
+{{/if}}
     __shared__ float shared[kBlock];
     constexpr int groups = kBlock / G;
     const int group = threadIdx.x / G;
@@ -228,16 +246,11 @@ __global__ void __launch_bounds__(kBlock) softmax_kernel(const float *x, float *
     }
 }
 
+{{#if MAPPING == auto}}
 extern "C" void softmax(const float *x, float *y, int rows, int cols, cudaStream_t stream)
 {
-{{#if MAPPING == warp_per_row}}
-    const bool warpPerRow = true;
-{{#elif MAPPING == block_per_row}}
-    const bool warpPerRow = false;
-{{else}}
     // Short rows: a warp each; long rows: a block each.
     const bool warpPerRow = cols <= 1024;
-{{/if}}
     if (warpPerRow) {
         const int rowsPerBlock = kBlock / 32;
         const int blocks = (rows + rowsPerBlock - 1) / rowsPerBlock;
@@ -246,3 +259,4 @@ extern "C" void softmax(const float *x, float *y, int rows, int cols, cudaStream
         softmax_kernel<kBlock><<<rows, kBlock, 0, stream>>>(x, y, rows, cols);
     }
 }
+{{/if}}

@@ -1,6 +1,5 @@
 {{! transpose, CUDA: y[c][r] = x[r][c]. Knobs: TILE BLOCK_Y SMEM PAD NAIVE_ORDER LOADS STORES }}
 // transpose on CUDA: {{TILE}}x{{TILE}} tiles, {{BLOCK_Y}} thread rows per tile.
-#include <cuda_runtime.h>
 
 constexpr int kTile = {{TILE}};
 constexpr int kBlockY = {{BLOCK_Y}};
@@ -23,8 +22,13 @@ __device__ __forceinline__ void store_f(float *p, float v)
 {{/if}}
 }
 
-__global__ void __launch_bounds__(kTile * kBlockY)
-    transpose_kernel(const float *x, float *y, int rows, int cols)
+{{#if SMEM == off && NAIVE_ORDER == write_coalesced}}
+// kiln-launch: grid=((rows + {{TILE}} - 1) / {{TILE}}, (cols + {{TILE}} - 1) / {{TILE}}) block=({{TILE}}, {{BLOCK_Y}})
+{{else}}
+// kiln-launch: grid=((cols + {{TILE}} - 1) / {{TILE}}, (rows + {{TILE}} - 1) / {{TILE}}) block=({{TILE}}, {{BLOCK_Y}})
+{{/if}}
+extern "C" __global__ void __launch_bounds__(kTile * kBlockY)
+    transpose(const float *x, float *y, int rows, int cols)
 {
 {{#if SMEM == on}}
     // Staged through shared memory so both the reads and the writes are coalesced.
@@ -59,15 +63,4 @@ __global__ void __launch_bounds__(kTile * kBlockY)
             store_f(y + static_cast<long long>(c) * rows + r, load_f(x + static_cast<long long>(r) * cols + c));
     }
 {{/if}}
-}
-
-extern "C" void transpose(const float *x, float *y, int rows, int cols, cudaStream_t stream)
-{
-    const dim3 block(kTile, kBlockY);
-{{#if SMEM == off && NAIVE_ORDER == write_coalesced}}
-    const dim3 grid((rows + kTile - 1) / kTile, (cols + kTile - 1) / kTile);
-{{else}}
-    const dim3 grid((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
-{{/if}}
-    transpose_kernel<<<grid, block, 0, stream>>>(x, y, rows, cols);
 }

@@ -1,6 +1,8 @@
 {{! vector_add, CUDA: c = a + b. Knobs: BLOCK VEC ITEMS GRID LOADS STORES UNROLL }}
 // vector_add on CUDA: c[i] = a[i] + b[i], {{VEC}}-wide loads, {{ITEMS}} vector(s) per thread.
+{{#if GRID != cover}}
 #include <cuda_runtime.h>
+{{/if}}
 
 {{#if VEC == 4}}
 using vec_t = float4;
@@ -41,8 +43,14 @@ __device__ __forceinline__ vec_t add_vec(vec_t a, vec_t b)
 {{/if}}
 }
 
+{{#if GRID == cover}}
+// kiln-launch: grid=((n + {{VEC}} * {{BLOCK}} * {{ITEMS}} - 1) / ({{VEC}} * {{BLOCK}} * {{ITEMS}})) block=({{BLOCK}})
+extern "C" __global__ void __launch_bounds__({{BLOCK}})
+    vector_add(const float *a, const float *b, float *c, int n)
+{{else}}
 __global__ void __launch_bounds__({{BLOCK}})
     vector_add_kernel(const float *a, const float *b, float *c, int n)
+{{/if}}
 {
     const long long vectors = n / {{VEC}};
     const vec_t *av = reinterpret_cast<const vec_t *>(a);
@@ -68,11 +76,11 @@ __global__ void __launch_bounds__({{BLOCK}})
 {{/if}}
 }
 
+{{#if GRID != cover}}
 extern "C" void vector_add(const float *a, const float *b, float *c, int n, cudaStream_t stream)
 {
     const long long vectors = n / {{VEC}};
     long long blocks = (vectors + {{BLOCK}} * {{ITEMS}} - 1) / ({{BLOCK}} * {{ITEMS}});
-{{#if GRID != cover}}
     // Grid-stride loop over a grid sized to the GPU.
     int device = 0;
     int sms = 0;
@@ -87,8 +95,8 @@ extern "C" void vector_add(const float *a, const float *b, float *c, int n, cuda
 {{/if}}
     if (blocks > cap)
         blocks = cap;
-{{/if}}
     if (blocks < 1)
         blocks = 1;
     vector_add_kernel<<<static_cast<unsigned>(blocks), {{BLOCK}}, 0, stream>>>(a, b, c, n);
 }
+{{/if}}

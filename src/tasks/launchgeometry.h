@@ -9,7 +9,8 @@
 
 namespace kiln {
 
-// The device-only candidate form (NVRTC fast path): the entry is an extern "C" __global__ kernel
+// The device-only candidate form (the CUDA backend's NVRTC fast path; part of the candidate ABI,
+// which prompts and the offline policy write to): the entry is an extern "C" __global__ kernel
 // with the task's signature minus the stream, and one comment line gives the launch:
 //   // kiln-launch: grid=(EXPR[, EXPR[, EXPR]]) block=(EXPR[, ...]) [shared=EXPR]
 // EXPRs use the task's size names; each is evaluated in real arithmetic and rounded down.
@@ -31,8 +32,14 @@ public:
     // Parameter kinds in signature order for the sandbox: P pointer, I int32, F float32.
     static QByteArray signatureCode(const Task &task);
     int line() const { return m_line; }
+    // The expressions as written: one to three each for grid and block.
+    QStringList gridTexts() const { return texts(m_grid); }
+    QStringList blockTexts() const { return texts(m_block); }
+    QString sharedText() const { return m_shared.text(); }
 
 private:
+    static QStringList texts(const QList<SizeExpression> &expressions);
+
     QList<SizeExpression> m_grid;
     QList<SizeExpression> m_block;
     SizeExpression m_shared{QStringLiteral("0")};

@@ -1,4 +1,4 @@
-#include "verifier/cuda/launchgeometry.h"
+#include "tasks/launchgeometry.h"
 
 #include <QRegularExpression>
 #include <cmath>
@@ -46,11 +46,22 @@ std::optional<LaunchGeometry> LaunchGeometry::parse(const QString &source, QStri
         *error = QStringLiteral("line %1: kiln-launch: %2").arg(geometry.m_line).arg(why);
         return std::nullopt;
     };
-    // key=(list) or key=expr, for grid, block and shared; parentheses may nest.
+    // key=(list) or key=expr, for grid, block and shared; parentheses may nest. Anything else
+    // on the line is an error: "shared=4 * 33" must not launch with 4 bytes.
     bool sawGrid = false, sawBlock = false;
     static const QRegularExpression key(QStringLiteral("(grid|block|shared)\\s*=\\s*"));
     qsizetype at = 0;
-    for (QRegularExpressionMatch m = key.match(text, at); m.hasMatch(); m = key.match(text, at)) {
+    while (true) {
+        while (at < text.size() && text[at].isSpace())
+            ++at;
+        if (at == text.size())
+            break;
+        const QRegularExpressionMatch m = key.match(text, at, QRegularExpression::NormalMatch,
+                                                    QRegularExpression::AnchorAtOffsetMatchOption);
+        if (!m.hasMatch())
+            return fail(QStringLiteral("unexpected \"%1\" (write grid=(...) block=(...) "
+                                       "shared=(...))")
+                            .arg(text.mid(at).trimmed()));
         qsizetype end = m.capturedEnd();
         QString value;
         if (end < text.size() && text[end] == QLatin1Char('(')) {
@@ -124,6 +135,14 @@ std::optional<LaunchGeometry::Dims> LaunchGeometry::evaluate(const ShapeConfig &
     if (!value(m_shared, dims.sharedBytes, true))
         return std::nullopt;
     return dims;
+}
+
+QStringList LaunchGeometry::texts(const QList<SizeExpression> &expressions)
+{
+    QStringList out;
+    for (const SizeExpression &expression : expressions)
+        out.append(expression.text());
+    return out;
 }
 
 QByteArray LaunchGeometry::signatureCode(const Task &task)
