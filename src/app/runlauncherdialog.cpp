@@ -170,6 +170,7 @@ RunLauncherDialog::RunLauncherDialog(const TaskLibrary &tasks, CudaAvailability 
         m_ui->suiteList->setVisible(suite);
         m_ui->taskCombo->setEnabled(!suite);
         m_allocationCombo->setEnabled(suite);
+        m_tasksAtOnceSpin->setEnabled(suite);
         refresh();
     });
     connect(m_ui->strategyCombo, &QComboBox::currentTextChanged, this,
@@ -266,6 +267,14 @@ void RunLauncherDialog::addWorkshopFields()
            "rate, reasoning-length tier and stagnation; a task at its ceiling stops)"));
     m_ui->taskLayout->addWidget(new QLabel(tr("Allocation")));
     m_ui->taskLayout->addWidget(m_allocationCombo);
+    m_tasksAtOnceSpin = new QSpinBox;
+    m_tasksAtOnceSpin->setObjectName(QStringLiteral("tasksAtOnceSpin"));
+    m_tasksAtOnceSpin->setRange(1, 64);
+    m_tasksAtOnceSpin->setToolTip(
+        tr("Rounds of up to this many of the suite's tasks run at once, so one task's compiles "
+           "overlap another's timing; a seed records the same rounds however they interleave"));
+    m_ui->taskLayout->addWidget(new QLabel(tr("Tasks at once")));
+    m_ui->taskLayout->addWidget(m_tasksAtOnceSpin);
     // The offline settings the exercises change (docs/offline-policy.md names each).
     for (const QString &name : LaunchSettings::extraOfflineSettings()) {
         auto *spin = new QDoubleSpinBox;
@@ -360,6 +369,8 @@ void RunLauncherDialog::setSettings(const LaunchSettings &s)
     fillOfflineExtras(s.preset, s.offlineOverrides);
     m_allocationCombo->setCurrentText(s.allocation);
     m_allocationCombo->setEnabled(suite);
+    m_tasksAtOnceSpin->setValue(s.tasksAtOnce);
+    m_tasksAtOnceSpin->setEnabled(suite);
     m_ui->endpointEdit->setText(s.endpoint);
     m_agentCommandEdit->setText(s.agentCommand);
     m_agentTimeoutSpin->setValue(s.agentTimeoutSeconds);
@@ -456,6 +467,7 @@ LaunchSettings RunLauncherDialog::settings() const
     s.gamingRate = m_ui->gamingSpin->value();
     s.offlineOverrides = offlineOverrides();
     s.allocation = m_allocationCombo->currentText();
+    s.tasksAtOnce = m_tasksAtOnceSpin->value();
     s.endpoint = m_ui->endpointEdit->text();
     s.agentCommand = m_agentCommandEdit->text();
     s.agentTimeoutSeconds = m_agentTimeoutSpin->value();

@@ -53,7 +53,7 @@ protected:
 private:
     void fitPolicyPage(); // the stack exactly as tall as the policy page shown
     void fillChoices(const QList<RunRecord> &recordedRuns);
-    void addWorkshopFields(); // allocation and the offline settings beyond the four rates
+    void addWorkshopFields(); // allocation, tasks at once and the offline settings beyond the rates
     void addAgentPage();      // the command policy's fields
     // The preset's values in the extra offline fields; `overrides` on top (given settings).
     void fillOfflineExtras(const QString &preset, const QVariantMap &overrides);
@@ -75,6 +75,7 @@ private:
     QHash<QString, ProblemLint> m_lints; // kept lint of every task, read once
     bool m_filling = false;
     QComboBox *m_allocationCombo = nullptr;
+    QSpinBox *m_tasksAtOnceSpin = nullptr;
     QLineEdit *m_agentCommandEdit = nullptr; // the command policy's page (addAgentPage)
     QSpinBox *m_agentTimeoutSpin = nullptr;
     QLineEdit *m_agentReadableEdit = nullptr;

@@ -57,6 +57,10 @@ bool applyEngineParameter(RunConfig &config, const QString &key, const QVariant 
         config.confirmBest = text == QLatin1String("on") || text == QLatin1String("true");
     } else if (key == QLatin1String("generation_threads")) {
         config.generationThreads = std::max(1, value.toInt());
+    } else if (key == QLatin1String("tasks_at_once")) {
+        if (value.toInt() < 1)
+            *error = QStringLiteral("tasks_at_once must be a positive integer");
+        config.tasksAtOnce = std::max(1, value.toInt());
     } else if (key == QLatin1String("sandboxes")) {
         if (value.toInt() < 1)
             *error = QStringLiteral("sandboxes must be a positive integer");

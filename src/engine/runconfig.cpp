@@ -5,6 +5,7 @@
 #include "languages/kernellanguages.h"
 
 #include <QJsonArray>
+#include <algorithm>
 
 namespace kiln {
 
@@ -22,6 +23,7 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("seed"), QString::number(seed)},
         {QStringLiteral("round_limit"), roundLimit},
         {QStringLiteral("generation_threads"), generationThreads},
+        {QStringLiteral("tasks_at_once"), tasksAtOnce},
         {QStringLiteral("target_speedup"), targetSpeedup},
         {QStringLiteral("plateau_rounds"), plateauRounds},
         {QStringLiteral("reasoning_length"), double(reasoningLength)},
@@ -94,6 +96,7 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.seed = o.value(QStringLiteral("seed")).toString().toULongLong();
     c.roundLimit = o.value(QStringLiteral("round_limit")).toInt(c.roundLimit);
     c.generationThreads = o.value(QStringLiteral("generation_threads")).toInt(c.generationThreads);
+    c.tasksAtOnce = std::max(1, o.value(QStringLiteral("tasks_at_once")).toInt(c.tasksAtOnce));
     c.targetSpeedup = o.value(QStringLiteral("target_speedup")).toDouble();
     c.plateauRounds = o.value(QStringLiteral("plateau_rounds")).toInt();
     c.reasoningLength = qint64(o.value(QStringLiteral("reasoning_length")).toDouble());

@@ -27,6 +27,11 @@ struct RunConfig
     // two-phase) only steer when a round is small next to the budget.
     int roundLimit = 8;
     int generationThreads = 2;
+    // Suites: rounds of up to this many different tasks run at once (one round per task), so one
+    // task's compiles overlap another's timing. The rounds are planned together from what was
+    // recorded before them and recorded in their order: the same seed records the same rounds,
+    // however the threads interleave.
+    int tasksAtOnce = 1;
     double targetSpeedup = 0.0; // 0: none
     int plateauRounds = 0;      // 0: none
     qint64 reasoningLength = 0; // default reasoning budget for every request (0: policy's)

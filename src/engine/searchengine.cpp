@@ -19,6 +19,9 @@
 #include <QRandomGenerator>
 #include <algorithm>
 #include <cmath>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace kiln {
 
@@ -206,16 +209,18 @@ bool SearchEngine::replay(QString *error)
     m_nextRound = 0;
     m_nextIndex = 0;
     m_bestSpeedup = 0.0;
-    m_interrupted.reset();
+    m_interrupted.clear();
     for (int round : order) {
         const std::optional<RoundPlan> plan = replayedPlan(round, started.value(round), error);
         if (!plan)
             return false;
         m_nextRound = round + 1;
         m_nextIndex = plan->firstIndex + plan->requests.size();
+        // A crash cut it short: finish it before asking anew. Rounds run at once are recorded
+        // in their order, so the unfinished ones are the last (of other tasks).
         if (!finished.contains(round)) {
-            m_interrupted = plan; // a crash cut it short: finish it before asking anew
-            break;
+            m_interrupted.append(*plan);
+            continue;
         }
         QList<NodeResult> results;
         for (int i = 0; i < plan->requests.size(); ++i) {
@@ -334,20 +339,20 @@ QString SearchEngine::runRounds()
         u.wallSeconds = m_storedWallSeconds + (session.nsecsElapsed() - pausedNs) * 1e-9;
         m_ledger.setUsed(u);
     };
-    // False when a cancel cut the round short: it is then not recorded as finished.
-    auto executeAndPersist = [&](const RoundPlan &plan) {
-        const QList<NodeResult> results = executeRound(plan);
+    // False when a cancel cut the rounds short: they are then not recorded as finished.
+    auto executeAndPersist = [&](const QList<RoundPlan> &plans) {
+        const QList<QList<NodeResult>> results = executeRounds(plans);
         if (m_cancel)
             return false;
         updateWall();
-        persistRound(plan, results);
+        for (qsizetype i = 0; i < plans.size(); ++i)
+            persistRound(plans[i], results[i]);
         return true;
     };
 
-    if (m_interrupted) {
-        const RoundPlan plan = *m_interrupted;
-        m_interrupted.reset();
-        if (!executeAndPersist(plan))
+    if (!m_interrupted.isEmpty()) {
+        const QList<RoundPlan> plans = std::exchange(m_interrupted, {});
+        if (!executeAndPersist(plans))
             return QStringLiteral("cancelled");
     }
     for (;;) {
@@ -364,10 +369,26 @@ QString SearchEngine::runRounds()
             return reason;
         if (!m_uncountedSpend.isEmpty()) // spending 0 forever would never end the run
             return m_uncountedSpend;
-        const QString taskName = m_allocator->nextTask();
-        if (taskName.isEmpty())
+        const QList<RoundPlan> plans = planRounds();
+        if (plans.isEmpty())
             return QStringLiteral("every task's share of the budget is spent");
-        const int maxRequests = startable(taskName);
+        if (!executeAndPersist(plans))
+            return QStringLiteral("cancelled");
+    }
+}
+
+QList<SearchEngine::RoundPlan> SearchEngine::planRounds()
+{
+    QList<RoundPlan> plans;
+    QSet<QString> busy;
+    int reserved = 0;
+    while (plans.size() < std::max(1, m_config.tasksAtOnce)) {
+        const QString taskName = m_allocator->nextTask(busy);
+        if (taskName.isEmpty())
+            break;
+        const int maxRequests = startable(taskName, reserved);
+        if (maxRequests == 0 && reserved > 0)
+            break; // the rounds planned already hold what the budget has left
         QList<ExpansionRequest> requests = maxRequests > 0
                                                ? m_strategies.value(taskName)->ask(maxRequests)
                                                : QList<ExpansionRequest>();
@@ -380,9 +401,25 @@ QString SearchEngine::runRounds()
         // A count budget is never overspent, even by a strategy that asks for too much.
         if (requests.size() > maxRequests)
             requests.resize(maxRequests);
-        if (!executeAndPersist(startRound(taskName, requests, maxRequests)))
-            return QStringLiteral("cancelled");
+        plans.append(startRound(taskName, requests, maxRequests));
+        busy.insert(taskName);
+        reserved += int(requests.size());
     }
+    return plans;
+}
+
+QList<QList<NodeResult>> SearchEngine::executeRounds(const QList<RoundPlan> &plans)
+{
+    if (plans.size() == 1)
+        return {executeRound(plans[0])};
+    std::vector<QList<NodeResult>> results(size_t(plans.size())); // one slot per thread
+    std::vector<std::thread> rounds;
+    for (qsizetype i = 0; i < plans.size(); ++i)
+        rounds.emplace_back(
+            [this, &plans, &results, i] { results[size_t(i)] = executeRound(plans[i]); });
+    for (std::thread &round : rounds)
+        round.join();
+    return QList<QList<NodeResult>>(results.begin(), results.end());
 }
 
 SearchEngine::RoundPlan SearchEngine::startRound(const QString &taskName,
@@ -436,7 +473,7 @@ void SearchEngine::persistRound(const RoundPlan &plan, const QList<NodeResult> &
     emit progress(used, m_bestSpeedup);
 }
 
-int SearchEngine::startable(const QString &taskName) const
+int SearchEngine::startable(const QString &taskName, int reserved) const
 {
     const bool count = isCountAxis(m_config.budgetAxis);
     // Capped on every axis: handing a count budget's whole remainder to one round turned
@@ -452,7 +489,7 @@ int SearchEngine::startable(const QString &taskName) const
             cap = 0;
     }
     std::lock_guard lock(m_mutex);
-    return m_ledger.startableRequests(0, cap);
+    return m_ledger.startableRequests(reserved, cap);
 }
 
 GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int index,

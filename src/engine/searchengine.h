@@ -96,6 +96,11 @@ private:
     // A recorded round asked again of its strategy, which must ask what it asked then.
     std::optional<RoundPlan> replayedPlan(int round, const QJsonObject &payload, QString *error);
     QString runRounds();
+    // The next rounds, of different tasks (tasks_at_once of them at most), planned and recorded
+    // in the allocator's order; empty when every task is done or the budget has nothing left.
+    QList<RoundPlan> planRounds();
+    // Runs the rounds at once, each on a thread of its own; their results in plan order.
+    QList<QList<NodeResult>> executeRounds(const QList<RoundPlan> &plans);
     // Numbers a new round and records its start.
     RoundPlan startRound(const QString &taskName, const QList<ExpansionRequest> &requests,
                          int maxRequests);
@@ -131,7 +136,9 @@ private:
     void indexJudgements();
     // Stores the lesson of an improvement in the optimisation memory (caller holds m_mutex).
     void recordLesson(const Job &job, const CandidateRecord &child, const EvaluationResult &result);
-    int startable(const QString &task) const;
+    // Requests a round of the task may make, with `reserved` requests of rounds planned beside
+    // it not yet spent.
+    int startable(const QString &task, int reserved = 0) const;
     double axisCost(const QList<NodeResult> &results, const BudgetUsage &before) const;
     const Task *task(const QString &name) const;
     qint64 waitWhilePaused(); // nanoseconds spent paused
@@ -168,7 +175,7 @@ private:
     QHash<qint64, qint64> m_remeasured;
     QHash<QString, QList<double>> m_baselines; // each task's baseline times so far (ms)
     std::condition_variable m_settledChanged;
-    std::optional<RoundPlan> m_interrupted; // the round a crash cut short, to finish first
+    QList<RoundPlan> m_interrupted; // the rounds a crash cut short, to finish first
 
     mutable std::mutex m_mutex; // guards the maps and the ledger against worker-thread hooks
     std::atomic<bool> m_cancel{false};

@@ -105,6 +105,8 @@ LaunchSettings::problems(const TaskLibrary &library, const CudaAvailability &gpu
     if (!BudgetAllocator::modeFromName(allocation))
         add(QStringLiteral("allocation"),
             QObject::tr("A suite's allocation is adaptive, even or diagnosed."));
+    if (tasksAtOnce < 1)
+        add(QStringLiteral("tasksAtOnce"), QObject::tr("A suite runs at least one task at once."));
     if (seeds < 1 || seeds > 100)
         add(QStringLiteral("seeds"), QObject::tr("Run between 1 and 100 seeds."));
     if (database.trimmed().isEmpty())
@@ -224,6 +226,8 @@ QStringList LaunchSettings::arguments(int seedOffset) const
         words << QStringLiteral("--param") << it.key() + QLatin1Char('=') + text(it.value());
     if (tasks.size() > 1 && allocation != LaunchSettings().allocation)
         words << QStringLiteral("--param") << QStringLiteral("allocation=") + allocation;
+    if (tasks.size() > 1 && tasksAtOnce != LaunchSettings().tasksAtOnce)
+        words << QStringLiteral("--param") << QStringLiteral("tasks_at_once=%1").arg(tasksAtOnce);
     if (policy == QLatin1String("offline")) {
         const OfflinePolicyOptions defaults =
             OfflinePolicyOptions::fromPreset(preset).value_or(OfflinePolicyOptions{});
@@ -325,6 +329,7 @@ void LaunchSettings::save(QSettings &s) const
     s.setValue(QStringLiteral("gamingRate"), gamingRate);
     s.setValue(QStringLiteral("offlineOverrides"), offlineOverrides);
     s.setValue(QStringLiteral("allocation"), allocation);
+    s.setValue(QStringLiteral("tasksAtOnce"), tasksAtOnce);
     s.setValue(QStringLiteral("endpoint"), endpoint);
     s.setValue(QStringLiteral("agentCommand"), agentCommand);
     s.setValue(QStringLiteral("agentTimeoutSeconds"), agentTimeoutSeconds);
@@ -367,6 +372,7 @@ LaunchSettings LaunchSettings::load(const QSettings &s)
     l.gamingRate = value("gamingRate", l.gamingRate).toDouble();
     l.offlineOverrides = value("offlineOverrides", l.offlineOverrides).toMap();
     l.allocation = value("allocation", l.allocation).toString();
+    l.tasksAtOnce = value("tasksAtOnce", l.tasksAtOnce).toInt();
     l.endpoint = value("endpoint", l.endpoint).toString();
     l.agentCommand = value("agentCommand", l.agentCommand).toString();
     l.agentTimeoutSeconds = value("agentTimeoutSeconds", l.agentTimeoutSeconds).toInt();

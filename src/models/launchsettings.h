@@ -61,6 +61,8 @@ struct LaunchSettings
     QString budgetAxis = QStringLiteral("evals");
     // A suite's budget among its tasks: adaptive (the engine's default) or even.
     QString allocation = QStringLiteral("adaptive");
+    // A suite's rounds of up to this many tasks at once (tasks_at_once; 1: one at a time).
+    int tasksAtOnce = 1;
     quint64 seed = 1;
     int seeds = 1; // runs of seeds seed, seed+1, ...
     QString database;

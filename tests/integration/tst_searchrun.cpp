@@ -23,6 +23,22 @@ class TestSearchRun : public QObject
 {
     Q_OBJECT
 
+    // Run 1's rounds as recorded, one line each: "round task first-index requests".
+    static QStringList roundsOf(const QString &db)
+    {
+        QStringList rounds;
+        auto store = RunStore::open(db, RunStore::Mode::ReadOnly);
+        for (const StoredEvent &e : store ? store->events(1) : QList<StoredEvent>())
+            if (e.kind == QLatin1String("round_started"))
+                rounds.append(
+                    QStringLiteral("%1 %2 %3 %4")
+                        .arg(e.payload.value(QStringLiteral("round")).toInt())
+                        .arg(e.payload.value(QStringLiteral("task")).toString())
+                        .arg(e.payload.value(QStringLiteral("first_index")).toInt())
+                        .arg(e.payload.value(QStringLiteral("requests")).toArray().size()));
+        return rounds;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -288,6 +304,83 @@ private slots:
         QCOMPARE(perTask.size(), int(suite.count(QLatin1Char(',')) + 1));
         if (allocation == QLatin1String("even"))
             QCOMPARE(perTask.value(QStringLiteral("vector_add")), 5);
+    }
+
+    // Rounds of several tasks at once (tasks_at_once): planned together before any runs, recorded
+    // in their order, and the same rounds and code as one at a time with an even allocation and
+    // equal rounds. A run killed while its rounds run at once resumes them all, each round
+    // recorded once.
+    void suiteRoundsRunAtOnce()
+    {
+        QTemporaryDir dir;
+        auto args = [&](int atOnce, const QString &db) {
+            return QStringList{QStringLiteral("run"),
+                               QStringLiteral("--suite"),
+                               QStringLiteral("vector_add,transpose,reduce_sum"),
+                               QStringLiteral("--strategy"),
+                               QStringLiteral("best-of-n"),
+                               QStringLiteral("--budget"),
+                               QStringLiteral("12"),
+                               QStringLiteral("--seed"),
+                               QStringLiteral("5"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("allocation=even"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("round_limit=2"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("confirm=off"),
+                               QStringLiteral("--param"),
+                               QStringLiteral("tasks_at_once=%1").arg(atOnce),
+                               QStringLiteral("--db"),
+                               db,
+                               QStringLiteral("--json")};
+        };
+        const QString together = dir.filePath(QStringLiteral("together.db"));
+        const QString oneByOne = dir.filePath(QStringLiteral("one.db"));
+        for (const auto &[atOnce, db] : {std::pair{3, together}, std::pair{1, oneByOne}}) {
+            const Outcome o = runCli(args(atOnce, db));
+            QVERIFY2(o.status == 0, o.err.constData());
+            QCOMPARE(o.json().value(QStringLiteral("candidates")).toInt(), 12);
+        }
+        const QStringList rounds = roundsOf(together);
+        QCOMPARE(rounds.size(), 6);
+        QCOMPARE(rounds, roundsOf(oneByOne));
+        QString why;
+        QVERIFY2(sameLineage(runLineage(together, 1), runLineage(oneByOne, 1), &why),
+                 qPrintable(why));
+        // The first three rounds started before the first one finished.
+        QStringList kinds;
+        for (const StoredEvent &e : RunStore::open(together, RunStore::Mode::ReadOnly)->events(1))
+            if (e.kind.startsWith(QLatin1String("round_")))
+                kinds.append(e.kind);
+        QCOMPARE(kinds.mid(0, 4),
+                 (QStringList{QStringLiteral("round_started"), QStringLiteral("round_started"),
+                              QStringLiteral("round_started"), QStringLiteral("round_finished")}));
+
+        // Killed once two candidates are stored: the first three rounds are all in flight.
+        const QString killed = dir.filePath(QStringLiteral("killed.db"));
+        QProcess victim;
+        victim.start(cli(), args(3, killed));
+        QVERIFY(victim.waitForStarted());
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 120000 && victim.state() == QProcess::Running) {
+            QThread::msleep(20);
+            auto store = RunStore::open(killed, RunStore::Mode::ReadOnly);
+            if (store && store->runs().size() == 1 && store->candidateCount(1) >= 2)
+                break;
+        }
+        QVERIFY2(victim.state() == QProcess::Running, "the run finished before it could be killed");
+        ::kill(pid_t(victim.processId()), SIGKILL);
+        victim.waitForFinished();
+        const Outcome resumed =
+            runCli({QStringLiteral("resume"), QStringLiteral("--db"), killed,
+                    QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(resumed.status == 0, resumed.err.constData());
+        QCOMPARE(resumed.json().value(QStringLiteral("candidates")).toInt(), 12);
+        QCOMPARE(roundsOf(killed), rounds); // each round once, none asked again
+        QVERIFY2(sameLineage(runLineage(killed, 1), runLineage(oneByOne, 1), &why),
+                 qPrintable(why));
     }
 
     void badArgumentsExitTwo_data()

@@ -95,6 +95,8 @@ private slots:
                                                  << "Name the Slurm partition";
         QTest::newRow("executor") << "executor"
                                   << "locally or on Slurm";
+        QTest::newRow("tasks at once") << "tasksAtOnce"
+                                       << "at least one task at once";
     }
     void eachBadFieldHasItsMessage()
     {
@@ -142,6 +144,8 @@ private slots:
             s.executor = QStringLiteral("slurm");
         else if (row == QLatin1String("executor"))
             s.executor = QStringLiteral("mpi");
+        else if (row == QLatin1String("tasks at once"))
+            s.tasksAtOnce = 0;
         const QList<LaunchSettings::Problem> problems = s.problems(m_library, noGpu(), m_env);
         QCOMPARE(fieldsOf(problems), QStringList{field});
         QVERIFY2(problems.first().message.contains(message), qPrintable(problems.first().message));
@@ -189,10 +193,12 @@ private slots:
         s.budgetAxis = QStringLiteral("samples");
         s.seed = 9;
         s.database = QStringLiteral("my runs.db");
+        s.tasksAtOnce = 2;
         QString error;
         const auto parsed = RunArguments::parse(s.arguments(2), &error);
         QVERIFY2(parsed, qPrintable(error));
         QCOMPARE(parsed->config.tasks, s.tasks);
+        QCOMPARE(parsed->config.tasksAtOnce, 2);
         QCOMPARE(parsed->config.strategy, QStringLiteral("beam"));
         QCOMPARE(parsed->config.backend, Backend::Cpu);
         QCOMPARE(parsed->config.budget, 50.0);
@@ -285,6 +291,8 @@ private slots:
         s.executor = QStringLiteral("slurm");
         s.slurmPartition = QStringLiteral("batch");
         s.slurmMaxJobs = 7;
+        s.tasks = {QStringLiteral("softmax"), QStringLiteral("matmul")};
+        s.tasksAtOnce = 2;
         {
             QSettings settings(dir.filePath(QStringLiteral("k.ini")), QSettings::IniFormat);
             s.save(settings);
@@ -293,6 +301,7 @@ private slots:
         const LaunchSettings back = LaunchSettings::load(settings);
         QCOMPARE(back.arguments(), s.arguments());
         QCOMPARE(back.seeds, 5);
+        QCOMPARE(back.tasksAtOnce, 2);
     }
 };
 

@@ -76,6 +76,9 @@ private slots:
                                   BudgetAllocator::Mode::Even);
         QCOMPARE(allocator.target(QStringLiteral("a")), 10.0);
         QCOMPARE(allocator.nextTask(), QStringLiteral("a"));
+        // A task with a round in flight is passed over (rounds of several tasks at once).
+        QCOMPARE(allocator.nextTask({QStringLiteral("a")}), QStringLiteral("b"));
+        QVERIFY(allocator.nextTask({QStringLiteral("a"), QStringLiteral("b")}).isEmpty());
         allocator.record(QStringLiteral("a"), 4, 4, 4, 0, 1.0);
         QCOMPARE(allocator.nextTask(), QStringLiteral("b"));
         allocator.record(QStringLiteral("b"), 10, 10, 0, 0, 0.0);

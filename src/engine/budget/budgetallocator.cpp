@@ -137,14 +137,14 @@ bool BudgetAllocator::isDone(const QString &task) const
     return m_tasks.value(task).done;
 }
 
-QString BudgetAllocator::nextTask() const
+QString BudgetAllocator::nextTask(const QSet<QString> &busy) const
 {
     QString best;
     double bestRatio = std::numeric_limits<double>::max();
     for (const QString &task : m_order) {
         const TaskState &s = m_tasks[task];
         const double t = target(task);
-        if (s.done || t <= 0.0 || s.spent >= t)
+        if (s.done || t <= 0.0 || s.spent >= t || busy.contains(task))
             continue;
         const double ratio = s.spent / t;
         if (ratio < bestRatio) {

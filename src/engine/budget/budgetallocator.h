@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMap>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -35,8 +36,9 @@ public:
     // bestRooflineFraction: of the round's fastest passing candidate (0 when unknown).
     void record(const QString &task, double spent, int attempts, int passes, double reasoningTokens,
                 double bestSpeedup, double bestRooflineFraction = 0.0);
-    // The task whose turn it is (furthest below its share), or empty when all are done.
-    QString nextTask() const;
+    // The task whose turn it is (furthest below its share), or empty when all are done; `busy`:
+    // tasks that have a round in flight, passed over.
+    QString nextTask(const QSet<QString> &busy = {}) const;
     // How much of the axis this task may still spend under its current share.
     double allowance(const QString &task) const;
     void markDone(const QString &task) { m_tasks[task].done = true; }
