@@ -43,6 +43,18 @@ private:
         return -1.0;
     }
 
+    // Starts `sh -c script` and reads its first line, which must be `first`; its pid, or 0.
+    static qint64 startShell(QProcess &shell, const QString &script, const QByteArray &first)
+    {
+        shell.start(QStringLiteral("sh"), {QStringLiteral("-c"), script});
+        if (!shell.waitForStarted())
+            return 0;
+        const qint64 pid = shell.processId();
+        if (!shell.waitForReadyRead(20000) || shell.readLine().trimmed() != first)
+            return 0;
+        return pid;
+    }
+
 private slots:
     void anotherBusyProcessIsADisturbance()
     {
@@ -72,16 +84,13 @@ private slots:
     void childrenGoneInsideTheWindowAreSeen()
     {
         QProcess shell;
-        shell.start(
-            QStringLiteral("sh"),
-            {QStringLiteral("-c"),
-             QStringLiteral("(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done); echo early; "
-                            "read go; for n in 1 2 3; do (i=0; while [ $i -lt 40000 ]; "
-                            "do i=$((i+1)); done); done; echo done; read end")});
-        QVERIFY(shell.waitForStarted());
-        const qint64 pid = shell.processId();
-        QVERIFY(shell.waitForReadyRead(20000));
-        QCOMPARE(shell.readLine().trimmed(), QByteArray("early"));
+        const qint64 pid = startShell(
+            shell,
+            QStringLiteral("(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done); echo early; "
+                           "read go; for n in 1 2 3; do (i=0; while [ $i -lt 40000 ]; "
+                           "do i=$((i+1)); done); done; echo done; read end"),
+            "early");
+        QVERIFY(pid);
         CpuActivity activity({});
         activity.start();
         QElapsedTimer window;
@@ -103,14 +112,12 @@ private slots:
     void aChildGoneByTheEndCountsFromTheStart()
     {
         QProcess shell;
-        shell.start(QStringLiteral("sh"),
-                    {QStringLiteral("-c"),
-                     QStringLiteral("(i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done) & "
-                                    "echo started; wait; echo done; read end")});
-        QVERIFY(shell.waitForStarted());
-        const qint64 pid = shell.processId();
-        QVERIFY(shell.waitForReadyRead(20000));
-        QCOMPARE(shell.readLine().trimmed(), QByteArray("started"));
+        const qint64 pid = startShell(
+            shell,
+            QStringLiteral("(i=0; while [ $i -lt 1000000 ]; do i=$((i+1)); done) & echo started; "
+                           "wait; echo done; read end"),
+            "started");
+        QVERIFY(pid);
         QTest::qWait(700);
         CpuActivity activity({});
         activity.start();
