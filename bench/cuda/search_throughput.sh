@@ -3,10 +3,12 @@
 # by side in one run: each build runs the same search over the six core tasks (one budget shared
 # by the suite), alternating builds between repeats so that drift on the machine falls on both.
 #
-# usage: bench/cuda/search_throughput.sh OUT_DIR BUILD_DIR[:BUDGET] [BUILD_DIR[:BUDGET]...]
+# usage: bench/cuda/search_throughput.sh OUT_DIR BUILD_DIR[:BUDGET[:NAME=VALUE]] [...]
 #   BUDGET defaults to SEARCH_BUDGET (200); SEARCH_REPEATS (1), SEARCH_STRATEGY (best-of-n),
 #   SEARCH_SEED (7), SEARCH_ARGS (more kiln-cli run options, e.g. "--param round_limit=32").
-#   A build may be named twice with different budgets.
+#   A build may be named twice with different budgets, or with an environment setting of its
+#   own (e.g. build/release:500:KILN_CUDA_LAUNCHER=0 beside build/release:500, the single-use
+#   processes of the old path beside the trusted launcher, in one binary).
 # Prints one line per search: build, wall seconds, evaluations, evaluations/s, verdict counts.
 set -uo pipefail
 out=$1
@@ -19,16 +21,15 @@ seed=${SEARCH_SEED:-7}
 suite=vector_add,reduce_sum,softmax,layernorm,transpose,matmul
 for r in $(seq 1 "$repeats"); do
     for spec in "$@"; do
-        dir=${spec%%:*}
-        evals=$budget
-        [ "$spec" != "$dir" ] && evals=${spec##*:}
-        name=$(basename "$dir")-$evals
+        IFS=: read -r dir evals setting <<<"$spec"
+        evals=${evals:-$budget}
+        name=$(basename "$dir")-$evals${setting:+-${setting//[^A-Za-z0-9]/_}}
         db=$out/search-$name-$r.db
         rm -f "$db"
         # A cache of its own per build and repeat: every candidate is compiled in the search.
         cache=$out/cache-$name-$r
         start=$(date +%s.%N)
-        KILN_CACHE_DIR=$cache timeout 900 "$dir/kiln-cli" run --suite "$suite" --backend cuda \
+        env ${setting:+"$setting"} KILN_CACHE_DIR="$cache" timeout 900 "$dir/kiln-cli" run --suite "$suite" --backend cuda \
             --strategy "$strategy" --budget "$evals" --seed "$seed" --db "$db" --json ${SEARCH_ARGS:-} \
             >"$out/search-$name-$r.json" 2>"$out/search-$name-$r.err"
         end=$(date +%s.%N)

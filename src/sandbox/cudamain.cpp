@@ -87,10 +87,26 @@ std::string describe(cudaError_t error)
            cudaGetErrorName(error) + " " + cudaGetErrorString(error);
 }
 
+// The launcher's shared-memory scrub: every block takes the most dynamic shared memory a block
+// may have, so one block fills an SM's, and writes zeros over all of it (volatile: stores that
+// nothing in the kernel reads again must not be dropped).
+constexpr const char *kClearSharedSource = R"(
+extern "C" __global__ void kiln_clear_shared(unsigned words)
+{
+    extern __shared__ unsigned shared[];
+    volatile unsigned *words_ = shared;
+    for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
+        words_[i] = 0u;
+}
+)";
+
 class CudaSandbox
 {
 public:
-    CudaSandbox(int device, int bufferFd) : m_device(device), m_bufferFd(bufferFd) {}
+    CudaSandbox(int device, int bufferFd, bool launcher)
+        : m_device(device), m_bufferFd(bufferFd), m_launcher(launcher)
+    {
+    }
 
     // Device memory that cudaMalloc is likely to hand out next, filled with the poison and freed.
     cudaError_t poisonHeap()
@@ -140,21 +156,10 @@ public:
         // The pool keeps what is freed into it: with the default threshold of 0 it handed its
         // memory back at the next synchronisation, so the poison was gone and every scratch
         // came fresh and zeroed again (game_uninitialized_scratch.cu passed on an H100).
-        cudaMemPool_t pool = nullptr;
+        // The launcher runs no host code, so nothing in it allocates: no pool, no freed heap
+        // left mapped in a device-only candidate's reach.
         if (error == cudaSuccess)
-            error = cudaDeviceGetDefaultMemPool(&pool, m_device);
-        std::uint64_t keep = UINT64_MAX;
-        if (error == cudaSuccess)
-            error = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-        void *scratch = nullptr;
-        if (error == cudaSuccess)
-            error = cudaMallocAsync(&scratch, 64u << 20, m_stream);
-        if (error == cudaSuccess)
-            error = cudaMemsetAsync(scratch, kPoisonFills[0], 64u << 20, m_stream);
-        if (error == cudaSuccess)
-            error = cudaFreeAsync(scratch, m_stream);
-        if (error == cudaSuccess)
-            error = poisonHeap();
+            error = m_launcher ? prepareSharedScrub() : poisonAllocators();
         if (error == cudaSuccess)
             error = cudaStreamSynchronize(m_stream);
         if (error != cudaSuccess)
@@ -170,6 +175,82 @@ public:
         return {};
     }
 
+    cudaError_t poisonAllocators()
+    {
+        cudaMemPool_t pool = nullptr;
+        cudaError_t error = cudaDeviceGetDefaultMemPool(&pool, m_device);
+        std::uint64_t keep = UINT64_MAX;
+        if (error == cudaSuccess)
+            error = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+        void *scratch = nullptr;
+        if (error == cudaSuccess)
+            error = cudaMallocAsync(&scratch, 64u << 20, m_stream);
+        if (error == cudaSuccess)
+            error = cudaMemsetAsync(scratch, kPoisonFills[0], 64u << 20, m_stream);
+        if (error == cudaSuccess)
+            error = cudaFreeAsync(scratch, m_stream);
+        if (error == cudaSuccess)
+            error = poisonHeap();
+        return error;
+    }
+
+    // The launcher's scrub kernel, compiled and loaded while the process starts (NVRTC reads its
+    // builtins library, which confinement would forbid later).
+    cudaError_t prepareSharedScrub()
+    {
+        int major = 0, minor = 0;
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_device);
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, m_device);
+        const std::string arch =
+            "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+        nvrtcProgram program = nullptr;
+        if (nvrtcCreateProgram(&program, kClearSharedSource, "scrub.cu", 0, nullptr, nullptr) !=
+            NVRTC_SUCCESS)
+            return cudaErrorInvalidSource;
+        const char *options[] = {arch.c_str()};
+        std::size_t size = 0;
+        std::vector<char> cubin;
+        if (nvrtcCompileProgram(program, 1, options) == NVRTC_SUCCESS &&
+            nvrtcGetCUBINSize(program, &size) == NVRTC_SUCCESS && size > 0) {
+            cubin.resize(size);
+            if (nvrtcGetCUBIN(program, cubin.data()) != NVRTC_SUCCESS)
+                cubin.clear();
+        }
+        nvrtcDestroyProgram(&program);
+        if (cubin.empty())
+            return cudaErrorInvalidSource;
+        cudaError_t error = cudaLibraryLoadData(&m_scrubLibrary, cubin.data(), nullptr, nullptr, 0,
+                                                nullptr, nullptr, 0);
+        if (error == cudaSuccess)
+            error = cudaLibraryGetKernel(&m_clearShared, m_scrubLibrary, "kiln_clear_shared");
+        int optIn = 0, sms = 0;
+        if (error == cudaSuccess)
+            error =
+                cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, m_device);
+        if (error == cudaSuccess)
+            error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, m_device);
+        const void *kernel = reinterpret_cast<const void *>(m_clearShared);
+        if (error == cudaSuccess)
+            error =
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optIn);
+        if (error == cudaSuccess)
+            error =
+                cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+        m_sharedBytesPerBlock = unsigned(optIn);
+        m_multiprocessors = unsigned(sms);
+        return error == cudaSuccess ? clearShared() : error;
+    }
+
+    // Two waves of blocks that each hold a whole SM's shared memory: every SM gets at least one.
+    cudaError_t clearShared()
+    {
+        unsigned words = m_sharedBytesPerBlock / 4;
+        void *parameters[] = {&words};
+        return cudaLaunchKernel(reinterpret_cast<const void *>(m_clearShared),
+                                dim3(2 * m_multiprocessors), dim3(1024), parameters,
+                                m_sharedBytesPerBlock, m_stream);
+    }
+
     const std::string &description() const { return m_description; }
     std::string prepareChecker() { return m_checker->prepare(); }
 
@@ -179,6 +260,8 @@ public:
             const std::string &command = words[0];
             if (command == "nvrtc")
                 compileWithNvrtc(words);
+            else if (command == "load" && m_launcher)
+                reply("err the launcher runs no host code");
             else if (command == "load")
                 loadSharedObject(words);
             else if (command == "loadcubin")
@@ -187,6 +270,8 @@ public:
                 kernelAttributes(words);
             else if (command == "unload")
                 unload(words);
+            else if (command == "scrub" && m_launcher)
+                scrub();
             else if (command == "map")
                 map();
             else if (command == "alloc")
@@ -318,11 +403,13 @@ private:
         reply(error == cudaSuccess ? "ok" : "err " + describe(error));
     }
 
-    // loadcubin c|r <kernel-name> <path.cubin>
+    // loadcubin c|r <kernel-name> <path.cubin> [<global>...]: the named module variables (those
+    // with no initial value) start as zeros, as in a fresh context, whatever memory a module
+    // unloaded before left there.
     void loadCubin(const std::vector<std::string> &words)
     {
         if (words.size() < 4) {
-            reply("err usage: loadcubin c|r KERNEL PATH");
+            reply("err usage: loadcubin c|r KERNEL PATH [GLOBAL...]");
             return;
         }
         Slot &target = slot(words[1]);
@@ -341,7 +428,27 @@ private:
             reply("err cannot load the kernel " + words[2] + ": " + cudaGetErrorName(error));
             return;
         }
-        reply("ok");
+        error = zeroGlobals(target, words);
+        reply(error == cudaSuccess ? "ok" : "err " + describe(error));
+    }
+
+    cudaError_t zeroGlobals(Slot &target, const std::vector<std::string> &words)
+    {
+        for (std::size_t w = 4; w < words.size(); ++w) {
+            void *address = nullptr;
+            std::size_t bytes = 0;
+            // A name the library does not export by that name (a static the compiler renamed)
+            // cannot be reached by it either: nothing to zero.
+            if (cudaLibraryGetGlobal(&address, &bytes, target.cubin, words[w].c_str()) !=
+                cudaSuccess) {
+                cudaGetLastError();
+                continue;
+            }
+            const cudaError_t error = cudaMemsetAsync(address, 0, bytes, m_stream);
+            if (error != cudaSuccess)
+                return error;
+        }
+        return cudaStreamSynchronize(m_stream);
     }
 
     // kernels c|r -> "ok name:registers:shared:local:max-threads ..." (NVRTC slots)
@@ -385,6 +492,37 @@ private:
             return;
         }
         reply("ok " + std::to_string(countThreads()));
+    }
+
+    // scrub (launcher): after a device-only candidate, nothing its kernels wrote stays where the
+    // next candidate's kernels could read it. A kernel still running holds the synchronisation
+    // until it ends or the engine's watchdog ends this process (the candidate's timeout).
+    void scrub()
+    {
+        const auto start = Clock::now();
+        release(m_candidate);
+        cudaError_t error = cudaDeviceSynchronize();
+        if (error == cudaSuccess && m_device_base)
+            error = cudaMemsetAsync(m_device_base, 0, m_deviceSize, m_stream);
+        if (error == cudaSuccess)
+            error = cudaMemsetAsync(m_flush, 0, m_flushBytes, m_stream);
+        if (error == cudaSuccess)
+            error = clearShared();
+        if (error == cudaSuccess)
+            error = resetPersistingL2();
+        if (error == cudaSuccess)
+            error = cudaStreamSynchronize(m_stream);
+        // The sentinel's source is rebuilt from the host pattern at the next fill.
+        if (m_sentinel)
+            cudaFree(m_sentinel);
+        m_sentinel = nullptr;
+        m_sentinelBytes = 0;
+        if (error != cudaSuccess) {
+            reply("err " + describe(error));
+            return;
+        }
+        reply("ok " + std::to_string(countThreads()) + " " +
+              std::to_string(nanoseconds(Clock::now() - start) / 1e6));
     }
 
     // alloc <bytes>: the device mirror of the shared buffer (same offsets), zeroed.
@@ -489,13 +627,19 @@ private:
 
     // Before every timed call: no persisting lines or access window survive a candidate, and
     // the L2 holds the flush buffer's lines, not the inputs.
-    cudaError_t flushL2()
+    cudaError_t resetPersistingL2()
     {
         cudaStreamAttrValue window{};
         window.accessPolicyWindow.num_bytes = 0;
         cudaStreamSetAttribute(m_stream, cudaStreamAttributeAccessPolicyWindow, &window);
         cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
         cudaCtxResetPersistingL2Cache();
+        return cudaGetLastError();
+    }
+
+    cudaError_t flushL2()
+    {
+        resetPersistingL2();
         ++m_flushRound;
         return cudaMemsetAsync(m_flush, int(m_flushRound & 0xff), m_flushBytes, m_stream);
     }
@@ -777,6 +921,11 @@ private:
 
     int m_device;
     int m_bufferFd;
+    bool m_launcher;
+    cudaLibrary_t m_scrubLibrary = nullptr;
+    cudaKernel_t m_clearShared = nullptr;
+    unsigned m_sharedBytesPerBlock = 0;
+    unsigned m_multiprocessors = 0;
     std::string m_description;
     cudaStream_t m_stream = nullptr;
     std::unique_ptr<DeviceChecker> m_checker;
@@ -899,7 +1048,9 @@ int main(int argc, char **argv)
         isolateNamespaces(report);
     endWithTheEngine();
     installCrashReporting();
-    CudaSandbox sandbox(device, bufferFd);
+    // --launcher: the persistent process of device-only candidates (no host code is loaded).
+    const bool launcher = hasFlag(argc, argv, "--launcher");
+    CudaSandbox sandbox(device, bufferFd, launcher);
     // --compile-only: NVRTC without a device (tests and machines without a GPU compile too).
     const bool compileOnly = hasFlag(argc, argv, "--compile-only");
     // --checker: the GPU checker (the baseline's process), which never loads candidate code. It
@@ -925,7 +1076,8 @@ int main(int argc, char **argv)
     }
     sandbox.map(false);
     reply("ready " + report.describe() + " seccomp=" + (report.seccomp ? "1 " : "0 ") +
-          (profiling ? "PROFILING " : "") + (checker ? "CHECKER " : "") + sandbox.description());
+          (profiling ? "PROFILING " : "") + (checker ? "CHECKER " : "") +
+          (launcher ? "LAUNCHER " : "") + sandbox.description());
     sandbox.serve();
     return 0;
 }

@@ -37,15 +37,23 @@
 // Everything that comes back is raw: the engine computes statistics and verdicts.
 //
 // CUDA sandbox (kiln-cuda-sandbox --workdir DIR --device N [--userns 0|1] [--profiling]
-// [--checker]): the same descriptors and reply forms; a single-use process per candidate, and
-// with --checker the persistent GPU checker of its GPU (the only one with the checker ops). fd 3 is
-// host staging; the device holds a mirror of it at the same offsets. Requests:
+// [--checker | --launcher]): the same descriptors and reply forms; a single-use process per
+// candidate with host code; with --launcher the persistent trusted launcher of device-only
+// candidates (it refuses `load`, so no candidate host code ever runs in it); with --checker the
+// persistent GPU checker of its GPU (the only one with the checker ops). fd 3 is host staging;
+// the device holds a mirror of it at the same offsets. Requests:
 //   nvrtc <arch> <source> <cubin> <log> [include-dir]   compile (a --compile-only process)
 //                                       -> "ok <0|1> <ms>"
 //   load c|r|b <symbol> <path.so>       dlopen a CUDA shim (candidate, reference, library)
-//   loadcubin c|r <kernel> <path>       load an NVRTC cubin; the harness launches its kernel
+//   loadcubin c|r <kernel> <path> [<global>...]   load an NVRTC cubin (the named module
+//                                       variables zeroed); the harness launches its kernel
 //   kernels c|r                         -> "ok name:registers:shared:local:max-threads ..."
 //   unload c                            drop the candidate, synchronise -> "ok <threads>"
+//   scrub                               (launcher) drop the candidate, wait for the device, and
+//                                       reset what its kernels could reach: mirror zeroed,
+//                                       flush buffer rewritten, sentinel source dropped, every
+//                                       SM's shared memory cleared, persisting L2 reset
+//                                       -> "ok <threads> <ms>"
 //   map / args / probe                  as above (args offsets are into the device mirror)
 //   alloc <bytes>                       (re)allocate and zero the device mirror -> "ok <bytes>"
 //   dims <args-id> <PIF...> gx gy gz bx by bz shared    launch geometry of a cubin kernel

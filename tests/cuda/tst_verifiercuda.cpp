@@ -66,6 +66,19 @@ private:
                                            readFile(path), kSecret);
     }
 
+    EvaluationResult evaluateIn(VerifierPool &pool, const QString &name)
+    {
+        const QString path = candidatePath(name);
+        return pool.verifier().evaluate(task(readExpectation(path).task), Backend::Cuda,
+                                        readFile(path), kSecret);
+    }
+
+    static QJsonValue stageValue(const EvaluationResult &result, const char *stage, const char *key)
+    {
+        const StageResult *found = result.stage(QString::fromLatin1(stage));
+        return found ? found->data.value(QString::fromLatin1(key)) : QJsonValue();
+    }
+
     // Data rows: the candidates expected to pass.
     void honestRows()
     {
@@ -213,6 +226,109 @@ private slots:
         const EvaluationResult next = evaluateNow(QStringLiteral("softmax_online.cu"));
         QVERIFY2(next.verdict == Verdict::Pass,
                  qPrintable(describeResult(QStringLiteral("softmax_online.cu"), next)));
+    }
+
+    // The trusted launcher: device-only candidates share one persistent process, scrubbed
+    // between them, while host code keeps a single-use process.
+    void launcherServesDeviceOnlyCandidates()
+    {
+        VerifierPool pool(m_options, 1);
+        QList<qint64> pids;
+        for (int i = 0; i < 3; ++i) {
+            const EvaluationResult result =
+                evaluateIn(pool, QStringLiteral("vector_add_device_only.cu"));
+            QVERIFY2(
+                result.verdict == Verdict::Pass,
+                qPrintable(describeResult(QStringLiteral("vector_add_device_only.cu"), result)));
+            QCOMPARE(stageValue(result, "compile", "process").toString(),
+                     QStringLiteral("launcher"));
+            QCOMPARE(stageValue(result, "correctness", "launcher_evaluation").toInt(), i + 1);
+            QVERIFY(stageValue(result, "correctness", "scrubbed").toBool());
+            pids.append(stageValue(result, "correctness", "launcher_pid").toInteger());
+        }
+        QVERIFY(pids[0] > 0);
+        QCOMPARE(pids[1], pids[0]);
+        QCOMPARE(pids[2], pids[0]);
+        const EvaluationResult host = evaluateIn(pool, QStringLiteral("vector_add_naive.cu"));
+        QCOMPARE(host.verdict, Verdict::Pass);
+        QVERIFY(!stageValue(host, "correctness", "launcher_pid").isDouble());
+        // The device heap outlives a module: such a kernel keeps a single-use process.
+        const EvaluationResult heap =
+            evaluateIn(pool, QStringLiteral("vector_add_device_only_heap.cu"));
+        QVERIFY2(
+            heap.verdict == Verdict::Pass,
+            qPrintable(describeResult(QStringLiteral("vector_add_device_only_heap.cu"), heap)));
+        QCOMPARE(stageValue(heap, "compile", "process").toString(), QStringLiteral("single-use"));
+        QVERIFY(stageValue(heap, "compile", "launcher_refused")
+                    .toString()
+                    .contains(QStringLiteral("malloc")));
+    }
+
+    // A fault or a kernel that never ends replaces the launcher, charged to that candidate; the
+    // next device-only candidate passes in a new launcher.
+    void launcherFaultAndHangAreTheCandidates_data()
+    {
+        QTest::addColumn<QString>("hostile");
+        QTest::addColumn<int>("verdict");
+        QTest::newRow("fault") << QStringLiteral("hostile_launcher_illegal_address.cu")
+                               << int(Verdict::Crash);
+        QTest::newRow("hang while timed")
+            << QStringLiteral("hostile_launcher_late_hang.cu") << int(Verdict::Timeout);
+    }
+
+    void launcherFaultAndHangAreTheCandidates()
+    {
+        QFETCH(QString, hostile);
+        QFETCH(int, verdict);
+        VerifierPool pool(m_options, 1);
+        const EvaluationResult before =
+            evaluateIn(pool, QStringLiteral("vector_add_device_only.cu"));
+        QCOMPARE(before.verdict, Verdict::Pass);
+        const EvaluationResult bad = evaluateIn(pool, hostile);
+        QVERIFY2(int(bad.verdict) == verdict, qPrintable(describeResult(hostile, bad)));
+        const EvaluationResult after =
+            evaluateIn(pool, QStringLiteral("vector_add_device_only.cu"));
+        QVERIFY2(after.verdict == Verdict::Pass,
+                 qPrintable(describeResult(QStringLiteral("vector_add_device_only.cu"), after)));
+        QCOMPARE(stageValue(after, "correctness", "launcher_evaluation").toInt(), 1);
+        QVERIFY(stageValue(after, "correctness", "launcher_pid").toInteger() !=
+                stageValue(before, "correctness", "launcher_pid").toInteger());
+    }
+
+    // What a device-only candidate leaves in a module variable does not reach the next one in
+    // the same launcher: the probe finds zeros already in its correctness calls (so the scrub
+    // stopped it, not only the timed calls' inputs, which differ from one evaluation to the
+    // next).
+    void launcherLeftoversDoNotReachTheNext()
+    {
+        VerifierPool pool(m_options, 1);
+        const EvaluationResult stasher =
+            evaluateIn(pool, QStringLiteral("hostile_launcher_stash.cu"));
+        QVERIFY2(stasher.verdict == Verdict::Pass,
+                 qPrintable(describeResult(QStringLiteral("hostile_launcher_stash.cu"), stasher)));
+        const EvaluationResult probe = evaluateIn(pool, QStringLiteral("probe_launcher_stash.cu"));
+        QVERIFY2(probe.verdict == Verdict::Wrong,
+                 qPrintable(describeResult(QStringLiteral("probe_launcher_stash.cu"), probe)));
+        const StageResult *correctness = probe.stage(QStringLiteral("correctness"));
+        QVERIFY(correctness && !correctness->ok);
+        QCOMPARE(stageValue(probe, "correctness", "launcher_pid").toInteger(),
+                 stageValue(stasher, "correctness", "launcher_pid").toInteger());
+        QVERIFY(stageValue(probe, "compile", "zeroed_globals")
+                    .toArray()
+                    .contains(QStringLiteral("stash")));
+    }
+
+    // With the launcher off (KILN_CUDA_LAUNCHER=0) every candidate gets a single-use process.
+    void launcherOffKeepsSingleUse()
+    {
+        VerifierOptions options = m_options;
+        options.cudaLauncher = false;
+        VerifierPool pool(options, 1);
+        const EvaluationResult result =
+            evaluateIn(pool, QStringLiteral("vector_add_device_only.cu"));
+        QCOMPARE(result.verdict, Verdict::Pass);
+        QCOMPARE(stageValue(result, "compile", "process").toString(), QStringLiteral("single-use"));
+        QVERIFY(!stageValue(result, "correctness", "launcher_pid").isDouble());
     }
 
     // (b) The persistent GPU checker spins a core while it waits on the device, so its CPU

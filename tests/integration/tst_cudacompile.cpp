@@ -8,6 +8,7 @@
 #include "tasks/tasklibrary.h"
 #include "verifier/cuda/cudacompiler.h"
 #include "verifier/cuda/cudasandboxslot.h"
+#include "verifier/cuda/launcheradmission.h"
 #include "verifier/harness/entryshim.h"
 #include "verifier/screen/flagcatalog.h"
 #include "verifier/screen/native/elfsymbols.h"
@@ -183,6 +184,74 @@ private slots:
         const QJsonArray diagnostics = CudaCompiler::parseDiagnostics(bad.artifact.log);
         QVERIFY2(!diagnostics.isEmpty() && diagnostics[0][QStringLiteral("line")].toInt() == 6,
                  qPrintable(bad.artifact.log));
+    }
+
+    // Which device-only candidates the trusted launcher takes, read from the cubins NVRTC
+    // makes: the device heap (malloc, free) keeps a candidate in a single-use process;
+    // printing and assertions do not; a module variable with no initial value (stash) is listed
+    // for zeroing at load, used or not, an initialised one (counter) is not.
+    void launcherAdmissionReadsTheCubin_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<bool>("admitted");
+        QTest::addColumn<QString>("detail"); // the refusal's import, or the zeroed variables
+        QTest::newRow("plain") << QString() << true << QStringLiteral("stash");
+        QTest::newRow("module variables used")
+            << QStringLiteral("stash[i % 64] = c[i] + counter;") << true << QStringLiteral("stash");
+        QTest::newRow("printf and assert")
+            << QStringLiteral("if (i == 0) printf(\"%d\\n\", n); assert(n > 0);") << true
+            << QStringLiteral("stash");
+        QTest::newRow("device heap")
+            << QStringLiteral("float *p = (float *)malloc(4); if (p) { *p = c[i]; free(p); }")
+            << false << QStringLiteral("malloc");
+    }
+
+    void launcherAdmissionReadsTheCubin()
+    {
+        QFETCH(QString, body);
+        QFETCH(bool, admitted);
+        QFETCH(QString, detail);
+        const QString source =
+            QStringLiteral("// kiln-launch: grid=((n + 255) / 256) block=(256)\n"
+                           "__device__ float stash[64];\n"
+                           "__device__ float counter = 1.0f;\n"
+                           "extern \"C\" __global__ void vector_add(const float *a, const float "
+                           "*b, float *c, int n)\n"
+                           "{\n"
+                           "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) {\n"
+                           "        c[i] = a[i] + b[i];\n"
+                           "        %1\n"
+                           "    }\n"
+                           "}\n")
+                .arg(body);
+        const CudaCompiler::Outcome built =
+            CudaCompiler::nvrtc(m_options, *m_cache, QStringLiteral("vector_add"), source,
+                                QStringLiteral("sm_90"), nullptr);
+        QVERIFY2(built.artifact.ok, qPrintable(built.error + built.artifact.log));
+        QFile cubin(built.artifact.sharedObject);
+        QVERIFY(cubin.open(QIODevice::ReadOnly));
+        const QByteArray image = cubin.readAll();
+        const LauncherAdmission admission = LauncherAdmission::judge(image, m_options);
+        QVERIFY2(admission.admitted == admitted, qPrintable(admission.reason));
+        if (admitted) {
+            QCOMPARE(admission.zeroFilled.join(QLatin1Char(' ')), detail);
+            QCOMPARE(admission.toJson().value(QStringLiteral("process")).toString(),
+                     QStringLiteral("launcher"));
+        } else {
+            QVERIFY2(admission.reason.contains(detail), qPrintable(admission.reason));
+            QVERIFY(admission.imports.contains(detail));
+        }
+
+        // Whatever the cubin holds: not with the launcher off, not without timing, and not
+        // from an image that is no ELF.
+        VerifierOptions off = m_options;
+        off.cudaLauncher = false;
+        QVERIFY(!LauncherAdmission::judge(image, off).admitted);
+        VerifierOptions untimed = m_options;
+        untimed.runTiming = false;
+        QVERIFY(!LauncherAdmission::judge(image, untimed).admitted);
+        QVERIFY(!LauncherAdmission::judge(image.mid(0, 40), m_options).admitted);
     }
 
     // The GPU sandbox is persistent: it is started by whichever evaluation thread needs it

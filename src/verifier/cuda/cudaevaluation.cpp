@@ -16,6 +16,8 @@
 #include "verifier/screen/native/staticscreen.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QSet>
 #include <algorithm>
@@ -35,6 +37,14 @@ constexpr int kSampleWaitMs = 1500;
 // reported time): halted cores left honest kernels up to 1.5 ms a call on an H100, kept awake
 // 0.044 ms.
 constexpr double kHardClockGapMs = 0.5;
+
+// An engine-clock gap as large as the reported time itself (a fake of 2x or more), past what
+// halted cores ever left: the only size of it a verdict may rest on.
+bool largeClockGap(const EngineClockBound::Finding &bound)
+{
+    return bound.exceeded &&
+           bound.unexplainedMsPerCall > std::max(kHardClockGapMs, bound.reportedMsPerCall);
+}
 
 QString stageName(const char *name)
 {
@@ -83,7 +93,7 @@ bool CudaEvaluation::sendToBaseline(const QByteArray &line, int timeoutMs, const
 bool CudaEvaluation::deliver(bool baseline, const QByteArray &line, int timeoutMs,
                              const QString &during, SandboxProcess::Reply *out)
 {
-    SandboxProcess &box = baseline ? m_slot->baselineProcess() : m_slot->process();
+    SandboxProcess &box = baseline ? m_slot->baselineProcess() : candidateProcess();
     const SandboxProcess::Reply reply = box.request(line, timeoutMs, &m_cancel);
     if (out)
         *out = reply;
@@ -104,8 +114,9 @@ CudaEvaluation::Failure CudaEvaluation::describeFailure(const SandboxProcess &bo
                                                         int timeoutMs, const QString &during,
                                                         bool baseline, bool *restart) const
 {
-    const QString which =
-        baseline ? QStringLiteral("the baseline's GPU sandbox") : QStringLiteral("the GPU sandbox");
+    const QString which = baseline               ? QStringLiteral("the baseline's GPU sandbox")
+                          : m_admission.admitted ? QStringLiteral("the GPU launcher")
+                                                 : QStringLiteral("the GPU sandbox");
     using Status = SandboxProcess::Status;
     *restart = *restart || reply.status != Status::Error;
     switch (reply.status) {
@@ -250,6 +261,12 @@ bool CudaEvaluation::compileCandidate()
               {QStringLiteral("kernels"), build.kernels},
               {QStringLiteral("diagnostics"), diagnostics}});
     m_compiled = artifact.ok;
+    if (artifact.ok && deviceOnly) {
+        QFile cubin(artifact.sharedObject);
+        m_admission = LauncherAdmission::judge(
+            cubin.open(QIODevice::ReadOnly) ? cubin.readAll() : QByteArray(), m_options);
+        annotateStage(stageName("compile"), m_admission.toJson());
+    }
     if (!artifact.ok) {
         m_wrongDetail = detail;
         // A link failure is the flag's doing when the screen found a forbidden library: the
@@ -303,9 +320,13 @@ bool CudaEvaluation::loadIntoSandbox()
     const QByteArray symbol(EntryShim::kSymbol);
     if (m_geometry) {
         SandboxProcess::Reply reply;
-        if (!send("loadcubin c " + m_task.entry.toLatin1() + ' ' +
-                      m_slot->process().stage(m_candidateBuild.artifact.sharedObject).toLocal8Bit(),
-                  m_options.cudaCallTimeoutMs, QStringLiteral("loading the kernel"), &reply)) {
+        QByteArray load =
+            "loadcubin c " + m_task.entry.toLatin1() + ' ' +
+            candidateProcess().stage(m_candidateBuild.artifact.sharedObject).toLocal8Bit();
+        for (const QString &global : std::as_const(m_admission.zeroFilled))
+            load += ' ' + global.toLatin1();
+        if (!send(load, m_options.cudaCallTimeoutMs, QStringLiteral("loading the kernel"),
+                  &reply)) {
             if (m_failure && reply.status == SandboxProcess::Status::Error &&
                 reply.words.value(0) == "cannot") {
                 // No kernel named after the entry: the candidate's mistake, not a crash.
@@ -332,10 +353,11 @@ bool CudaEvaluation::loadIntoSandbox()
         }
     } else {
         SandboxProcess::Reply reply;
-        if (!send("load c " + symbol + ' ' +
-                      m_slot->process().stage(m_candidateBuild.artifact.sharedObject).toLocal8Bit(),
-                  m_options.cudaCallTimeoutMs, QStringLiteral("loading (static initialisers)"),
-                  &reply)) {
+        if (!send(
+                "load c " + symbol + ' ' +
+                    candidateProcess().stage(m_candidateBuild.artifact.sharedObject).toLocal8Bit(),
+                m_options.cudaCallTimeoutMs, QStringLiteral("loading (static initialisers)"),
+                &reply)) {
             if (reply.status == SandboxProcess::Status::Error && reply.words.value(0) != "cuda") {
                 m_failure.reset();
                 m_compiled = false;
@@ -400,7 +422,7 @@ bool CudaEvaluation::checkCorrectness()
 {
     CorrectnessLoop loop(m_task, *m_reference, {m_result, m_failure, m_wrongDetail});
     CudaCorrectnessSession session(
-        m_slot->process(), m_options,
+        candidateProcess(), m_options,
         [this](const QByteArray &line, int timeoutMs, const QString &during,
                SandboxProcess::Reply *reply) { return send(line, timeoutMs, during, reply); },
         [this](const PlacedBuffers &placed, const ShapeConfig &shape, QString *error) {
@@ -453,8 +475,8 @@ void CudaEvaluation::measureTiming()
         return;
     }
     CudaTimingSession session(m_options, m_task, shape, *inputs,
-                              {m_slot->process(), m_slot->baselineProcess()}, send, arguments,
-                              !m_libraryObject.isEmpty(), m_secret);
+                              {candidateProcess(), m_slot->baselineProcess()}, send, arguments,
+                              !m_libraryObject.isEmpty(), timedInputSalt());
     if (!session.setUp()) {
         recordTimingFailure(session, false);
         failStage();
@@ -520,8 +542,12 @@ CudaEvaluation::Timed CudaEvaluation::timeUntilUndisturbed(CudaTimingSession &se
         timed.sideStreams = sideStreams(session, from, timed.outcome.candidate.median);
         // The tail is work of this context alone: no other process explains it. A wall-clock
         // gap or time the engine saw beyond every reported call is what another context's time
-        // slices leave (1-1.6 ms a call beside a busy process on an H100).
-        const bool unexplained = timed.sideStreams.gap || session.clockBound().judge().exceeded;
+        // slices leave (1-1.6 ms a call beside a busy process on an H100). NVML is asked (it
+        // can take 1.5 s for its samples) only where a verdict may rest on its answer: a smaller
+        // engine-clock gap is evidence either way, and waiting for it cost honest host-code
+        // reduce_sum candidates 1.5 s of every timing on an H100.
+        const bool unexplained =
+            timed.sideStreams.gap || largeClockGap(session.clockBound().judge());
         timed.disturbed = !timed.sideStreams.tail && unexplained && othersWereBusy(since, timed);
         if (!timed.disturbed || timed.tries > kDisturbedRetries || m_cancel.load())
             return timed;
@@ -563,7 +589,11 @@ bool CudaEvaluation::othersWereBusy(quint64 sinceMicroseconds, Timed &timed) con
 
 QSet<qint64> CudaEvaluation::ownPids() const
 {
-    QSet<qint64> pids{qint64(::getpid()), qint64(m_slot->process().pid())};
+    QSet<qint64> pids{qint64(::getpid())};
+    if (!m_admission.admitted)
+        pids.insert(qint64(m_slot->process().pid()));
+    else if (m_slot->launcherRunning())
+        pids.insert(qint64(m_slot->launcherProcess().pid()));
     if (m_slot->baselineRunning())
         pids.insert(m_slot->baselineProcess().pid());
     return pids;
@@ -645,10 +675,8 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session, const Timed 
     // GPU; beside one it is evidence only (the sandbox cannot start a process to fake that).
     const EngineClockBound::Finding bound = session.clockBound().judge();
     data.insert(QStringLiteral("unexplained_ms_per_call"), bound.unexplainedMsPerCall);
-    const bool large =
-        bound.unexplainedMsPerCall > std::max(kHardClockGapMs, bound.reportedMsPerCall);
     if (bound.exceeded)
-        addFlag(large && CoreWaker::wanted() && !timed.disturbed
+        addFlag(largeClockGap(bound) && CoreWaker::wanted() && !timed.disturbed
                     ? QStringLiteral("timer_inconsistent")
                     : QStringLiteral("engine_clock_gap"),
                 bound.describe());
@@ -671,13 +699,72 @@ void CudaEvaluation::reportTiming(const CudaTimingSession &session, const Timed 
              data);
 }
 
+SandboxProcess &CudaEvaluation::candidateProcess()
+{
+    return m_admission.admitted ? m_slot->launcherProcess() : m_slot->process();
+}
+
+bool CudaEvaluation::startCandidateProcess(QString *error)
+{
+    return m_admission.admitted ? m_slot->ensureLauncherStarted(error)
+                                : m_slot->ensureStarted(error);
+}
+
+quint64 CudaEvaluation::timedInputSalt() const
+{
+    return quint64(qHash(m_source, size_t(m_secret))) * 0x9e3779b97f4a7c15ull;
+}
+
+void CudaEvaluation::annotateStage(const QString &stage, const QJsonObject &data)
+{
+    for (StageResult &result : m_result.stages)
+        if (result.name == stage)
+            for (auto it = data.begin(); it != data.end(); ++it)
+                result.data.insert(it.key(), it.value());
+}
+
+void CudaEvaluation::scrubLauncher()
+{
+    if (m_restartSandbox || !m_candidateLoaded) {
+        if (m_restartSandbox)
+            m_slot->restartLauncher();
+        return;
+    }
+    const qint64 pid = m_slot->launcherProcess().pid();
+    const int judged = m_slot->launcherEvaluations();
+    // A kernel left running or faulting after the last call shows here, and is this
+    // candidate's; a verdict it already earned stays.
+    const std::optional<Failure> earlier = m_failure;
+    SandboxProcess::Reply reply;
+    const bool scrubbed =
+        send("scrub", m_options.cudaCallTimeoutMs,
+             QStringLiteral("the launcher's scrub after the candidate's calls"), &reply);
+    if (earlier)
+        m_failure = earlier;
+    else if (!scrubbed && m_failure)
+        m_correct = false;
+    QJsonObject data{{QStringLiteral("launcher_pid"), pid},
+                     {QStringLiteral("launcher_evaluation"), judged + 1},
+                     {QStringLiteral("scrubbed"), scrubbed}};
+    if (scrubbed)
+        data.insert(QStringLiteral("scrub_ms"), reply.words.value(1).toDouble());
+    annotateStage(stageName("correctness"), data);
+    if (!scrubbed || m_restartSandbox)
+        m_slot->restartLauncher();
+    else
+        m_slot->countLauncherEvaluation();
+}
+
 EvaluationResult CudaEvaluation::finish()
 {
     m_gpuLock.reset();
     if (m_slot) {
-        m_isolation = m_slot->process().isolation();
-        // Single use: once candidate code ran in the process it ends with the evaluation.
-        if (m_candidateLoaded || m_restartSandbox)
+        m_isolation = candidateProcess().isolation();
+        // Single use: once candidate code ran in the process it ends with the evaluation. The
+        // launcher is scrubbed instead, or replaced.
+        if (m_admission.admitted)
+            scrubLauncher();
+        else if (m_candidateLoaded || m_restartSandbox)
             m_slot->restart();
         if (m_restartBaseline)
             m_slot->restartBaseline();
@@ -722,7 +809,7 @@ EvaluationResult CudaEvaluation::run()
         m_failure = Failure{Verdict::Timeout, QStringLiteral("cancelled while waiting for a GPU")};
         return finish();
     }
-    if (!m_slot->ensureStarted(&error)) {
+    if (!startCandidateProcess(&error)) {
         m_failure = EvaluationRecorder::verifierFailure(
             QStringLiteral("cannot start the GPU sandbox: ") + error);
         m_slot = nullptr;

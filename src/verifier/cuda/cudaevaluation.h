@@ -5,6 +5,7 @@
 #include "verifier/cuda/cudacompiler.h"
 #include "verifier/cuda/cudasandboxpool.h"
 #include "verifier/cuda/cudatimingsession.h"
+#include "verifier/cuda/launcheradmission.h"
 #include "verifier/harness/backendevaluation.h"
 #include "verifier/harness/bufferlayout.h"
 #include "verifier/harness/compilecache.h"
@@ -23,8 +24,9 @@ namespace kiln {
 // One candidate's trip through the CUDA pipeline (verifier.md): screen and compile (nvcc, or
 // NVRTC for device-only candidates), correctness on the GPU against the CPU reference's
 // expected outputs, event timing with L2 flushes interleaved with the task's reference kernel
-// (and cuBLAS where the task names a library baseline), side-stream and roofline checks. The
-// candidate runs in its GPU's persistent kiln-cuda-sandbox; verdicts are drawn here.
+// (and cuBLAS where the task names a library baseline), side-stream and roofline checks. A
+// candidate with host code runs in a single-use kiln-cuda-sandbox, a device-only one in its GPU's
+// trusted launcher where LauncherAdmission allows; verdicts are drawn here.
 class CudaEvaluation : private BackendEvaluation
 {
 public:
@@ -63,6 +65,15 @@ private:
     // keep our own exclusive wait from ever ending). False, with the failure, when cancelled.
     bool lockGpu(DeviceLock::Mode mode);
     bool loadIntoSandbox();
+    // The process the candidate's code runs in: the launcher or its single-use sandbox.
+    SandboxProcess &candidateProcess();
+    bool startCandidateProcess(QString *error);
+    // After a launcher evaluation: the module unloaded and the device scrubbed, or the launcher
+    // replaced (a kernel still running or a fault at the scrub is this candidate's verdict).
+    void scrubLauncher();
+    void annotateStage(const QString &stage, const QJsonObject &data);
+    // Per (run secret, source): the timed inputs of this evaluation (CudaTimingSession).
+    quint64 timedInputSalt() const;
     bool checkCorrectness();
     void measureTiming();
     Timed timeUntilUndisturbed(CudaTimingSession &session, const AdaptiveTiming::Rules &rules);
@@ -105,6 +116,7 @@ private:
     CudaSandboxSlot *m_slot = nullptr;
     QString m_architecture;
     std::optional<LaunchGeometry> m_geometry; // set: device-only candidate (NVRTC)
+    LauncherAdmission m_admission;            // of a device-only candidate
     CudaCompiler::Outcome m_candidateBuild;
     QString m_referenceObject;
     QString m_libraryObject;

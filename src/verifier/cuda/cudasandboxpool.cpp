@@ -1,5 +1,7 @@
 #include "verifier/cuda/cudasandboxpool.h"
 
+#include <algorithm>
+
 namespace kiln {
 
 CudaSandboxPool::CudaSandboxPool(const VerifierOptions &options)
@@ -10,9 +12,13 @@ CudaSandboxPool::CudaSandboxPool(const VerifierOptions &options)
 CudaSandboxPool::CudaSandboxPool(const VerifierOptions &options, CudaAvailability availability)
     : m_availability(std::move(availability))
 {
-    for (const CudaDevice &device : m_availability.devices) {
-        m_slots.push_back(std::make_unique<CudaSandboxSlot>(options, device));
-        m_busy.push_back(false);
+    // Slots of one GPU interleave (GPU 0, GPU 1, ..., GPU 0 again), so evaluations spread over
+    // the GPUs before any GPU takes a second.
+    for (int s = 0; s < std::max(1, options.cudaSlotsPerGpu); ++s) {
+        for (const CudaDevice &device : m_availability.devices) {
+            m_slots.push_back(std::make_unique<CudaSandboxSlot>(options, device));
+            m_busy.push_back(false);
+        }
     }
 }
 

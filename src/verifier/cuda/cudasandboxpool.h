@@ -11,8 +11,10 @@
 
 namespace kiln {
 
-// One persistent CUDA sandbox per visible GPU; evaluations take whichever GPU is free, so
-// several GPUs judge candidates side by side. Compilation happens before a slot is taken.
+// options.cudaSlotsPerGpu slots per visible GPU; evaluations take whichever slot is free, so
+// several GPUs judge candidates side by side, and on one GPU one evaluation's correctness calls
+// can run while another's candidate loads or is scrubbed (timing takes the GPU alone through the
+// device lock). Compilation happens before a slot is taken.
 class CudaSandboxPool
 {
 public:

@@ -25,6 +25,7 @@ CudaSandboxSlot::~CudaSandboxSlot()
     for (Process &spare : m_spares)
         stop(spare);
     stop(m_candidates);
+    stop(m_launcher);
     stop(m_baselines);
 }
 
@@ -44,7 +45,7 @@ void CudaSandboxSlot::stop(Process &process)
 }
 
 SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
-                                          const QStringList &arguments, bool lifetime)
+                                          const QStringList &arguments, Role role)
 {
     SandboxSettings settings = options.sandbox;
     settings.executable = options.cudaSandbox;
@@ -54,12 +55,14 @@ SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
     if (settings.profiling)
         settings.extraArguments << QStringLiteral("--profiling");
     // Waiting on the GPU spins a core. A candidates' process lives for one evaluation (plus its
-    // start-up); the checker outlives many, so its limit is a lifetime allowance of one
-    // evaluation's limit per evaluation (ensureBaselineStarted restarts it before an evaluation
-    // could run into it).
-    settings.cpuSeconds =
-        lifetime ? options.sandbox.cpuSeconds * qMax(1, options.cudaEvaluationsPerSandbox)
-                 : options.sandbox.cpuSeconds + 10;
+    // start-up); the checker and the launcher outlive many, so their limit is a lifetime
+    // allowance of one evaluation's limit per evaluation (withinAllowance: they are restarted
+    // before an evaluation could run into it).
+    const int evaluations = role == Role::Checker    ? options.cudaEvaluationsPerSandbox
+                            : role == Role::Launcher ? options.cudaEvaluationsPerLauncher
+                                                     : 0;
+    settings.cpuSeconds = evaluations > 0 ? options.sandbox.cpuSeconds * evaluations
+                                          : options.sandbox.cpuSeconds + 10;
     return settings;
 }
 
@@ -79,7 +82,7 @@ void CudaSandboxSlot::keepSparesReady()
         lock.unlock();
         Process spare;
         QString error;
-        const bool started = start(spare, false, &error);
+        const bool started = start(spare, Role::Candidates, &error);
         lock.lock();
         m_starting = false;
         m_spareWanted.notify_all();
@@ -144,6 +147,15 @@ void CudaSandboxSlot::restart()
     m_candidates.work.reset();
 }
 
+void CudaSandboxSlot::restartLauncher()
+{
+    if (m_launcher.process)
+        m_launcher.process->kill();
+    m_launcher.process.reset();
+    m_launcher.work.reset();
+    m_launcherEvaluations = 0;
+}
+
 void CudaSandboxSlot::restartBaseline()
 {
     if (m_baselines.process)
@@ -154,7 +166,7 @@ void CudaSandboxSlot::restartBaseline()
     loadedLibrary.clear();
 }
 
-bool CudaSandboxSlot::start(Process &into, bool lifetime, QString *error)
+bool CudaSandboxSlot::start(Process &into, Role role, QString *error)
 {
     // A context coming up shows in a timing on the same GPU: no Kiln process times meanwhile.
     const DeviceLock starting(m_device.lockName(), DeviceLock::Mode::Shared, &m_closing);
@@ -169,9 +181,11 @@ bool CudaSandboxSlot::start(Process &into, bool lifetime, QString *error)
         QStringList arguments{QStringLiteral("--device"), QString::number(m_device.index),
                               QStringLiteral("--userns"),
                               userNamespace ? QStringLiteral("1") : QStringLiteral("0")};
-        if (lifetime)
+        if (role == Role::Checker)
             arguments << QStringLiteral("--checker"); // the baseline's process judges too
-        into.process = std::make_unique<SandboxProcess>(settings(m_options, arguments, lifetime));
+        else if (role == Role::Launcher)
+            arguments << QStringLiteral("--launcher"); // refuses host code
+        into.process = std::make_unique<SandboxProcess>(settings(m_options, arguments, role));
         if (into.work->isValid() &&
             into.process->start(into.work->path(), 1 << 20, m_options.startTimeoutMs * 3, error))
             return true;
@@ -198,17 +212,29 @@ bool CudaSandboxSlot::ensureStarted(QString *error)
     // Spares from the first evaluation on (a profiled sandbox is one process at a time).
     if (!m_starter.joinable() && m_options.cudaSpareSandboxes > 0 && !m_options.cudaProfiling)
         m_starter = std::thread([this] { keepSparesReady(); });
-    return m_candidates.process || takeSpare() || start(m_candidates, false, error);
+    return m_candidates.process || takeSpare() || start(m_candidates, Role::Candidates, error);
+}
+
+bool CudaSandboxSlot::withinAllowance(SandboxProcess &process, const VerifierOptions &options)
+{
+    return process.running() &&
+           process.cpuSecondsUsed() + options.sandbox.cpuSeconds <= process.settings().cpuSeconds;
+}
+
+bool CudaSandboxSlot::ensureLauncherStarted(QString *error)
+{
+    if (m_launcher.process && (!withinAllowance(*m_launcher.process, m_options) ||
+                               m_launcherEvaluations >= m_options.cudaEvaluationsPerLauncher))
+        restartLauncher();
+    return m_launcher.process || start(m_launcher, Role::Launcher, error);
 }
 
 bool CudaSandboxSlot::ensureBaselineStarted(QString *error)
 {
     SandboxProcess *process = m_baselines.process.get();
-    if (process &&
-        (!process->running() ||
-         process->cpuSecondsUsed() + m_options.sandbox.cpuSeconds > process->settings().cpuSeconds))
+    if (process && !withinAllowance(*process, m_options))
         restartBaseline();
-    return m_baselines.process || start(m_baselines, true, error);
+    return m_baselines.process || start(m_baselines, Role::Checker, error);
 }
 
 double CudaSandboxSlot::bandwidth(int timeoutMs)

@@ -14,13 +14,16 @@
 
 namespace kiln {
 
-// One GPU's kiln-cuda-sandboxes. Candidates get single-use processes: each evaluation takes a
-// fresh one from a few spares started ahead in the background with their CUDA context already
-// up, and the process ends with the evaluation once candidate code was loaded into it, so
-// nothing a candidate leaves behind (threads, device memory, limits, L2 or stream state, patched
-// harness code) reaches the next one. The GPU checker (the baseline's process) only ever loads
-// the task's reference and library baseline and persists; it is restarted when it fails. Used
-// by one evaluation at a time (CudaSandboxPool).
+// One GPU's kiln-cuda-sandboxes. Candidates with host code get single-use processes: each
+// evaluation takes a fresh one from a few spares started ahead in the background with their CUDA
+// context already up, and the process ends with the evaluation once candidate code was loaded
+// into it, so nothing a candidate leaves behind (threads, device memory, limits, L2 or stream
+// state, patched harness code) reaches the next one. Device-only candidates (an NVRTC cubin, no
+// host code) go to the trusted launcher instead, which persists: it loads the cubin, and after
+// the evaluation unloads it and scrubs what device code can reach (sandbox/cudamain.cpp,
+// "scrub"); it is replaced when a kernel faults, hangs or the scrub fails. The GPU checker (the
+// baseline's process) only ever loads the task's reference and library baseline and persists; it
+// is restarted when it fails. Used by one evaluation at a time (CudaSandboxPool).
 class CudaSandboxSlot
 {
 public:
@@ -37,16 +40,33 @@ public:
     // (freed scratch, pool blocks, its answers) is in the candidate's reach.
     bool ensureBaselineStarted(QString *error);
     void restartBaseline();
+    // The trusted launcher for device-only candidates; replaced once it has used its CPU
+    // allowance or judged options.cudaEvaluationsPerLauncher candidates.
+    bool ensureLauncherStarted(QString *error);
+    void restartLauncher();
+    // Candidates judged by the running launcher (counted when one is scrubbed away).
+    int launcherEvaluations() const { return m_launcherEvaluations; }
+    void countLauncherEvaluation() { ++m_launcherEvaluations; }
 
+    // What a kiln-cuda-sandbox is started as: a single-use candidates' process, the launcher or
+    // the checker.
+    enum class Role
+    {
+        Candidates,
+        Launcher,
+        Checker
+    };
     // How a kiln-cuda-sandbox is started: no address-space limit (the driver maps huge ranges),
-    // the given arguments, --profiling where the options ask for it. `lifetime`: the CPU limit
-    // covers many evaluations (the checker), else one.
+    // the given arguments, --profiling where the options ask for it. The CPU limit covers one
+    // evaluation for a single-use process, many for the launcher and the checker.
     static SandboxSettings settings(const VerifierOptions &options, const QStringList &arguments,
-                                    bool lifetime = false);
+                                    Role role = Role::Candidates);
 
     SandboxProcess &process() { return *m_candidates.process; }
+    SandboxProcess &launcherProcess() { return *m_launcher.process; }
     SandboxProcess &baselineProcess() { return *m_baselines.process; }
     bool baselineRunning() const { return m_baselines.process != nullptr; }
+    bool launcherRunning() const { return m_launcher.process != nullptr; }
     const CudaDevice &device() const { return m_device; }
     // Held by an evaluation (CudaSandboxPool's lease). While it is, a spare is started only
     // when none is left: a context coming up would make that evaluation's timing wait.
@@ -87,7 +107,8 @@ private:
         std::unique_ptr<SandboxProcess> process;
         std::unique_ptr<QTemporaryDir> work;
     };
-    bool start(Process &into, bool lifetime, QString *error);
+    bool start(Process &into, Role role, QString *error);
+    static bool withinAllowance(SandboxProcess &process, const VerifierOptions &options);
     void stop(Process &process);
     void keepSparesReady();
     bool takeSpare();
@@ -96,6 +117,8 @@ private:
     CudaDevice m_device;
     Process m_candidates;
     Process m_baselines;
+    Process m_launcher;
+    int m_launcherEvaluations = 0;
     std::atomic<bool> m_userNamespace{true};
     std::atomic<bool> m_closing{false}; // set by the destructor: lock waits end
     double m_bandwidth = 0.0;

@@ -97,11 +97,10 @@ std::optional<CudaTimingSession::Call> CudaTimingSession::parseCall(const QByteA
 CudaTimingSession::CudaTimingSession(const VerifierOptions &options, const Task &task,
                                      const ShapeConfig &shape, const FreshInputs &inputs,
                                      Processes processes, Send send, Arguments arguments,
-                                     bool library, quint64 secret)
+                                     bool library, quint64 salt)
     : m_options(options), m_task(task), m_shape(shape),
       m_inputs(inputs), m_candidate{processes.candidate}, m_baseline{processes.baseline},
-      m_send(std::move(send)), m_arguments(std::move(arguments)), m_library(library),
-      m_secret(secret)
+      m_send(std::move(send)), m_arguments(std::move(arguments)), m_library(library), m_salt(salt)
 {
 }
 
@@ -318,7 +317,7 @@ void CudaTimingSession::prepareOps(int call, QByteArray &ops) const
         const QList<qint64> &tables = m_baseline.tables[mine.parameter];
         ops += " fresh:" + region(theirs.offset, theirs.bytes) + ':' +
                number(tables[call % tables.size()]) + ':' + number(fresh::kTableBits) + ':' +
-               QByteArray::number(m_inputs.key(mine.parameter, call));
+               QByteArray::number(m_inputs.key(mine.parameter, call) ^ m_salt);
         ops += " put:" + number(theirs.offset) + ':' + region(mine.offset, mine.bytes);
     }
     if (m_library)

@@ -48,9 +48,12 @@ public:
         SandboxProcess &candidate;
         SandboxProcess &baseline;
     };
+    // `salt` is mixed into every timed call's input key: no two evaluations draw the same timed
+    // inputs, so nothing a candidate judged before left on the device (an answer stashed in
+    // memory the launcher does not scrub) answers this one's calls.
     CudaTimingSession(const VerifierOptions &options, const Task &task, const ShapeConfig &shape,
                       const FreshInputs &inputs, Processes processes, Send send,
-                      Arguments arguments, bool library, quint64 secret);
+                      Arguments arguments, bool library, quint64 salt);
 
     // Buffers, tables and argument sets in both processes. False when a request failed (the
     // evaluation recorded it), with harnessFailure(), or with wrongDetail() when the
@@ -127,7 +130,7 @@ private:
     Send m_send;
     Arguments m_arguments;
     bool m_library;
-    quint64 m_secret;
+    quint64 m_salt;
 
     QList<Slot> m_slots;
     QString m_wrongDetail;

@@ -42,6 +42,10 @@ VerifierOptions VerifierOptions::defaults()
     options.workRoot = QDir::tempPath();
 
     options.cudaProfiling = qEnvironmentVariableIntValue("KILN_PROFILE_SANDBOX") == 1;
+    if (qEnvironmentVariable("KILN_CUDA_LAUNCHER") == QLatin1String("0"))
+        options.cudaLauncher = false;
+    if (const int slotCount = qEnvironmentVariableIntValue("KILN_CUDA_SLOTS"); slotCount > 0)
+        options.cudaSlotsPerGpu = std::min(slotCount, 16);
     options.cudaSandbox = qEnvironmentVariable("KILN_CUDA_SANDBOX");
     if (options.cudaSandbox.isEmpty() && !options.sandbox.executable.isEmpty())
         options.cudaSandbox = QFileInfo(options.sandbox.executable)

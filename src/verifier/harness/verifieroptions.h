@@ -50,7 +50,14 @@ struct VerifierOptions
     double cudaBandwidthSlack = 1.15;         // floor = bytes / (slack x measured copy bandwidth)
     int cudaEvaluationsPerSandbox = 400;      // the GPU checker's CPU allowance, in evaluations
     int cudaSpareSandboxes = 2;               // single-use candidates' processes started ahead
-    bool cudaUserNamespace = true;            // retried without when the driver refuses it
+    // Device-only candidates (NVRTC, no host code) in the GPU's persistent trusted launcher,
+    // scrubbed between candidates; false (KILN_CUDA_LAUNCHER=0): a single-use process each.
+    bool cudaLauncher = true;
+    int cudaEvaluationsPerLauncher = 2000; // then the launcher is replaced (its CPU allowance)
+    // Evaluations in flight per GPU (KILN_CUDA_SLOTS): each slot has its own candidate processes,
+    // launcher and checker; their timings still take the GPU one at a time (DeviceLock).
+    int cudaSlotsPerGpu = 1;
+    bool cudaUserNamespace = true; // retried without when the driver refuses it
     // The GPU sandbox without isolation and with our environment, so Nsight Compute can attach
     // (KILN_PROFILE_SANDBOX=1; trusted kernels only). CPU sandboxes never inherit it: a
     // profiler injected into a confined process cannot reach its host and hangs.

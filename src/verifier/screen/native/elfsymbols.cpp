@@ -75,8 +75,11 @@ ElfSymbols ElfSymbols::read(const QByteArray &object)
                                      sections[symbol.st_shndx].sh_name)
                                 .startsWith(QLatin1String(".data.rel.ro"));
             }
-            if ((type == STT_OBJECT || type == STT_TLS) && writable)
+            if ((type == STT_OBJECT || type == STT_TLS) && writable) {
                 symbols.mutableObjects.append(name);
+                if (sections[symbol.st_shndx].sh_type == SHT_NOBITS)
+                    symbols.zeroFilled.append(name);
+            }
         }
     }
     symbols.valid = true;
