@@ -38,7 +38,9 @@ walls = {}
 if os.path.exists(os.path.join(out, "levels.tsv")):
     for line in open(os.path.join(out, "levels.tsv")):
         level, count, wall = line.split("\t")
-        walls[level] = (int(count), float(wall))
+        # One line per level and part of a sweep run in several calls.
+        before = walls.get(level, (0, 0.0))
+        walls[level] = (before[0] + int(count), before[1] + float(wall))
 
 print("| level | problems | wall s | verdicts | blocking flags |")
 print("| --- | --- | --- | --- | --- |")
