@@ -10,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonObject>
+#include <QSet>
 #include <QTest>
 #include <thread>
 
@@ -148,6 +149,38 @@ private slots:
         // Whatever this machine has, the answer is definite: devices, or a reason.
         const CudaAvailability here = CudaDevices::probe();
         QVERIFY(here.usable ? !here.devices.isEmpty() : !here.reason.isEmpty());
+    }
+
+    // Several slots a GPU (KILN_CUDA_SLOTS): the first leases spread over the GPUs before any
+    // GPU takes a second one.
+    void poolHasSlotsPerGpu()
+    {
+        const CudaAvailability two = CudaDevices::parse(QStringLiteral(
+            "device 0 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"
+            "device 1 9 0 132 52428800 150109978624 1980000 2619000 6144 NVIDIA H200\n"));
+        VerifierOptions options = VerifierOptions::defaults();
+        QCOMPARE(options.cudaSlotsPerGpu, 1);
+        QVERIFY(options.cudaLauncher);
+        options.cudaSlotsPerGpu = 2;
+        CudaSandboxPool pool(options, two);
+        QCOMPARE(pool.size(), 4);
+        std::atomic<bool> cancel{false};
+        CudaSandboxPool::Lease a = pool.acquire(cancel);
+        CudaSandboxPool::Lease b = pool.acquire(cancel);
+        CudaSandboxPool::Lease c = pool.acquire(cancel);
+        CudaSandboxPool::Lease d = pool.acquire(cancel);
+        QCOMPARE(a.slot()->device().index + b.slot()->device().index, 1);
+        QCOMPARE(c.slot()->device().index + d.slot()->device().index, 1);
+        const QSet<CudaSandboxSlot *> distinct{a.slot(), b.slot(), c.slot(), d.slot()};
+        QCOMPARE(distinct.size(), 4);
+
+        qputenv("KILN_CUDA_SLOTS", "3");
+        qputenv("KILN_CUDA_LAUNCHER", "0");
+        const VerifierOptions fromEnvironment = VerifierOptions::defaults();
+        qunsetenv("KILN_CUDA_SLOTS");
+        qunsetenv("KILN_CUDA_LAUNCHER");
+        QCOMPARE(fromEnvironment.cudaSlotsPerGpu, 3);
+        QVERIFY(!fromEnvironment.cudaLauncher);
     }
 
     // Evaluations take whichever GPU is free; with every GPU busy they wait, and a cancel ends
