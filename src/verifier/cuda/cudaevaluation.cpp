@@ -1,5 +1,6 @@
 #include "verifier/cuda/cudaevaluation.h"
 
+#include "sandbox/freshvalues.h"
 #include "verifier/cuda/cudacorrectnesssession.h"
 #include "verifier/cuda/cudatimingsession.h"
 #include "verifier/harness/adaptivetiming.h"
@@ -17,7 +18,6 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QHash>
 #include <QJsonArray>
 #include <QSet>
 #include <algorithm>
@@ -712,7 +712,12 @@ bool CudaEvaluation::startCandidateProcess(QString *error)
 
 quint64 CudaEvaluation::timedInputSalt() const
 {
-    return quint64(qHash(m_source, size_t(m_secret))) * 0x9e3779b97f4a7c15ull;
+    // FNV-1a over the source's bytes, then mixed with the secret: the same on every machine (Qt's
+    // qHash may take another path where the processor has AES instructions).
+    quint64 hash = 1469598103934665603ull;
+    for (const char c : m_source.toUtf8())
+        hash = (hash ^ quint8(c)) * 1099511628211ull;
+    return fresh::callKey(m_secret, hash, 0x5a17);
 }
 
 void CudaEvaluation::annotateStage(const QString &stage, const QJsonObject &data)
