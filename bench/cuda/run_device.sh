@@ -11,6 +11,9 @@
 #   contexts  bench_context_rate (fresh CUDA contexts a second, 1-16 processes at once)
 #   ncu     bench/cuda/ncu_agreement.sh (verifier vs Nsight Compute)
 #   search  a short beam search on the CUDA backend with the offline policy
+#   launcher  the offline best-of-n search over the six tasks (SEARCH_BUDGET, default 120) with
+#           single-use processes (KILN_CUDA_LAUNCHER=0) and with the launcher, in one run, and
+#           where its stages' time went (stage_summary.py)
 #   before_after  the same candidates through an older build (KILN_DEVICE_OLD_BIN, its kiln-cli
 #           and kiln-cuda-sandbox) and this one, alternating: verdict, speedup, timing stage
 # Two GPUs, two lists at once: CUDA_VISIBLE_DEVICES=0 run_device.sh A tests &
@@ -66,6 +69,14 @@ search() {
     "$bin/kiln-cli" report --db "$out/search.db" --run 1 | head -40
 }
 
+launcher() {
+    local budget=${SEARCH_BUDGET:-120}
+    SEARCH_ARGS="--param round_limit=32 --param allocation=even" timeout 500 \
+        "$root/bench/cuda/search_throughput.sh" "$out/launcher" "$bin:$budget:KILN_CUDA_LAUNCHER=0" \
+        "$bin:$budget"
+    python3 "$root/bench/cuda/stage_summary.py" "$out"/launcher/*.db
+}
+
 before_after() {
     local old=${KILN_DEVICE_OLD_BIN:?set KILN_DEVICE_OLD_BIN to the binaries of an older build}
     for f in ${BEFORE_AFTER:-layernorm_twopass layernorm_welford game_fingerprint_cache \
@@ -92,7 +103,7 @@ nvidia-smi --query-gpu=index,name,clocks.max.sm,memory.total --format=csv
 # Steps run in the order given.
 for s in ${steps//,/ }; do
     case $s in
-    smoke | tests | bench | contexts | ncu | search | before_after) log "$s"; "$s" ;;
+    smoke | tests | bench | contexts | ncu | search | launcher | before_after) log "$s"; "$s" ;;
     *) echo "unknown step: $s" >&2 ;;
     esac
 done
