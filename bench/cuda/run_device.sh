@@ -109,4 +109,4 @@ for s in ${steps//,/ }; do
 done
 log "end"
 # At most 8 files come back from the machine: everything in one archive.
-tar czf "$out/results.tgz" -C "$out" --exclude results.tgz . 2>/dev/null
+tar czf "$out/results.tgz" -C "$out" --exclude results.tgz --exclude 'cache-*' . 2>/dev/null
