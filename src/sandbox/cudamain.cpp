@@ -8,7 +8,9 @@
 #include "devicechecker.h"
 #include "harnessclock.h"
 #include "isolation.h"
+#include "nvrtccompile.h"
 #include "protocol.h"
+#include "sharedmemoryscrub.h"
 
 #include <cuda_runtime.h>
 #include <nvrtc.h>
@@ -87,19 +89,6 @@ std::string describe(cudaError_t error)
            cudaGetErrorName(error) + " " + cudaGetErrorString(error);
 }
 
-// The launcher's shared-memory scrub: every block takes the most dynamic shared memory a block
-// may have, so one block fills an SM's, and writes zeros over all of it (volatile: stores that
-// nothing in the kernel reads again must not be dropped).
-constexpr const char *kClearSharedSource = R"(
-extern "C" __global__ void kiln_clear_shared(unsigned words)
-{
-    extern __shared__ unsigned shared[];
-    volatile unsigned *words_ = shared;
-    for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
-        words_[i] = 0u;
-}
-)";
-
 class CudaSandbox
 {
 public:
@@ -159,7 +148,7 @@ public:
         // The launcher runs no host code, so nothing in it allocates: no pool, no freed heap
         // left mapped in a device-only candidate's reach.
         if (error == cudaSuccess)
-            error = m_launcher ? prepareSharedScrub() : poisonAllocators();
+            error = m_launcher ? prepareScrub() : poisonAllocators();
         if (error == cudaSuccess)
             error = cudaStreamSynchronize(m_stream);
         if (error != cudaSuccess)
@@ -194,61 +183,10 @@ public:
         return error;
     }
 
-    // The launcher's scrub kernel, compiled and loaded while the process starts (NVRTC reads its
-    // builtins library, which confinement would forbid later).
-    cudaError_t prepareSharedScrub()
+    cudaError_t prepareScrub()
     {
-        int major = 0, minor = 0;
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_device);
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, m_device);
-        const std::string arch =
-            "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
-        nvrtcProgram program = nullptr;
-        if (nvrtcCreateProgram(&program, kClearSharedSource, "scrub.cu", 0, nullptr, nullptr) !=
-            NVRTC_SUCCESS)
-            return cudaErrorInvalidSource;
-        const char *options[] = {arch.c_str()};
-        std::size_t size = 0;
-        std::vector<char> cubin;
-        if (nvrtcCompileProgram(program, 1, options) == NVRTC_SUCCESS &&
-            nvrtcGetCUBINSize(program, &size) == NVRTC_SUCCESS && size > 0) {
-            cubin.resize(size);
-            if (nvrtcGetCUBIN(program, cubin.data()) != NVRTC_SUCCESS)
-                cubin.clear();
-        }
-        nvrtcDestroyProgram(&program);
-        if (cubin.empty())
-            return cudaErrorInvalidSource;
-        cudaError_t error = cudaLibraryLoadData(&m_scrubLibrary, cubin.data(), nullptr, nullptr, 0,
-                                                nullptr, nullptr, 0);
-        if (error == cudaSuccess)
-            error = cudaLibraryGetKernel(&m_clearShared, m_scrubLibrary, "kiln_clear_shared");
-        int optIn = 0, sms = 0;
-        if (error == cudaSuccess)
-            error =
-                cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, m_device);
-        if (error == cudaSuccess)
-            error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, m_device);
-        const void *kernel = reinterpret_cast<const void *>(m_clearShared);
-        if (error == cudaSuccess)
-            error =
-                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optIn);
-        if (error == cudaSuccess)
-            error =
-                cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-        m_sharedBytesPerBlock = unsigned(optIn);
-        m_multiprocessors = unsigned(sms);
-        return error == cudaSuccess ? clearShared() : error;
-    }
-
-    // Two waves of blocks that each hold a whole SM's shared memory: every SM gets at least one.
-    cudaError_t clearShared()
-    {
-        unsigned words = m_sharedBytesPerBlock / 4;
-        void *parameters[] = {&words};
-        return cudaLaunchKernel(reinterpret_cast<const void *>(m_clearShared),
-                                dim3(2 * m_multiprocessors), dim3(1024), parameters,
-                                m_sharedBytesPerBlock, m_stream);
+        const cudaError_t error = m_sharedScrub.prepare(m_device);
+        return error == cudaSuccess ? m_sharedScrub.run(m_stream) : error;
     }
 
     const std::string &description() const { return m_description; }
@@ -340,37 +278,22 @@ private:
         const std::string source((std::istreambuf_iterator<char>(in)),
                                  std::istreambuf_iterator<char>());
         const auto start = Clock::now();
-        nvrtcProgram program = nullptr;
-        if (nvrtcCreateProgram(&program, source.c_str(), "cand.cu", 0, nullptr, nullptr) !=
-            NVRTC_SUCCESS) {
+        std::vector<std::string> options{"--gpu-architecture=" + words[1], "--std=c++17",
+                                         "-default-device", "--extra-device-vectorization"};
+        if (words.size() > 5)
+            options.push_back("--include-path=" + words[5]);
+        const NvrtcOutput built = compileToCubin(source, "cand.cu", options);
+        if (!built.created) {
             reply("err nvrtc could not create a program");
             return;
         }
-        const std::string arch = "--gpu-architecture=" + words[1];
-        const std::string include = words.size() > 5 ? "--include-path=" + words[5] : "";
-        std::vector<const char *> options{arch.c_str(), "--std=c++17", "-default-device",
-                                          "--extra-device-vectorization"};
-        if (!include.empty())
-            options.push_back(include.c_str());
-        const nvrtcResult result =
-            nvrtcCompileProgram(program, int(options.size()), options.data());
-        std::size_t logSize = 0;
-        nvrtcGetProgramLogSize(program, &logSize);
-        std::string log(logSize, '\0');
-        if (logSize)
-            nvrtcGetProgramLog(program, log.data());
-        std::ofstream(words[4]) << log.c_str();
-        bool ok = result == NVRTC_SUCCESS;
+        std::ofstream(words[4]) << built.log;
+        bool ok = built.ok;
         if (ok) {
-            std::size_t size = 0;
-            nvrtcGetCUBINSize(program, &size);
-            std::vector<char> cubin(size);
-            ok = size > 0 && nvrtcGetCUBIN(program, cubin.data()) == NVRTC_SUCCESS;
             std::ofstream out(words[3], std::ios::binary);
-            out.write(cubin.data(), std::streamsize(cubin.size()));
-            ok = ok && bool(out);
+            out.write(built.cubin.data(), std::streamsize(built.cubin.size()));
+            ok = bool(out);
         }
-        nvrtcDestroyProgram(&program);
         reply("ok " + std::string(ok ? "0 " : "1 ") +
               std::to_string(nanoseconds(Clock::now() - start) / 1e6));
     }
@@ -507,7 +430,7 @@ private:
         if (error == cudaSuccess)
             error = cudaMemsetAsync(m_flush, 0, m_flushBytes, m_stream);
         if (error == cudaSuccess)
-            error = clearShared();
+            error = m_sharedScrub.run(m_stream);
         if (error == cudaSuccess)
             error = resetPersistingL2();
         if (error == cudaSuccess)
@@ -922,10 +845,7 @@ private:
     int m_device;
     int m_bufferFd;
     bool m_launcher;
-    cudaLibrary_t m_scrubLibrary = nullptr;
-    cudaKernel_t m_clearShared = nullptr;
-    unsigned m_sharedBytesPerBlock = 0;
-    unsigned m_multiprocessors = 0;
+    SharedMemoryScrub m_sharedScrub; // the launcher's
     std::string m_description;
     cudaStream_t m_stream = nullptr;
     std::unique_ptr<DeviceChecker> m_checker;

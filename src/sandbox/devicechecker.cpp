@@ -2,9 +2,8 @@
 
 #include "elementcheck.h"
 #include "freshvalues.h"
+#include "nvrtccompile.h"
 #include "protocol.h"
-
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -165,34 +164,16 @@ std::string DeviceChecker::compile(const std::string &architecture, std::vector<
 {
     const std::string source =
         std::string(kiln::fresh::kFreshIndexSource) + kiln::check::kElementCheckSource + kKernels;
-    nvrtcProgram program = nullptr;
-    if (nvrtcCreateProgram(&program, source.c_str(), "checker.cu", 0, nullptr, nullptr) !=
-        NVRTC_SUCCESS)
-        return "nvrtc could not create the checker program";
-    const std::string arch = "--gpu-architecture=" + architecture;
-    const char *options[] = {arch.c_str(), "--std=c++17"};
-    const nvrtcResult compiled = nvrtcCompileProgram(program, 2, options);
-    std::size_t size = 0;
-    bool ok =
-        compiled == NVRTC_SUCCESS && nvrtcGetCUBINSize(program, &size) == NVRTC_SUCCESS && size > 0;
-    if (ok && cubin) {
-        cubin->resize(size);
-        ok = nvrtcGetCUBIN(program, cubin->data()) == NVRTC_SUCCESS;
-    }
-    std::string log;
-    if (!ok) {
-        std::size_t logSize = 0;
-        nvrtcGetProgramLogSize(program, &logSize);
-        log.resize(logSize);
-        if (logSize)
-            nvrtcGetProgramLog(program, log.data());
-        for (char &c : log)
+    NvrtcOutput built =
+        compileToCubin(source, "checker.cu", {"--gpu-architecture=" + architecture, "--std=c++17"});
+    if (!built.ok) {
+        for (char &c : built.log)
             c = c == '\n' ? ' ' : c;
-    }
-    nvrtcDestroyProgram(&program);
-    if (!ok)
         return "nvrtc could not compile the checker kernels for " + architecture + ": " +
-               std::string(nvrtcGetErrorString(compiled)) + " " + log.substr(0, 300);
+               std::string(nvrtcGetErrorString(built.result)) + " " + built.log.substr(0, 300);
+    }
+    if (cubin)
+        *cubin = std::move(built.cubin);
     return {};
 }
 

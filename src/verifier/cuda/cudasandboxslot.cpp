@@ -139,29 +139,28 @@ void CudaSandboxSlot::endQuiet()
     m_spareWanted.notify_all();
 }
 
+void CudaSandboxSlot::discard(Process &process)
+{
+    if (process.process)
+        process.process->kill();
+    process.process.reset();
+    process.work.reset();
+}
+
 void CudaSandboxSlot::restart()
 {
-    if (m_candidates.process)
-        m_candidates.process->kill();
-    m_candidates.process.reset();
-    m_candidates.work.reset();
+    discard(m_candidates);
 }
 
 void CudaSandboxSlot::restartLauncher()
 {
-    if (m_launcher.process)
-        m_launcher.process->kill();
-    m_launcher.process.reset();
-    m_launcher.work.reset();
+    discard(m_launcher);
     m_launcherEvaluations = 0;
 }
 
 void CudaSandboxSlot::restartBaseline()
 {
-    if (m_baselines.process)
-        m_baselines.process->kill();
-    m_baselines.process.reset();
-    m_baselines.work.reset();
+    discard(m_baselines);
     loadedReference.clear();
     loadedLibrary.clear();
 }

@@ -109,7 +109,8 @@ private:
     };
     bool start(Process &into, Role role, QString *error);
     static bool withinAllowance(SandboxProcess &process, const VerifierOptions &options);
-    void stop(Process &process);
+    void stop(Process &process);           // asked to quit first (a profiler writes its results)
+    static void discard(Process &process); // killed at once
     void keepSparesReady();
     bool takeSpare();
 
