@@ -1,6 +1,5 @@
 #include "verifier/cuda/cudaevaluation.h"
 
-#include "sandbox/freshvalues.h"
 #include "verifier/cuda/cudacorrectnesssession.h"
 #include "verifier/cuda/cudatimingsession.h"
 #include "verifier/harness/adaptivetiming.h"
@@ -16,6 +15,7 @@
 #include "verifier/screen/native/elfsymbols.h"
 #include "verifier/screen/native/staticscreen.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -347,9 +347,7 @@ bool CudaEvaluation::loadIntoSandbox()
                                                {QStringLiteral("shared_bytes"), f[2].toInt()},
                                                {QStringLiteral("spill_bytes"), f[3].toInt()}});
             }
-            for (StageResult &stage : m_result.stages)
-                if (stage.name == QLatin1String("compile"))
-                    stage.data.insert(QStringLiteral("kernels"), kernels);
+            annotateStage(stageName("compile"), {{QStringLiteral("kernels"), kernels}});
         }
     } else {
         SandboxProcess::Reply reply;
@@ -712,12 +710,14 @@ bool CudaEvaluation::startCandidateProcess(QString *error)
 
 quint64 CudaEvaluation::timedInputSalt() const
 {
-    // FNV-1a over the source's bytes, then mixed with the secret: the same on every machine (Qt's
-    // qHash may take another path where the processor has AES instructions).
-    quint64 hash = 1469598103934665603ull;
-    for (const char c : m_source.toUtf8())
-        hash = (hash ^ quint8(c)) * 1099511628211ull;
-    return fresh::callKey(m_secret, hash, 0x5a17);
+    // A keyed hash, as TorchEvaluation derives its seeds: the same on every machine, and no salt
+    // gives back the secret.
+    QByteArray key(reinterpret_cast<const char *>(&m_secret), sizeof m_secret);
+    key.append(m_source.toUtf8());
+    const QByteArray digest = QCryptographicHash::hash(key, QCryptographicHash::Sha256);
+    quint64 salt = 0;
+    std::memcpy(&salt, digest.constData(), sizeof salt);
+    return salt;
 }
 
 void CudaEvaluation::annotateStage(const QString &stage, const QJsonObject &data)
