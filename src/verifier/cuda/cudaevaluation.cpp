@@ -737,6 +737,13 @@ void CudaEvaluation::scrubLauncher()
     }
     const qint64 pid = m_slot->launcherProcess().pid();
     const int judged = m_slot->launcherEvaluations();
+    // The scrub writes the whole mirror and launches a kernel: like a correctness call, it must
+    // not run inside another evaluation's timed window on this GPU.
+    const DeviceLock hold(m_slot->device().lockName(), DeviceLock::Mode::Shared, &m_cancel);
+    if (hold.cancelled()) {
+        m_slot->restartLauncher();
+        return;
+    }
     // A kernel left running or faulting after the last call shows here, and is this
     // candidate's; a verdict it already earned stays.
     const std::optional<Failure> earlier = m_failure;
