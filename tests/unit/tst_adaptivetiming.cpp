@@ -121,6 +121,51 @@ private slots:
         QCOMPARE(timing.nextBatch(50.0, 4), 4);
         QCOMPARE(timing.nextBatch(99.0, 16), 1); // never zero
     }
+
+    // The CUDA session's batches (at most 4 calls) after its 3 warm-up calls, over 4 input
+    // kinds: a steady kernel stops at the rule's minimum, 12 kept calls. Batches that ended one
+    // call past every rotation let decide() see no whole rotation until the time budget ran out.
+    void batchesEndOnWholeRotations()
+    {
+        AdaptiveTiming::Rules rules;
+        rules.warmup = 3;
+        rules.minTrials = 10;
+        rules.cycle = 4;
+        rules.targetRelativeSem = 0.005;
+        rules.budgetMs = 400;
+        AdaptiveTiming timing(rules);
+        QList<int> batches;
+        int calls = 0;
+        double elapsed = 0.0;
+        while (timing.decide(elapsed) == AdaptiveTiming::Stop::Continue && calls < 1000) {
+            const int batch = timing.nextBatch(elapsed, 4);
+            batches << batch;
+            for (int i = 0; i < batch; ++i)
+                timing.add(1.0 + 0.001 * (calls++ % 3));
+            elapsed += 4.0 * batch;
+        }
+        QCOMPARE(timing.decide(elapsed), AdaptiveTiming::Stop::Converged);
+        QCOMPARE(batches, (QList<int>{3, 4, 4, 4}));
+        QCOMPARE(calls, 15);
+    }
+
+    // Out of budget in the middle of a rotation: the next batch finishes it where the limit
+    // allows, and a limit below the rotation still makes progress.
+    void aSpentBudgetFinishesTheRotation()
+    {
+        AdaptiveTiming::Rules rules;
+        rules.warmup = 0;
+        rules.cycle = 4;
+        rules.budgetMs = 100;
+        AdaptiveTiming timing(rules);
+        for (int i = 0; i < 13; ++i)
+            timing.add(i % 3 ? 1.0 : 2.0); // noisy: does not converge
+        QCOMPARE(timing.nextBatch(150.0, 8), 3);
+        QCOMPARE(timing.nextBatch(150.0, 2), 1);
+        for (int i = 0; i < 3; ++i)
+            timing.add(1.0);
+        QCOMPARE(timing.decide(150.0), AdaptiveTiming::Stop::TimeCap);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAdaptiveTiming)

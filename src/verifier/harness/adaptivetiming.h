@@ -35,7 +35,8 @@ public:
     // A raw sample in ms; the first `warmup` are dropped.
     void add(double ms);
     Stop decide(double elapsedMs) const;
-    // How many more trials are worth asking for in one batch, at most `limit`.
+    // How many more trials are worth asking for in one batch, at most `limit`; with several
+    // input kinds, a batch that ends on a whole rotation wherever the limit allows.
     int nextBatch(double elapsedMs, int limit) const;
 
     int seen() const { return m_seen; }
@@ -45,6 +46,8 @@ public:
     static QString stopName(Stop stop);
 
 private:
+    int endOnRotation(int batch, int limit) const;
+
     Rules m_rules;
     int m_seen = 0;
     std::vector<double> m_samples;
