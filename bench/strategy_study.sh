@@ -22,6 +22,8 @@
 # axis since 2026-11-30; before, count budgets handed greedy, mcts and two-phase their whole
 # remainder as one round). Empty: the engine's default (8).
 #
+# BACKEND (cpu) is the backend every search and evaluation uses: cuda on a GPU machine, where
+# the searches share the GPU through the verifier's per-device lock.
 # usage: [KNOB=value ...] bench/strategy_study.sh KILN_CLI OUT_DIR
 set -euo pipefail
 
@@ -50,6 +52,7 @@ RETIME_PARALLEL=${RETIME_PARALLEL:-$((PARALLEL / 2 > 0 ? PARALLEL / 2 : 1))}
 RETIME_SECONDS=${RETIME_SECONDS:-100}
 DEADLINE=${DEADLINE:-480}
 PIN=${PIN:-auto}
+BACKEND=${BACKEND:-cpu} # kiln-cli --backend of every search and evaluation (cpu or cuda)
 ROUND_LIMIT=${ROUND_LIMIT:-} # engine round_limit (empty: its default)
 NICE=${NICE:-0}
 KEEP_DB=${KEEP_DB:-0}
@@ -126,7 +129,7 @@ done
     echo "== $(date -u '+%F %T') $0 $*"
     for knob in BUDGET SEEDS PARALLEL SANDBOXES TASKS STRATEGIES PHASES VARIANTS SWEEP_STRATEGIES \
         SWEEP_TASKS SWEEP_SEEDS RETIME_REPEATS RETIME_TOP RETIME_VARIANTS RETIME_PARALLEL \
-        RETIME_SECONDS DEADLINE PIN ROUND_LIMIT NICE KILN_CACHE_DIR; do
+        RETIME_SECONDS DEADLINE PIN ROUND_LIMIT NICE BACKEND KILN_CACHE_DIR; do
         echo "$knob=${!knob}"
     done
     echo "cpus: ${cpus[*]}"
@@ -182,7 +185,7 @@ if ((pending > 0)) && [[ ! -s "$out/warmup.json" ]]; then
     rm -f "$out/warmup.db"
     # shellcheck disable=SC2046
     $(slot_prefix 0) "$cli" run --task vector_add --strategy best-of-n --budget 2 --seed 1 \
-        --backend cpu --db "$out/warmup.db" --param sandboxes=1 --json > "$out/warmup.json" \
+        --backend "$BACKEND" --db "$out/warmup.db" --param sandboxes=1 --json > "$out/warmup.json" \
         2> "$out/warmup.log" || {
         echo "strategy_study: warm-up search failed:" >&2
         tail -5 "$out/warmup.log" >&2
@@ -219,7 +222,7 @@ run_search() { # slot variant task strategy seed
     rm -rf "$work"
     mkdir -p "$work"
     local -a args=(run --task "$task" --strategy "$(strategy_base "$strategy")" --budget "$BUDGET"
-        --seed "$seed" --backend cpu --db "$work/run.db" --param "sandboxes=$SANDBOXES" --json)
+        --seed "$seed" --backend "$BACKEND" --db "$work/run.db" --param "sandboxes=$SANDBOXES" --json)
     local p
     for p in $(strategy_params "$strategy") ${variant_params[$variant]}; do args+=(--param "$p"); done
     [[ -n $ROUND_LIMIT ]] && args+=(--param "round_limit=$ROUND_LIMIT")
@@ -294,7 +297,7 @@ retime_unit() { # slot task sha
     for ((r = 1; r <= RETIME_REPEATS; ++r)); do
         [[ -s "$base.r$r.json" ]] && continue
         # shellcheck disable=SC2046
-        $(slot_prefix "$slot") "$cli" eval --task "$task" --backend cpu --seed "$r" --json \
+        $(slot_prefix "$slot") "$cli" eval --task "$task" --backend "$BACKEND" --seed "$r" --json \
             "$base.cpp" > "$base.r$r.tmp" 2> /dev/null || true
         if [[ -s "$base.r$r.tmp" ]]; then mv "$base.r$r.tmp" "$base.r$r.json"; else rm -f "$base.r$r.tmp"; fi
     done
