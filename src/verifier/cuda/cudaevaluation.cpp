@@ -544,10 +544,16 @@ CudaEvaluation::Timed CudaEvaluation::timeUntilUndisturbed(CudaTimingSession &se
         // can take 1.5 s for its samples) only where a verdict may rest on its answer: a smaller
         // engine-clock gap is evidence either way, and waiting for it cost honest host-code
         // reduce_sum candidates 1.5 s of every timing on an H100.
-        const bool unexplained =
-            timed.sideStreams.gap || largeClockGap(session.clockBound().judge());
+        const bool clockGap = largeClockGap(session.clockBound().judge());
+        const bool unexplained = timed.sideStreams.gap || clockGap;
         timed.disturbed = !timed.sideStreams.tail && unexplained && othersWereBusy(since, timed);
-        if (!timed.disturbed || timed.tries > kDisturbedRetries || m_cancel.load())
+        // A stall of the engine's own host (its thread descheduled while a search's compiles
+        // fill the cores) passes with its loop; a clock slowed inside the candidate's process
+        // is slow in every loop. Since loops stop at the rule's minimum (a handful of requests,
+        // not about 25) one stalled request weighs more: an injected racy matmul was blocked
+        // as timer_inconsistent in a search on an H200.
+        const bool hostStall = clockGap && !timed.disturbed && timed.tries == 1;
+        if ((!timed.disturbed && !hostStall) || timed.tries > kDisturbedRetries || m_cancel.load())
             return timed;
     }
 }

@@ -45,7 +45,8 @@ private:
         bool gap = false;
     };
     // The timing loop, run again (at most kDisturbedRetries times) while its gap alone would
-    // flag and NVML saw another process busy on the GPU.
+    // flag and NVML saw another process busy on the GPU, and once after an engine-clock gap as
+    // large as a fake's that no other process explains.
     struct Timed
     {
         TimingLoop::Outcome outcome; // the last run's
