@@ -254,6 +254,55 @@ private slots:
         QVERIFY(!LauncherAdmission::judge(image.mid(0, 40), m_options).admitted);
     }
 
+    // Work that outlives its launch from device code alone needs a kernel launched by a kernel
+    // (dynamic parallelism). NVRTC does not process such a launch without the device runtime's
+    // declarations, and with them ptxas cannot resolve the runtime (no relocatable code); were
+    // it ever built, its cubin would import the device runtime, which the launcher refuses.
+    void deviceSideLaunchNeverReachesTheLauncher_data()
+    {
+        QTest::addColumn<QString>("declarations");
+        QTest::newRow("launch") << QString();
+        QTest::newRow("launch, runtime declared") << QStringLiteral(
+            "struct CUstream_st; typedef CUstream_st *cudaStream_t;\n"
+            "extern \"C\" __device__ void *cudaGetParameterBufferV2(void *, dim3, dim3, "
+            "unsigned int);\n"
+            "extern \"C\" __device__ int cudaLaunchDeviceV2(void *, cudaStream_t);\n");
+    }
+
+    void deviceSideLaunchNeverReachesTheLauncher()
+    {
+        QFETCH(QString, declarations);
+        const QString source =
+            QStringLiteral("// kiln-launch: grid=((n + 255) / 256) block=(256)\n%1"
+                           "__global__ void spin(float *c) { while (true) c[0] = c[0] + 1.0f; }\n"
+                           "extern \"C\" __global__ void vector_add(const float *a, const float "
+                           "*b, float *c, int n)\n"
+                           "{\n"
+                           "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n)\n"
+                           "        c[i] = a[i] + b[i];\n"
+                           "    if (i == 0)\n"
+                           "        spin<<<1, 1>>>(c);\n"
+                           "}\n")
+                .arg(declarations);
+        const CudaCompiler::Outcome built =
+            CudaCompiler::nvrtc(m_options, *m_cache, QStringLiteral("vector_add"), source,
+                                QStringLiteral("sm_90"), nullptr);
+        if (!built.artifact.ok) {
+            // Without declarations the front end refuses the launch; with them ptxas finds the
+            // device runtime unresolved (NVRTC builds no relocatable code).
+            QVERIFY2(built.artifact.log.contains(QStringLiteral("device-side kernel launch")) ||
+                         built.artifact.log.contains(QStringLiteral("cudaGetParameterBuffer")),
+                     qPrintable(built.error + built.artifact.log));
+            return;
+        }
+        QVERIFY2(!declarations.isEmpty(), "a device-side launch compiled without declarations");
+        QFile cubin(built.artifact.sharedObject);
+        QVERIFY(cubin.open(QIODevice::ReadOnly));
+        const LauncherAdmission admission = LauncherAdmission::judge(cubin.readAll(), m_options);
+        QVERIFY2(!admission.admitted, qPrintable(admission.imports.join(QLatin1Char(' '))));
+    }
+
     // The GPU sandbox is persistent: it is started by whichever evaluation thread needs it
     // first, and must outlive that thread (a search's rounds end their threads). It ends with
     // the engine instead, and running() tells when it has gone.
