@@ -301,6 +301,9 @@ private slots:
         QVERIFY(cubin.open(QIODevice::ReadOnly));
         const LauncherAdmission admission = LauncherAdmission::judge(cubin.readAll(), m_options);
         QVERIFY2(!admission.admitted, qPrintable(admission.imports.join(QLatin1Char(' '))));
+        QVERIFY2(admission.reason.contains(QStringLiteral("cudaLaunchDevice")) ||
+                     admission.reason.contains(QStringLiteral("cudaGetParameterBuffer")),
+                 qPrintable(admission.reason));
     }
 
     // The GPU sandbox is persistent: it is started by whichever evaluation thread needs it

@@ -122,11 +122,24 @@ private slots:
         QCOMPARE(timing.nextBatch(99.0, 16), 1); // never zero
     }
 
-    // The CUDA session's batches (at most 4 calls) after its 3 warm-up calls, over 4 input
-    // kinds: a steady kernel stops at the rule's minimum, 12 kept calls. Batches that ended one
-    // call past every rotation let decide() see no whole rotation until the time budget ran out.
+    // The CUDA session's batches (at most slots - 1 calls) after its 3 warm-up calls, over 4
+    // input kinds: a steady kernel stops at the rule's minimum, 12 kept calls, whatever the
+    // limit. Batches of 4 (five slots) or 2 (three) that ended past every rotation let decide()
+    // see no whole rotation until the time budget ran out.
+    void batchesEndOnWholeRotations_data()
+    {
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<QList<int>>("batches");
+        QTest::newRow("five slots") << 4 << QList<int>{4, 4, 4, 3};
+        QTest::newRow("four slots") << 3 << QList<int>{3, 3, 3, 3, 3};
+        QTest::newRow("three slots") << 2 << QList<int>{2, 2, 2, 2, 2, 2, 2, 1};
+        QTest::newRow("two slots") << 1 << QList<int>(15, 1);
+    }
+
     void batchesEndOnWholeRotations()
     {
+        QFETCH(int, limit);
+        QFETCH(QList<int>, batches);
         AdaptiveTiming::Rules rules;
         rules.warmup = 3;
         rules.minTrials = 10;
@@ -134,18 +147,18 @@ private slots:
         rules.targetRelativeSem = 0.005;
         rules.budgetMs = 400;
         AdaptiveTiming timing(rules);
-        QList<int> batches;
+        QList<int> asked;
         int calls = 0;
         double elapsed = 0.0;
         while (timing.decide(elapsed) == AdaptiveTiming::Stop::Continue && calls < 1000) {
-            const int batch = timing.nextBatch(elapsed, 4);
-            batches << batch;
+            const int batch = timing.nextBatch(elapsed, limit);
+            asked << batch;
             for (int i = 0; i < batch; ++i)
                 timing.add(1.0 + 0.001 * (calls++ % 3));
             elapsed += 4.0 * batch;
         }
         QCOMPARE(timing.decide(elapsed), AdaptiveTiming::Stop::Converged);
-        QCOMPARE(batches, (QList<int>{3, 4, 4, 4}));
+        QCOMPARE(asked, batches);
         QCOMPARE(calls, 15);
     }
 
@@ -162,6 +175,15 @@ private slots:
             timing.add(i % 3 ? 1.0 : 2.0); // noisy: does not converge
         QCOMPARE(timing.nextBatch(150.0, 8), 3);
         QCOMPARE(timing.nextBatch(150.0, 2), 1);
+        // Nor past the trial cap to finish a rotation: the cap ends the loop anyway.
+        AdaptiveTiming::Rules capped = rules;
+        capped.maxTrials = 14;
+        AdaptiveTiming nearCap(capped);
+        for (int i = 0; i < 13; ++i)
+            nearCap.add(i % 3 ? 1.0 : 2.0);
+        QCOMPARE(nearCap.nextBatch(150.0, 8), 1);
+        nearCap.add(1.0);
+        QCOMPARE(nearCap.decide(150.0), AdaptiveTiming::Stop::TrialCap);
         for (int i = 0; i < 3; ++i)
             timing.add(1.0);
         QCOMPARE(timing.decide(150.0), AdaptiveTiming::Stop::TimeCap);

@@ -54,7 +54,7 @@ private:
         int tries = 0;
         QList<GpuActivity::Busy> others; // every other process seen busy, in any run
         QString activityError;           // why NVML could not tell, where it was asked
-        bool disturbed = false;          // every run's gap was another process's doing
+        bool disturbed = false;          // the last run's gap was another process's doing
     };
     // The session's calls numbered from `first`, so a repeated loop draws inputs no earlier
     // call saw (and the previous call's answer is still the one before it).

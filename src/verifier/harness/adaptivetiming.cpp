@@ -8,6 +8,17 @@
 
 namespace kiln {
 
+namespace {
+
+// The fewest kept samples decide() may stop at: the minimum, and with several input kinds at
+// least three calls of each.
+int fewestToStop(const AdaptiveTiming::Rules &rules)
+{
+    return std::max(rules.minTrials, rules.cycle > 1 ? 3 * rules.cycle : 0);
+}
+
+} // namespace
+
 void AdaptiveTiming::add(double ms)
 {
     if (m_seen++ >= m_rules.warmup)
@@ -19,8 +30,7 @@ AdaptiveTiming::Stop AdaptiveTiming::decide(double elapsedMs) const
     const int n = static_cast<int>(m_samples.size());
     if (m_rules.cycle > 1 && n % m_rules.cycle != 0 && n < m_rules.maxTrials)
         return Stop::Continue; // finish the rotation first
-    // With several input kinds, at least three calls of each.
-    if (n >= std::max(m_rules.minTrials, m_rules.cycle > 1 ? 3 * m_rules.cycle : 0)) {
+    if (n >= fewestToStop(m_rules)) {
         const double typical = SpeedupInterval::typicalTime(m_samples, m_rules.cycle);
         if (typical > 0.0 && medianStandardError() / typical <= m_rules.targetRelativeSem)
             return Stop::Converged;
@@ -80,18 +90,22 @@ int AdaptiveTiming::nextBatch(double elapsedMs, int limit) const
 {
     const int n = static_cast<int>(m_samples.size());
     const int needed = std::max(1, m_rules.warmup + m_rules.minTrials - m_seen);
+    // Never past the trial cap, not even to finish a rotation (the cap stops the loop anyway).
+    const int room = std::clamp(m_rules.maxTrials - n, 1, std::max(1, limit));
     if (n < 2 || elapsedMs <= 0.0)
-        return endOnRotation(std::clamp(needed, 1, limit), limit);
+        return endOnRotation(std::clamp(needed, 1, room), room);
     // Spend what is left of the budget at the pace seen so far.
     const double perTrial = elapsedMs / m_seen;
     const int affordable = static_cast<int>((m_rules.budgetMs - elapsedMs) / perTrial);
-    return endOnRotation(std::clamp(std::min(affordable, m_rules.maxTrials - n), 1, limit), limit);
+    return endOnRotation(std::clamp(affordable, 1, room), room);
 }
 
 // decide() stops only on whole rotations, so a batch that ends inside one adds calls that can
 // stop nothing. Batches of 4 after 3 warm-up calls over 4 kinds all ended one call past a
 // rotation: CUDA loops ran to their time budget (about 100 calls of vector_add on an H100)
-// where 12 kept calls had settled.
+// where 12 kept calls had settled. A batch is stretched to the next rotation where the limit
+// allows, else cut back to the one before where decide() could stop there; otherwise it stays
+// (cutting batches that are shorter than a rotation would only add requests).
 int AdaptiveTiming::endOnRotation(int batch, int limit) const
 {
     const int kept = m_seen + batch - m_rules.warmup; // kept samples once the batch is in
@@ -100,10 +114,12 @@ int AdaptiveTiming::endOnRotation(int batch, int limit) const
     const int past = kept % m_rules.cycle;
     if (past == 0)
         return batch;
-    if (batch > past)
-        return batch - past; // end on the rotation before
     const int toNext = batch + m_rules.cycle - past;
-    return toNext <= limit ? toNext : batch; // or reach the next, where one batch can
+    if (toNext <= limit)
+        return toNext;
+    if (batch > past && kept - past >= fewestToStop(m_rules))
+        return batch - past;
+    return batch;
 }
 
 QString AdaptiveTiming::stopName(Stop stop)
