@@ -225,13 +225,10 @@ private slots:
                            "    }\n"
                            "}\n")
                 .arg(body);
-        const CudaCompiler::Outcome built =
-            CudaCompiler::nvrtc(m_options, *m_cache, QStringLiteral("vector_add"), source,
-                                QStringLiteral("sm_90"), nullptr);
+        const CudaCompiler::Outcome built = buildDeviceOnly(source);
         QVERIFY2(built.artifact.ok, qPrintable(built.error + built.artifact.log));
-        QFile cubin(built.artifact.sharedObject);
-        QVERIFY(cubin.open(QIODevice::ReadOnly));
-        const QByteArray image = cubin.readAll();
+        const QByteArray image = cubinOf(built);
+        QVERIFY(!image.isEmpty());
         const LauncherAdmission admission = LauncherAdmission::judge(image, m_options);
         QVERIFY2(admission.admitted == admitted, qPrintable(admission.reason));
         if (admitted) {
@@ -285,9 +282,7 @@ private slots:
                            "        spin<<<1, 1>>>(c);\n"
                            "}\n")
                 .arg(declarations);
-        const CudaCompiler::Outcome built =
-            CudaCompiler::nvrtc(m_options, *m_cache, QStringLiteral("vector_add"), source,
-                                QStringLiteral("sm_90"), nullptr);
+        const CudaCompiler::Outcome built = buildDeviceOnly(source);
         if (!built.artifact.ok) {
             // Without declarations the front end refuses the launch; with them ptxas finds the
             // device runtime unresolved (NVRTC builds no relocatable code).
@@ -297,9 +292,7 @@ private slots:
             return;
         }
         QVERIFY2(!declarations.isEmpty(), "a device-side launch compiled without declarations");
-        QFile cubin(built.artifact.sharedObject);
-        QVERIFY(cubin.open(QIODevice::ReadOnly));
-        const LauncherAdmission admission = LauncherAdmission::judge(cubin.readAll(), m_options);
+        const LauncherAdmission admission = LauncherAdmission::judge(cubinOf(built), m_options);
         QVERIFY2(!admission.admitted, qPrintable(admission.imports.join(QLatin1Char(' '))));
         QVERIFY2(admission.reason.contains(QStringLiteral("cudaLaunchDevice")) ||
                      admission.reason.contains(QStringLiteral("cudaGetParameterBuffer")),
@@ -391,6 +384,18 @@ private slots:
     }
 
 private:
+    // The NVRTC path's build of a device-only vector_add, and the cubin it wrote.
+    CudaCompiler::Outcome buildDeviceOnly(const QString &source)
+    {
+        return CudaCompiler::nvrtc(m_options, *m_cache, QStringLiteral("vector_add"), source,
+                                   QStringLiteral("sm_90"), nullptr);
+    }
+    static QByteArray cubinOf(const CudaCompiler::Outcome &built)
+    {
+        QFile cubin(built.artifact.sharedObject);
+        return cubin.open(QIODevice::ReadOnly) ? cubin.readAll() : QByteArray();
+    }
+
     VerifierOptions m_options;
     QTemporaryDir m_cacheDir;
     std::unique_ptr<CompileCache> m_cache;
