@@ -11,11 +11,11 @@
 #include "verifier/harness/freshinputs.h"
 #include "verifier/harness/inputgenerator.h"
 #include "verifier/harness/renumberedsession.h"
+#include "verifier/harness/secretdigest.h"
 #include "verifier/screen/flagcatalog.h"
 #include "verifier/screen/native/elfsymbols.h"
 #include "verifier/screen/native/staticscreen.h"
 
-#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -716,14 +716,7 @@ bool CudaEvaluation::startCandidateProcess(QString *error)
 
 quint64 CudaEvaluation::timedInputSalt() const
 {
-    // A keyed hash, as TorchEvaluation derives its seeds: the same on every machine, and no salt
-    // gives back the secret.
-    QByteArray key(reinterpret_cast<const char *>(&m_secret), sizeof m_secret);
-    key.append(m_source.toUtf8());
-    const QByteArray digest = QCryptographicHash::hash(key, QCryptographicHash::Sha256);
-    quint64 salt = 0;
-    std::memcpy(&salt, digest.constData(), sizeof salt);
-    return salt;
+    return secretDigest(m_secret, m_source.toUtf8());
 }
 
 void CudaEvaluation::annotateStage(const QString &stage, const QJsonObject &data)

@@ -1,8 +1,8 @@
 #include "verifier/harness/inputgenerator.h"
 
-#include <QtConcurrent/QtConcurrentMap>
+#include "verifier/harness/secretdigest.h"
 
-#include <QCryptographicHash>
+#include <QtConcurrent/QtConcurrentMap>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -109,14 +109,10 @@ double sample(Random &random, const ValueDistribution &distribution)
 quint64 InputGenerator::deriveSeed(quint64 runSecret, const QString &task, int shapeIndex,
                                    int seedIndex)
 {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(QByteArrayView(reinterpret_cast<const char *>(&runSecret), sizeof runSecret));
-    hash.addData(task.toUtf8());
+    QByteArray data = task.toUtf8();
     const qint32 indices[2] = {shapeIndex, seedIndex};
-    hash.addData(QByteArrayView(reinterpret_cast<const char *>(indices), sizeof indices));
-    quint64 seed = 0;
-    std::memcpy(&seed, hash.result().constData(), sizeof seed);
-    return seed;
+    data.append(reinterpret_cast<const char *>(indices), sizeof indices);
+    return secretDigest(runSecret, data);
 }
 
 namespace {

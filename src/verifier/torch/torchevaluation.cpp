@@ -6,6 +6,7 @@
 #include "tasks/kernelbenchsource.h"
 #include "verifier/harness/cudadevices.h"
 #include "verifier/harness/gpuactivity.h"
+#include "verifier/harness/secretdigest.h"
 #include "verifier/screen/flagcatalog.h"
 #include "verifier/screen/python/torchscreen.h"
 #include "verifier/torch/torchaudit.h"
@@ -107,16 +108,12 @@ TorchEvaluation::TorchEvaluation(const VerifierOptions &options, TorchBackend &b
 
 quint64 TorchEvaluation::seed(int index) const
 {
-    // A keyed hash of the run's secret: the candidate's own process derives its inputs from the
-    // seeds it is sent, and no number of them gives back the secret (splitmix64, used before,
-    // could be inverted from two seeds), so the seeds of other calls stay unpredictable.
-    QByteArray key(reinterpret_cast<const char *>(&m_secret), sizeof m_secret);
+    // The candidate's own process derives its inputs from the seeds it is sent: they must not
+    // give back the secret, so that the seeds of other calls stay unpredictable.
     const qint64 counter = index;
-    key.append(reinterpret_cast<const char *>(&counter), sizeof counter);
-    const QByteArray digest = QCryptographicHash::hash(key, QCryptographicHash::Sha256);
-    quint64 value = 0;
-    std::memcpy(&value, digest.constData(), sizeof value);
-    return value & 0x7fffffffffffull;
+    return secretDigest(m_secret,
+                        QByteArrayView(reinterpret_cast<const char *>(&counter), sizeof counter)) &
+           0x7fffffffffffull;
 }
 
 void TorchEvaluation::chooseDevice()
