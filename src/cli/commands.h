@@ -20,5 +20,6 @@ int runImportKernelBenchCommand(const QStringList &arguments);
 int runLintTasksCommand(const QStringList &arguments);
 int runWorkerCommand(const QStringList &arguments);
 int runMemoryCommand(const QStringList &arguments);
+int runProfileCommand(const QStringList &arguments);
 
 } // namespace kiln

@@ -39,6 +39,8 @@ const QList<Subcommand> &subcommands()
          kiln::runWorkerCommand},
         {"memory", "Inspect, edit or clear the workspace's optimisation memory.",
          kiln::runMemoryCommand},
+        {"profile", "Profile a stored candidate with Nsight Compute, beside its reference.",
+         kiln::runProfileCommand},
     };
     return list;
 }

@@ -1,7 +1,8 @@
 #include "verifierevaluator.h"
 
-#include <QFileInfo>
-#include <QStandardPaths>
+#include "engine/profile/candidateprofiler.h"
+
+#include <QTemporaryDir>
 #include <QThread>
 #include <algorithm>
 
@@ -58,40 +59,27 @@ EvaluationResult VerifierEvaluator::withSandbox(Backend backend, const std::atom
     return judge();
 }
 
-QString VerifierEvaluator::nsightCompute()
-{
-    const QString configured = qEnvironmentVariable("KILN_NCU");
-    if (!configured.isEmpty())
-        return QFileInfo(configured).isExecutable() ? configured : QString();
-    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("ncu"));
-    if (!onPath.isEmpty())
-        return onPath;
-    const QString toolkit = QStringLiteral("/usr/local/cuda/bin/ncu");
-    return QFileInfo(toolkit).isExecutable() ? toolkit : QString();
-}
-
 StageResult VerifierEvaluator::profile(const Task &task, Backend backend, const QString &source,
                                        quint64 runSecret, const std::atomic<bool> &cancel)
 {
-    Q_UNUSED(task);
-    Q_UNUSED(source);
-    Q_UNUSED(runSecret);
-    Q_UNUSED(cancel);
-    if (backend != Backend::Cuda)
-        return unprofiled(QStringLiteral("Kiln has no hardware profiler for the %1 backend")
-                              .arg(backendName(backend)));
-    const QString ncu = nsightCompute();
-    if (ncu.isEmpty())
-        return unprofiled(QStringLiteral("Nsight Compute (ncu) is missing (not on PATH, not in "
-                                         "/usr/local/cuda/bin, no KILN_NCU)"));
-    // The candidate runs confined: an empty environment (ncu's injection variables never reach
-    // it) and seccomp without sockets (its injection reports to ncu over one). Lifting either for
-    // model-written code would break the sandbox's rules (docs/cuda-backend.md, "Profiling the
-    // verifier").
-    StageResult stage = unprofiled(
-        QStringLiteral("ncu (%1) is not permitted to attach to the confined candidate sandbox")
-            .arg(ncu));
-    stage.data.insert(QStringLiteral("ncu"), ncu);
+    if (const QString why = CandidateProfiler::unavailable(backend); !why.isEmpty())
+        return unprofiled(why);
+    // The report itself is not kept here: the stage carries its metrics.
+    const QTemporaryDir folder(m_verifier.options().workRoot + QStringLiteral("/kiln-ncu-XXXXXX"));
+    const ProfileRecord record =
+        CandidateProfiler(m_verifier.options())
+            .profile(task, backend, source, runSecret, QStringLiteral("candidate"),
+                     folder.filePath(QStringLiteral("profile")), cancel);
+    if (!record.ok)
+        return unprofiled(record.reason);
+    StageResult stage;
+    stage.name = QStringLiteral("profile");
+    stage.ok = true;
+    stage.detail = QStringLiteral("Nsight Compute %1 on %2")
+                       .arg(record.fingerprint.value(QStringLiteral("ncu_version")).toString(),
+                            record.fingerprint.value(QStringLiteral("gpu")).toString());
+    stage.data = record.metrics;
+    stage.data.insert(QStringLiteral("fingerprint"), record.fingerprint);
     return stage;
 }
 

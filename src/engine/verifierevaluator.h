@@ -25,12 +25,10 @@ public:
     EvaluationResult confirm(const Task &task, Backend backend, const QString &source,
                              quint64 runSecret, const std::atomic<bool> &cancel) override;
     int concurrency() const override { return std::max(m_sandboxes, gpuInFlight()); }
-    // No metrics yet on any backend: the stage says why (ncu missing, or not permitted in the
-    // confined sandbox), so the profiler reads the verifier's own data.
+    // A hardware profile on the CUDA backend (CandidateProfiler: the candidate once more under
+    // Nsight Compute); elsewhere, or where ncu is missing or not permitted, the stage says why.
     StageResult profile(const Task &task, Backend backend, const QString &source, quint64 runSecret,
                         const std::atomic<bool> &cancel) override;
-    // Nsight Compute's path ($KILN_NCU, ncu on PATH, /usr/local/cuda/bin/ncu), empty if none.
-    static QString nsightCompute();
     static int gpuInFlight();
     Verifier &verifier() { return m_verifier; }
     // CPU sandboxes busy right now, over every engine this evaluator serves.

@@ -921,6 +921,49 @@ bool hasFlag(int argc, char **argv, const char *name)
     return false;
 }
 
+// --private-network -- PROGRAM ARGS: PROGRAM (Nsight Compute) in a network namespace of its
+// own with loopback up; the profiled sandbox it starts shares it and reaches nothing else. The
+// protocol descriptors pass through the exec.
+int execInPrivateNetwork(int argc, char **argv)
+{
+    int program = 1;
+    while (program < argc && std::strcmp(argv[program], "--") != 0)
+        ++program;
+    ++program;
+    if (program >= argc) {
+        std::fprintf(stderr, "kiln-cuda-sandbox: --private-network -- PROGRAM [ARGS] expected\n");
+        return kExitSetupFailed;
+    }
+    std::string error;
+    if (!enterPrivateNetwork(error)) {
+        std::fprintf(stderr, "kiln-cuda-sandbox: %s\n", error.c_str());
+        return kExitSetupFailed;
+    }
+    ::execv(argv[program], argv + program);
+    std::fprintf(stderr, "kiln-cuda-sandbox: cannot run %s: %s\n", argv[program],
+                 std::strerror(errno));
+    return kExitSetupFailed;
+}
+
+// The environment a confined sandbox starts with. A profiled one (--profiled) keeps what it was
+// given, for the profiler's injection variables: the engine starts the profiler with an
+// environment of these same few variables, never its own.
+void scrubEnvironment(const char *workDir, bool keep)
+{
+    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    const std::string visibleDevices = visible ? visible : "";
+    if (!keep) {
+        ::clearenv();
+        ::setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+        ::setenv("LANG", "C", 1);
+        if (!visibleDevices.empty())
+            ::setenv("CUDA_VISIBLE_DEVICES", visibleDevices.c_str(), 1);
+    }
+    ::setenv("HOME", workDir, 1);
+    ::setenv("TMPDIR", workDir, 1);
+    ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+}
+
 } // namespace
 } // namespace kiln::sandbox
 
@@ -929,6 +972,8 @@ int main(int argc, char **argv)
     using namespace kiln::sandbox;
     if (hasFlag(argc, argv, "--probe"))
         return probeDevices();
+    if (argc > 1 && std::strcmp(argv[1], "--private-network") == 0)
+        return execInPrivateNetwork(argc, argv);
 
     const char *workDir = textOption(argc, argv, "--workdir");
     if (!workDir || ::chdir(workDir) != 0) {
@@ -939,27 +984,21 @@ int main(int argc, char **argv)
     // --profiling (benchmarks of trusted kernels under Nsight Compute): environment kept, no
     // namespaces, Landlock or seccomp, which would cut the profiler's injection and IPC.
     const bool profiling = hasFlag(argc, argv, "--profiling");
+    // --profiled (a candidate under Nsight Compute, kiln-cli profile): confined as always, but
+    // in the profiler's private network namespace (entered by --private-network, so none of
+    // its own), with the environment and descriptors the profiler's injection was given, and
+    // TCP sockets (its injection reports over loopback).
+    const bool profiled = hasFlag(argc, argv, "--profiled");
     // A profiler's injection (loaded before main) keeps its descriptors.
-    const int bufferFd = takeProtocolDescriptors(!profiling);
+    const int bufferFd = takeProtocolDescriptors(!profiling && !profiled);
     if (bufferFd == -1) {
         std::fprintf(stderr, "kiln-cuda-sandbox: protocol descriptors missing\n");
         return kExitSetupFailed;
     }
-    const bool userNamespace = !profiling && numberOption(argc, argv, "--userns", 1) != 0;
-
-    // Scrubbed environment; the device selection the user made stays.
-    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    const std::string visibleDevices = visible ? visible : "";
-    if (!profiling) {
-        ::clearenv();
-        ::setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
-        ::setenv("LANG", "C", 1);
-        ::setenv("HOME", workDir, 1);
-        ::setenv("TMPDIR", workDir, 1);
-        ::setenv("CUDA_CACHE_DISABLE", "1", 1);
-        if (!visibleDevices.empty())
-            ::setenv("CUDA_VISIBLE_DEVICES", visibleDevices.c_str(), 1);
-    }
+    const bool userNamespace =
+        !profiling && !profiled && numberOption(argc, argv, "--userns", 1) != 0;
+    if (!profiling)
+        scrubEnvironment(workDir, profiled);
     ::umask(077);
 
     IsolationReport report;
@@ -990,14 +1029,18 @@ int main(int argc, char **argv)
     limits.addressSpaceBytes = 0;
     limits.openFiles = 1024;
     if (!profiling) {
+        std::vector<std::string> readable = systemReadablePaths(true);
+        // The profiler's own libraries, which its injection may load late.
+        if (const char *profiler = textOption(argc, argv, "--readable"); profiled && profiler)
+            readable.emplace_back(profiler);
         confineAndLimit(workDir, limits, report, !checker, {},
-                        checker ? std::vector<std::string>{} : systemReadablePaths(true));
-        report.seccomp = !checker && forbidProcessesAndNetwork();
+                        checker ? std::vector<std::string>{} : readable);
+        report.seccomp = !checker && forbidProcessesAndNetwork(false, profiled);
     }
     sandbox.map(false);
     reply("ready " + report.describe() + " seccomp=" + (report.seccomp ? "1 " : "0 ") +
-          (profiling ? "PROFILING " : "") + (checker ? "CHECKER " : "") +
-          (launcher ? "LAUNCHER " : "") + sandbox.description());
+          (profiling ? "PROFILING " : "") + (profiled ? "PROFILED " : "") +
+          (checker ? "CHECKER " : "") + (launcher ? "LAUNCHER " : "") + sandbox.description());
     sandbox.serve();
     return 0;
 }

@@ -8,8 +8,10 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <net/if.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -64,17 +66,24 @@ bool writeFile(const char *path, const std::string &text)
     return ok;
 }
 
-void enterNamespaces(IsolationReport &report)
+bool enterUserAndNetworkNamespaces()
 {
     const uid_t uid = ::getuid();
     const gid_t gid = ::getgid();
-    if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0)
+        return false;
+    // Map our own ids so files in the work directory can still be created.
+    writeFile("/proc/self/setgroups", "deny");
+    writeFile("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1");
+    writeFile("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1");
+    return true;
+}
+
+void enterNamespaces(IsolationReport &report)
+{
+    if (enterUserAndNetworkNamespaces()) {
         report.userNamespace = true;
         report.networkNamespace = true;
-        // Map our own ids so files in the work directory can still be created.
-        writeFile("/proc/self/setgroups", "deny");
-        writeFile("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1");
-        writeFile("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1");
         return;
     }
     // Without user namespaces a privileged sandbox may still get a network namespace.
@@ -253,7 +262,38 @@ void appendForbidden(std::vector<sock_filter> &program)
     }
 }
 
+// Loopback up in the namespace just entered (a new one has it down): SIOCSIFFLAGS on "lo".
+bool bringLoopbackUp(std::string &error)
+{
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    ifreq request{};
+    std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+    bool ok = fd >= 0 && ::ioctl(fd, SIOCGIFFLAGS, &request) == 0;
+    if (ok) {
+        request.ifr_flags |= IFF_UP | IFF_RUNNING;
+        ok = ::ioctl(fd, SIOCSIFFLAGS, &request) == 0;
+    }
+    if (!ok)
+        error = std::string("loopback not brought up: ") + std::strerror(errno);
+    if (fd >= 0)
+        ::close(fd);
+    return ok;
+}
+
 } // namespace
+
+bool enterPrivateNetwork(std::string &error)
+{
+    // Privileged, a network namespace alone keeps the process's own credentials (the GPU's
+    // performance counters may be for administrators only); else a user namespace around it.
+    const bool entered =
+        (::geteuid() == 0 && ::unshare(CLONE_NEWNET) == 0) || enterUserAndNetworkNamespaces();
+    if (!entered) {
+        error = std::string("no network namespace: ") + std::strerror(errno);
+        return false;
+    }
+    return bringLoopbackUp(error);
+}
 
 std::string IsolationReport::describe() const
 {
@@ -357,7 +397,7 @@ bool forbidUnixSockets()
     return ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) == 0;
 }
 
-bool forbidProcessesAndNetwork(bool forbidNewCode)
+bool forbidProcessesAndNetwork(bool forbidNewCode, bool allowInetSockets)
 {
     constexpr std::uint32_t arch = kAuditArch;
     if (arch == 0)
@@ -406,6 +446,15 @@ bool forbidProcessesAndNetwork(bool forbidNewCode)
     stmt(BPF_RET | BPF_K, allowed);
     if (forbidNewCode)
         appendNoNewCode(program);
+    if (allowInetSockets) {
+        // Only in a network namespace of the profiler's and ours (enterPrivateNetwork).
+        jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5);
+        stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(arg0));
+        jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0);
+        jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0);
+        stmt(BPF_RET | BPF_K, denied);
+        stmt(BPF_RET | BPF_K, allowed);
+    }
     appendForbidden(program);
     stmt(BPF_RET | BPF_K, allowed);
 

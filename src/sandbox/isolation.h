@@ -61,6 +61,12 @@ std::vector<std::string> systemReadablePaths(bool gpu);
 // ptrace, signals to other processes and seccomp filters of the candidate's own (seccomp).
 // Threads stay allowed (OpenMP, std::thread). forbidNewCode: no executable memory made at run
 // time either (the CPU sandbox; the CUDA driver's and Python's needs are not known to allow it).
-bool forbidProcessesAndNetwork(bool forbidNewCode = false);
+// allowInetSockets: new TCP/UDP sockets stay allowed (a profiled sandbox, which shares a
+// network namespace with only loopback, its profiler's, from enterPrivateNetwork).
+bool forbidProcessesAndNetwork(bool forbidNewCode = false, bool allowInetSockets = false);
+// A network namespace of its own with only loopback up, entered before a profiler starts the
+// sandbox it profiles: the two reach each other over 127.0.0.1, and nothing else is reachable.
+// False, with the reason, where no namespace could be made or loopback stays down.
+bool enterPrivateNetwork(std::string &error);
 
 } // namespace kiln::sandbox

@@ -9,6 +9,7 @@
 #include "core/candidatesummary.h"
 #include "core/evaluationresult.h"
 #include "core/memoryentry.h"
+#include "core/profilerecord.h"
 #include "core/runrecord.h"
 
 #include <QHash>
@@ -143,6 +144,11 @@ public:
     bool updateMemoryIdea(qint64 id, const QString &idea);      // marks the entry edited
     bool deleteMemoryEntry(qint64 id);
     qint64 clearMemory(const QString &task = {}); // entries removed, -1 on error
+
+    // Hardware profiles (runstoreprofiles.cpp): each kiln-cli profile adds rows (the
+    // candidate's and the reference's); profiles() lists a candidate's, newest first.
+    qint64 addProfile(ProfileRecord &profile);
+    QList<ProfileRecord> profiles(qint64 candidateId);
 
 private:
     RunStore(sqlite3 *db, const QString &path, Mode mode);

@@ -237,13 +237,32 @@ CREATE INDEX evaluations_lineage ON evaluations(
     speedup_high, confirmed, duplicate_of);
 )sql";
 
+// Version 9: hardware profiles (kiln-cli profile, docs/cuda-backend.md "Hardware profiles"). A
+// candidate may be profiled several times (another GPU, another ncu); each row keeps what ran
+// (the fingerprint), the key metrics, the report file's path in the workspace, or why there is
+// no profile. The reference's profile, taken beside a candidate's, is stored with it.
+const char *const schemaV9 = R"sql(
+CREATE TABLE profiles (
+    id INTEGER PRIMARY KEY,
+    candidate_id INTEGER NOT NULL REFERENCES candidates(id) ON DELETE CASCADE,
+    subject TEXT NOT NULL CHECK (subject IN ('candidate', 'reference')),
+    ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+    reason TEXT NOT NULL DEFAULT '',
+    report_path TEXT NOT NULL DEFAULT '',
+    metrics TEXT NOT NULL DEFAULT '{}',
+    fingerprint TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX profiles_candidate ON profiles(candidate_id, id);
+)sql";
+
 } // namespace
 
 const QList<SchemaMigration> &migrations()
 {
-    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2},      {3, schemaV3},
-                                              {4, schemaV4}, {5, schemaV5},      {6, schemaV6},
-                                              {7, schemaV7}, {8, schemaV8, true}};
+    static const QList<SchemaMigration> steps{{1, schemaV1}, {2, schemaV2},       {3, schemaV3},
+                                              {4, schemaV4}, {5, schemaV5},       {6, schemaV6},
+                                              {7, schemaV7}, {8, schemaV8, true}, {9, schemaV9}};
     return steps;
 }
 

@@ -53,3 +53,12 @@ add_dependencies(tst_torchtriton kiln-sandbox kiln-torch-sandbox)
 kiln_add_test(NAME tst_tritonvariants SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_tritonvariants.cpp
               LIBS kiln_verifier kiln_tasks kiln_policy_offline Qt6::Test LABEL cuda TIMEOUT 1200)
 add_dependencies(tst_tritonvariants kiln-sandbox kiln-torch-sandbox)
+
+# kiln-cli profile end to end (Nsight Compute on a passing candidate and its reference): needs a
+# GPU and ncu, so it carries the cuda label and skips itself elsewhere.
+kiln_add_test(NAME tst_profile SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_profile.cpp
+              LIBS kiln_engine kiln_store LABEL cuda TIMEOUT 900)
+add_dependencies(tst_profile kiln-cli kiln-sandbox)
+if(TARGET kiln-cuda-sandbox)
+    add_dependencies(tst_profile kiln-cuda-sandbox)
+endif()

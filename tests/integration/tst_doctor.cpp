@@ -73,7 +73,7 @@ private slots:
               QStringLiteral("seccomp"), QStringLiteral("compiler"), QStringLiteral("nvcc"),
               QStringLiteral("cuda-runtime"), QStringLiteral("cache"), QStringLiteral("work"),
               QStringLiteral("tasks"), QStringLiteral("strategies"), QStringLiteral("cpu-backend"),
-              QStringLiteral("problem-lint")})
+              QStringLiteral("problem-lint"), QStringLiteral("ncu")})
             QVERIFY2(!status(report, check).isEmpty(), qPrintable(check));
         QCOMPARE(status(report, QStringLiteral("cpu-backend")), QStringLiteral("ok"));
         QCOMPARE(status(report, QStringLiteral("compiler")), QStringLiteral("ok"));
@@ -97,6 +97,19 @@ private slots:
         const bool cuda =
             report.value(QStringLiteral("backends")).toObject().value(u"cuda").toBool();
         QCOMPARE(cuda, status(report, QStringLiteral("cuda-backend")) == QLatin1String("ok"));
+    }
+
+    // A KILN_NCU that is not there: no hardware profiles, said as a warning with the fix.
+    void profilerNamedButMissing()
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("KILN_NCU"), QStringLiteral("/nonexistent/ncu"));
+        const QJsonObject report = doctor(environment);
+        QCOMPARE(status(report, QStringLiteral("ncu")), QStringLiteral("warning"));
+        const QJsonObject ncu = findings(report, QStringLiteral("ncu")).value(0);
+        QVERIFY2(ncu.value(QStringLiteral("found")).toString().contains(u"no hardware profiles"),
+                 qPrintable(ncu.value(QStringLiteral("found")).toString()));
+        QVERIFY(ncu.value(QStringLiteral("fix")).toString().contains(u"KILN_NCU"));
     }
 
     void textReport()

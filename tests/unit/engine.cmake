@@ -21,3 +21,6 @@ kiln_add_test(NAME tst_baselinewatch SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_basel
               LIBS kiln_engine LABEL unit)
 kiln_add_test(NAME tst_rundiagnosis SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_rundiagnosis.cpp
               LIBS kiln_engine LABEL unit)
+# Nsight Compute report tables read into a profile's key metrics (src/engine/profile).
+kiln_add_test(NAME tst_nsightmetrics SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_nsightmetrics.cpp
+              LIBS kiln_engine LABEL unit)

@@ -388,6 +388,41 @@ private slots:
 
     // The PyTorch backend's speedup against torch.compile has no column: it comes back from the
     // result's JSON, and stays empty for evaluations without one.
+    // A candidate's hardware profiles, newest first, a failed one with its reason; they go
+    // with their candidate.
+    void profileRoundTrip()
+    {
+        auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);
+        QVERIFY(store);
+        RunRecord run = sampleRun();
+        store->createRun(run);
+        CandidateRecord c = sampleCandidate(run.id);
+        store->addCandidate(c);
+        ProfileRecord missing;
+        missing.candidateId = c.id;
+        missing.reason = QStringLiteral("Nsight Compute (ncu) is missing");
+        QVERIFY2(store->addProfile(missing) > 0, qPrintable(store->lastError()));
+        ProfileRecord reference;
+        reference.candidateId = c.id;
+        reference.subject = QStringLiteral("reference");
+        reference.ok = true;
+        reference.reportPath = QStringLiteral("profiles/run1-candidate1-reference.ncu-rep");
+        reference.metrics = {{QStringLiteral("duration_ms"), 0.042}};
+        reference.fingerprint = {{QStringLiteral("gpu"), QStringLiteral("NVIDIA H100")}};
+        QVERIFY(store->addProfile(reference) > missing.id);
+        const QList<ProfileRecord> profiles = store->profiles(c.id);
+        QCOMPARE(profiles.size(), 2);
+        QCOMPARE(profiles[0].toJson(), reference.toJson());
+        QCOMPARE(profiles[1].ok, false);
+        QCOMPARE(profiles[1].subject, QStringLiteral("candidate"));
+        QCOMPARE(profiles[1].reason, missing.reason);
+        QVERIFY(store->profiles(c.id + 1).isEmpty());
+        // A subject that is neither is refused by the table.
+        ProfileRecord odd = missing;
+        odd.subject = QStringLiteral("baseline");
+        QCOMPARE(store->addProfile(odd), 0);
+    }
+
     void torchCompileSpeedupRoundTrip()
     {
         auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);

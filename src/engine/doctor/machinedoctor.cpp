@@ -1,5 +1,6 @@
 #include "engine/doctor/machinedoctor.h"
 
+#include "engine/profile/nsightcommand.h"
 #include "languages/kernellanguages.h"
 #include "strategyregistry.h"
 #include "tasks/tasklibrary.h"
@@ -95,6 +96,7 @@ QList<DoctorFinding> MachineDoctor::examine()
     m_cuda = m_verifier.cudaAvailability();
     checkCudaRuntime();
     checkGpus();
+    checkProfiler();
     checkCache();
     const TaskLibrary library = TaskLibrary::standard(m_tasksDirectories);
     checkTasks(library);
@@ -340,6 +342,26 @@ void MachineDoctor::checkGpus()
                      .arg(device.smCount)
                      .arg(gib(device.memoryBytes));
     add(QStringLiteral("gpus"), Level::Ok, names.join(QStringLiteral("; ")));
+}
+
+// Nsight Compute for kiln-cli profile; a warning only, since verifying needs none of it.
+void MachineDoctor::checkProfiler()
+{
+    const QString ncu = NsightCommand::locate();
+    if (ncu.isEmpty()) {
+        add(QStringLiteral("ncu"), Level::Warning,
+            QStringLiteral("Nsight Compute (ncu) not found: no hardware profiles"),
+            QStringLiteral("install the CUDA toolkit's Nsight Compute, or set KILN_NCU to ncu's "
+                           "path"));
+        return;
+    }
+    const QString version = NsightCommand::version(ncu);
+    if (const QString problem = NsightCommand::permissionProblem(); !problem.isEmpty()) {
+        add(QStringLiteral("ncu"), Level::Warning,
+            QStringLiteral("%1 (%2) may not read the GPU's counters").arg(ncu, version), problem);
+        return;
+    }
+    add(QStringLiteral("ncu"), Level::Ok, QStringLiteral("%1 (%2)").arg(ncu, version), {});
 }
 
 void MachineDoctor::checkCache()

@@ -42,6 +42,7 @@ private:
     void checkCudaRuntime();
     void checkGpus();
     void checkCache();
+    void checkProfiler();
     void checkTasks(const TaskLibrary &library);
     void checkStrategies();
     void checkTorch();

@@ -37,7 +37,7 @@ void CudaSandboxSlot::stop(Process &process)
     // A profiler wrapped around the sandbox writes its results as the sandbox ends.
     QElapsedTimer timer;
     timer.start();
-    while (m_options.cudaProfiling && process.process->running() && timer.elapsed() < 60000)
+    while (m_options.profilesCandidates() && process.process->running() && timer.elapsed() < 60000)
         QThread::msleep(50);
     process.process->kill();
     process.process.reset();
@@ -54,6 +54,14 @@ SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
     settings.profiling = options.cudaProfiling;
     if (settings.profiling)
         settings.extraArguments << QStringLiteral("--profiling");
+    if (role == Role::Candidates && !options.cudaProfiler.isEmpty()) {
+        settings.profilerCommand =
+            QStringList{options.cudaSandbox, QStringLiteral("--private-network"),
+                        QStringLiteral("--")} +
+            options.cudaProfiler;
+        settings.extraArguments << QStringLiteral("--profiled") << QStringLiteral("--readable")
+                                << options.cudaProfilerFolder;
+    }
     // Waiting on the GPU spins a core. A candidates' process lives for one evaluation (plus its
     // start-up); the checker and the launcher outlive many, so their limit is a lifetime
     // allowance of one evaluation's limit per evaluation (withinAllowance: they are restarted
@@ -209,7 +217,8 @@ bool CudaSandboxSlot::ensureStarted(QString *error)
         restart();
     }
     // Spares from the first evaluation on (a profiled sandbox is one process at a time).
-    if (!m_starter.joinable() && m_options.cudaSpareSandboxes > 0 && !m_options.cudaProfiling)
+    if (!m_starter.joinable() && m_options.cudaSpareSandboxes > 0 &&
+        !m_options.profilesCandidates())
         m_starter = std::thread([this] { keepSparesReady(); });
     return m_candidates.process || takeSpare() || start(m_candidates, Role::Candidates, error);
 }

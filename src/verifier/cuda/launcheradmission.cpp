@@ -31,7 +31,7 @@ LauncherAdmission LauncherAdmission::judge(const QByteArray &cubin, const Verifi
                                           "see the inputs this one saw");
         return admission;
     }
-    if (options.cudaProfiling) {
+    if (options.profilesCandidates()) {
         admission.reason = QStringLiteral("profiling: one sandbox process at a time");
         return admission;
     }

@@ -82,15 +82,18 @@ bool SandboxProcess::createBuffer(qint64 bytes, QString *error)
 
 QList<QByteArray> SandboxProcess::commandLine(const QString &workDir) const
 {
-    QList<QByteArray> args{m_settings.executable.toLocal8Bit(),
-                           "--workdir",
-                           workDir.toLocal8Bit(),
-                           "--cpu-seconds",
-                           QByteArray::number(m_settings.cpuSeconds),
-                           "--address-space-mb",
-                           QByteArray::number(m_settings.addressSpaceMb),
-                           "--flush-bytes",
-                           QByteArray::number(m_settings.flushBytes)};
+    QList<QByteArray> args;
+    for (const QString &word : m_settings.profilerCommand)
+        args << word.toLocal8Bit();
+    args << QList<QByteArray>{m_settings.executable.toLocal8Bit(),
+                              "--workdir",
+                              workDir.toLocal8Bit(),
+                              "--cpu-seconds",
+                              QByteArray::number(m_settings.cpuSeconds),
+                              "--address-space-mb",
+                              QByteArray::number(m_settings.addressSpaceMb),
+                              "--flush-bytes",
+                              QByteArray::number(m_settings.flushBytes)};
     if (m_settings.threads > 0)
         args << "--threads" << QByteArray::number(m_settings.threads);
     for (const QString &extra : m_settings.extraArguments)
@@ -99,7 +102,18 @@ QList<QByteArray> SandboxProcess::commandLine(const QString &workDir) const
 }
 
 // posix_spawn's result; the child's ends of the pipes are the parent's to close.
-int SandboxProcess::spawn(QList<QByteArray> args, int requestFd, int replyFd, int stderrFd)
+QList<QByteArray> SandboxProcess::profiledEnvironment(const QString &workDir)
+{
+    QList<QByteArray> environment{
+        "GLIBC_TUNABLES=glibc.malloc.tcache_count=0", "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C",
+        "HOME=" + workDir.toLocal8Bit(), "TMPDIR=" + workDir.toLocal8Bit()};
+    if (const QByteArray visible = qgetenv("CUDA_VISIBLE_DEVICES"); !visible.isEmpty())
+        environment << "CUDA_VISIBLE_DEVICES=" + visible;
+    return environment;
+}
+
+int SandboxProcess::spawn(QList<QByteArray> args, int requestFd, int replyFd, int stderrFd,
+                          const QString &workDir)
 {
     std::vector<char *> argv;
     for (QByteArray &arg : args)
@@ -112,6 +126,13 @@ int SandboxProcess::spawn(QList<QByteArray> args, int requestFd, int replyFd, in
     char tunables[] = "GLIBC_TUNABLES=glibc.malloc.tcache_count=0";
     char *sandboxEnvironment[] = {tunables, nullptr};
     char **envp = m_settings.profiling ? environ : sandboxEnvironment;
+    QList<QByteArray> profiled = profiledEnvironment(workDir);
+    std::vector<char *> profiledPointers;
+    for (QByteArray &variable : profiled)
+        profiledPointers.push_back(variable.data());
+    profiledPointers.push_back(nullptr);
+    if (!m_settings.profilerCommand.isEmpty())
+        envp = profiledPointers.data();
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -148,7 +169,8 @@ bool SandboxProcess::start(const QString &workDir, qint64 bufferBytes, int timeo
         *error = QStringLiteral("cannot create pipes");
         return false;
     }
-    const int rc = spawn(commandLine(workDir), requestPipe[0], replyPipe[1], stderrPipe[1]);
+    const int rc =
+        spawn(commandLine(workDir), requestPipe[0], replyPipe[1], stderrPipe[1], workDir);
     ::close(requestPipe[0]);
     ::close(replyPipe[1]);
     ::close(stderrPipe[1]);

@@ -22,6 +22,10 @@ struct SandboxSettings
     // Benchmarks only: kiln-cuda-sandbox keeps the environment and skips namespaces, Landlock
     // and seccomp, so Nsight Compute can attach. Set by KILN_PROFILE_SANDBOX=1.
     bool profiling = false;
+    // A candidate profiled by Nsight Compute (kiln-cli profile): the sandbox's command line is
+    // appended to this one (kiln-cuda-sandbox --private-network -- ncu ...), which starts with
+    // an environment of a few fixed variables (profiledEnvironment), none of the engine's.
+    QStringList profilerCommand;
 };
 
 // One kiln-sandbox process driven over pipes, with its buffers in a shared memfd
@@ -94,7 +98,11 @@ private:
     bool mapBuffer(qint64 bytes);
     bool createBuffer(qint64 bytes, QString *error); // the memfd, sealed and mapped
     QList<QByteArray> commandLine(const QString &workDir) const;
-    int spawn(QList<QByteArray> args, int requestFd, int replyFd, int stderrFd);
+    int spawn(QList<QByteArray> args, int requestFd, int replyFd, int stderrFd,
+              const QString &workDir);
+    // What a profiler and the profiled sandbox under it start with: the search path, the work
+    // folder as home and temporary folder, the user's choice of GPUs, the allocator tunable.
+    static QList<QByteArray> profiledEnvironment(const QString &workDir);
 
     SandboxSettings m_settings;
     pid_t m_pid = -1;

@@ -62,6 +62,14 @@ struct VerifierOptions
     // (KILN_PROFILE_SANDBOX=1; trusted kernels only). CPU sandboxes never inherit it: a
     // profiler injected into a confined process cannot reach its host and hangs.
     bool cudaProfiling = false;
+    // kiln-cli profile: each candidates' process (never the checker's or the launcher's) is
+    // started by this Nsight Compute command line, in a network namespace of the two alone, and
+    // confined as --profiled (ProfileRun builds it). Empty: nothing is profiled.
+    QStringList cudaProfiler;
+    QString cudaProfilerFolder; // the profiler's installation, readable by the profiled sandbox
+    // One candidates' process at a time, ended before its results are read (a profiler writes
+    // its report as the process ends): no spares, no launcher.
+    bool profilesCandidates() const { return cudaProfiling || !cudaProfiler.isEmpty(); }
 
     // PyTorch backend (KernelBench problems): kiln-torch-sandbox isolates itself and runs the
     // user's python3 on kiln_torch_worker.py. Extensions are built once per source, in

@@ -1,0 +1,68 @@
+#include "profilesession.h"
+
+#include "engine/profile/candidateprofiler.h"
+#include "engine/shapeproposal.h"
+#include "store/runstore.h"
+#include "tasks/tasklibrary.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+namespace kiln {
+
+QString ProfileSession::reportBase(const QString &databasePath, qint64 runId, qint64 candidateId,
+                                   const QString &subject)
+{
+    const QDir folder(QFileInfo(databasePath).absoluteDir().filePath(QStringLiteral("profiles")));
+    folder.mkpath(QStringLiteral("."));
+    return folder.filePath(QStringLiteral("run%1-candidate%2-%3-%4")
+                               .arg(runId)
+                               .arg(candidateId)
+                               .arg(subject)
+                               .arg(QDateTime::currentMSecsSinceEpoch()));
+}
+
+std::optional<QList<ProfileRecord>> ProfileSession::run(RunStore &store, const TaskLibrary &library,
+                                                        const VerifierOptions &options,
+                                                        qint64 candidateId, bool withReference,
+                                                        const std::atomic<bool> &cancel,
+                                                        QString *error)
+{
+    const std::optional<CandidateRecord> candidate = store.candidate(candidateId);
+    const std::optional<RunRecord> run = candidate ? store.run(candidate->runId) : std::nullopt;
+    if (!candidate || !run) {
+        *error = QStringLiteral("no candidate %1 in %2").arg(candidateId).arg(store.path());
+        return std::nullopt;
+    }
+    if (!library.task(candidate->task)) {
+        *error = QStringLiteral("candidate %1 is of task '%2', which the task library does not "
+                                "have")
+                     .arg(candidateId)
+                     .arg(candidate->task);
+        return std::nullopt;
+    }
+    const Backend backend = backendFromName(run->backend).value_or(Backend::Cpu);
+    const Task task = ShapeProposal::forCandidate(*library.task(candidate->task), *candidate);
+    // The run's own secret, so the profiled inputs are drawn as its judgements were.
+    const quint64 secret = run->verifierSecret.value_or(0x6b696c6e);
+    const std::optional<EvaluationResult> judged = store.evaluation(candidateId);
+    const CandidateProfiler profiler(options);
+    QList<ProfileRecord> records;
+    QList<std::pair<QString, QString>> subjects{{QStringLiteral("candidate"), candidate->source}};
+    if (withReference)
+        subjects.append({QStringLiteral("reference"), task.referenceSource.value(backend)});
+    for (const auto &[subject, source] : subjects) {
+        ProfileRecord record =
+            profiler.profile(task, backend, source, secret, subject,
+                             reportBase(store.path(), run->id, candidateId, subject), cancel);
+        record.candidateId = candidateId;
+        if (subject == QLatin1String("candidate") && judged && judged->candidateMs)
+            CandidateProfiler::compareWithVerifier(record, *judged->candidateMs);
+        store.addProfile(record);
+        records << record;
+    }
+    return records;
+}
+
+} // namespace kiln
