@@ -7,10 +7,10 @@ namespace kiln {
 
 const QStringList &CommandLineOptions::views()
 {
-    static const QStringList names{QStringLiteral("tree"),       QStringLiteral("plots"),
-                                   QStringLiteral("table"),      QStringLiteral("code"),
-                                   QStringLiteral("diff"),       QStringLiteral("report"),
-                                   QStringLiteral("transcript"), QStringLiteral("diagnosis")};
+    static const QStringList names{
+        QStringLiteral("tree"),       QStringLiteral("plots"),   QStringLiteral("table"),
+        QStringLiteral("code"),       QStringLiteral("diff"),    QStringLiteral("report"),
+        QStringLiteral("transcript"), QStringLiteral("profile"), QStringLiteral("diagnosis")};
     return names;
 }
 

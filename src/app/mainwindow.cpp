@@ -12,6 +12,7 @@
 #include "memorydialog.h"
 #include "noticelabel.h"
 #include "plotspanel.h"
+#include "profilepanel.h"
 #include "replaybar.h"
 #include "reportpanel.h"
 #include "runprogresswidget.h"
@@ -102,6 +103,7 @@ void MainWindow::createPanels()
     m_diff = new DiffPanel(m_document);
     m_report = new ReportPanel;
     m_transcript = new TranscriptPanel;
+    m_profile = new ProfilePanel;
     m_editor = new ManualEditorPanel;
 }
 
@@ -214,6 +216,7 @@ void MainWindow::setupDocks()
     m_diffDock = makeDock(tr("Diff"), QStringLiteral("diffDock"), m_diff);
     m_reportDock = makeDock(tr("Verifier report"), QStringLiteral("reportDock"), m_report);
     m_transcriptDock = makeDock(tr("Transcript"), QStringLiteral("transcriptDock"), m_transcript);
+    m_profileDock = makeDock(tr("Profile"), QStringLiteral("profileDock"), m_profile);
     m_editorDock = makeDock(tr("Editor"), QStringLiteral("editorDock"), m_editor);
 
     m_plots = new PlotsPanel(m_document, m_selection);
@@ -230,8 +233,8 @@ void MainWindow::setupDocks()
     // holds the per-candidate panels above it.
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
-    for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
-                              m_plotsDock, m_diagnosisDock, m_candidatesDock})
+    for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_profileDock,
+                              m_editorDock, m_plotsDock, m_diagnosisDock, m_candidatesDock})
         m_ui->menuView->insertAction(m_ui->actionResetLayout, dock->toggleViewAction());
     m_ui->menuView->insertAction(m_ui->actionResetLayout, replayBar->toggleViewAction());
     m_ui->menuView->insertSeparator(m_ui->actionResetLayout);
@@ -239,8 +242,8 @@ void MainWindow::setupDocks()
 
 void MainWindow::applyDefaultLayout()
 {
-    for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_editorDock,
-                              m_plotsDock, m_diagnosisDock, m_candidatesDock}) {
+    for (QDockWidget *dock : {m_codeDock, m_diffDock, m_reportDock, m_transcriptDock, m_profileDock,
+                              m_editorDock, m_plotsDock, m_diagnosisDock, m_candidatesDock}) {
         dock->setFloating(false);
         dock->show();
     }
@@ -248,7 +251,8 @@ void MainWindow::applyDefaultLayout()
     tabifyDockWidget(m_codeDock, m_diffDock);
     tabifyDockWidget(m_diffDock, m_reportDock);
     tabifyDockWidget(m_reportDock, m_transcriptDock);
-    tabifyDockWidget(m_transcriptDock, m_editorDock);
+    tabifyDockWidget(m_transcriptDock, m_profileDock);
+    tabifyDockWidget(m_profileDock, m_editorDock);
     tabifyDockWidget(m_editorDock, m_plotsDock);
     tabifyDockWidget(m_plotsDock, m_diagnosisDock);
     addDockWidget(Qt::BottomDockWidgetArea, m_candidatesDock);
@@ -408,6 +412,8 @@ QDockWidget *MainWindow::dockFor(const QString &view) const
         return m_reportDock;
     if (view == QStringLiteral("transcript"))
         return m_transcriptDock;
+    if (view == QStringLiteral("profile"))
+        return m_profileDock;
     if (view == QStringLiteral("plots"))
         return m_plotsDock;
     if (view == QStringLiteral("diagnosis"))
@@ -628,6 +634,7 @@ void MainWindow::showCurrent()
         m_code->clear(why);
         m_report->clear(why);
         m_transcript->clear(why);
+        m_profile->clear(why);
         m_diff->clear(why);
         return;
     }
@@ -635,6 +642,7 @@ void MainWindow::showCurrent()
     m_code->showCandidate(*record, result);
     m_report->showCandidate(*record, result);
     m_transcript->showCandidate(*record);
+    showProfiles(*record);
     updateDiff();
 }
 

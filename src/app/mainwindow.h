@@ -41,6 +41,7 @@ class BackgroundRuns;
 class NoticeLabel;
 class Notices;
 class PlotsPanel;
+class ProfilePanel;
 class ReplayBar;
 class ReportPanel;
 class RunController;
@@ -134,6 +135,7 @@ public:
     DiffPanel *diffPanel() const { return m_diff; }
     ReportPanel *reportPanel() const { return m_report; }
     TranscriptPanel *transcriptPanel() const { return m_transcript; }
+    ProfilePanel *profilePanel() const { return m_profile; }
     ManualEditorPanel *editorPanel() const { return m_editor; }
     RunProgressWidget *progressWidget() const { return m_progress; }
     Workspace *workspace() const { return m_workspace; }
@@ -235,6 +237,9 @@ private:
     bool askTask(FileEvaluationPlan &plan); // false: the user cancelled
     bool showsWorkspaceRun(qint64 runId) const;
     void onRejudged(qint64 runId, qint64 newRunId, int changed, const QString &error);
+    bool profileCandidate(qint64 candidateId, QString *error);
+    void onProfiled(qint64 candidateId, const QString &error);
+    void showProfiles(const CandidateRecord &record);
     void onManualStored(int ticket, const CandidateRecord &candidate);
     void onManualFinished(int ticket, bool ok, const CandidateRecord &candidate,
                           const EvaluationResult &result, const QString &error);
@@ -256,6 +261,7 @@ private:
     DiffPanel *m_diff;
     ReportPanel *m_report;
     TranscriptPanel *m_transcript;
+    ProfilePanel *m_profile;
     ManualEditorPanel *m_editor;
     Workspace *m_workspace;
     RunProgressWidget *m_progress = nullptr;
@@ -268,6 +274,7 @@ private:
     QDockWidget *m_diffDock = nullptr;
     QDockWidget *m_reportDock = nullptr;
     QDockWidget *m_transcriptDock = nullptr;
+    QDockWidget *m_profileDock = nullptr;
     QDockWidget *m_plotsDock = nullptr;
     PlotsPanel *m_plots = nullptr;
     CandidateHighlight *m_highlight = nullptr;

@@ -2,8 +2,10 @@
 // (editable copies and dropped files). The window's layout and browsing live in mainwindow.cpp.
 #include "mainwindow.h"
 
+#include "engine/profile/candidateprofiler.h"
 #include "memorydialog.h"
 #include "models/memorytablemodel.h"
+#include "profilepanel.h"
 
 #include "codeeditor.h"
 #include "codepanel.h"
@@ -126,6 +128,14 @@ void MainWindow::setupRunActions()
         if (!rejudgeShownRun(&error))
             warnOf(error);
     });
+    connect(
+        m_workspace, &Workspace::profiled, this,
+        [this](int, qint64 candidateId, const QString &error) { onProfiled(candidateId, error); });
+    connect(m_profile, &ProfilePanel::profileRequested, this, [this](qint64 candidateId) {
+        QString error;
+        if (!profileCandidate(candidateId, &error))
+            warnOf(error);
+    });
     connect(m_selection, &CandidateSelection::currentChanged, this, &MainWindow::updateRunActions);
     setupRunsGoingMenu();
     updateRunActions();
@@ -145,6 +155,36 @@ bool MainWindow::rejudgeShownRun(QString *error)
     updateRunActions();
     tell(tr("Judging run #%1 again with the strict verifier…").arg(run->id));
     return true;
+}
+
+void MainWindow::showProfiles(const CandidateRecord &record)
+{
+    const RunRecord *run = shownRun();
+    const Backend backend = backendFromName(run ? run->backend : QString()).value_or(Backend::Cpu);
+    m_profile->showCandidate(record.id, m_document->profiles(record.id),
+                             CandidateProfiler::unavailable(backend));
+}
+
+bool MainWindow::profileCandidate(qint64 candidateId, QString *error)
+{
+    if (!ensureWorkspace(m_document->databasePath(), error))
+        return false;
+    m_workspace->profileCandidate(candidateId);
+    m_profile->setProfiling(candidateId);
+    tell(tr("Profiling candidate #%1 with Nsight Compute, then its reference…").arg(candidateId));
+    return true;
+}
+
+void MainWindow::onProfiled(qint64 candidateId, const QString &error)
+{
+    m_profile->setProfiling(0);
+    if (!error.isEmpty()) {
+        warnOf(tr("Candidate #%1 was not profiled: %2").arg(candidateId).arg(error));
+        return;
+    }
+    if (m_selection->current() == candidateId)
+        showCurrent();
+    tell(tr("Candidate #%1 profiled: see the Profile tab").arg(candidateId));
 }
 
 void MainWindow::onRejudged(qint64 runId, qint64 newRunId, int changed, const QString &error)

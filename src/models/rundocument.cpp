@@ -340,6 +340,11 @@ FastPReport::Collected RunDocument::fastP()
     return m_store ? FastPReport::collect(*m_store) : FastPReport::Collected();
 }
 
+QList<ProfileRecord> RunDocument::profiles(qint64 candidateId)
+{
+    return m_store ? m_store->profiles(candidateId) : QList<ProfileRecord>();
+}
+
 std::optional<CandidateRecord> RunDocument::candidate(qint64 candidateId)
 {
     for (const CandidateRecord &record : std::as_const(m_recordCache)) {

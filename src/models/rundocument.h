@@ -8,6 +8,7 @@
 
 #include "core/candidaterecord.h"
 #include "core/evaluationresult.h"
+#include "core/profilerecord.h"
 #include "core/runrecord.h"
 
 #include <QHash>
@@ -84,6 +85,8 @@ public:
     // Full record and evaluation, read from the store (the last few are cached).
     std::optional<CandidateRecord> candidate(qint64 candidateId);
     std::optional<EvaluationResult> evaluation(qint64 candidateId);
+    // Its hardware profiles, newest first (read each time: a profile may have just been added).
+    QList<ProfileRecord> profiles(qint64 candidateId);
 
     // Reads the events logged since the last load or poll, here and now (tests, screenshots),
     // and applies them; returns how many changed the document.

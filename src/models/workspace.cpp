@@ -2,6 +2,7 @@
 
 #include "core/installlayout.h"
 #include "engine/cluster/slurmevaluator.h"
+#include "engine/profile/profilesession.h"
 #include "engine/rejudge.h"
 #include "engine/verifierevaluator.h"
 #include "runcontroller.h"
@@ -338,6 +339,29 @@ int Workspace::evaluateAlone(const QString &taskName, Backend backend, const QSt
         stored(outcome.candidate);
         return std::optional<ManualSubmission::Outcome>(outcome);
     });
+}
+
+int Workspace::profileCandidate(qint64 candidateId)
+{
+    const int ticket = m_nextTicket++;
+    ++m_manualInFlight; // the database stays this one until it is done
+    const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
+    RunStore *store = m_store.get();
+    const VerifierOptions options = m_evaluator->verifier().options();
+    m_manualJobs.append(QtConcurrent::run([=, this] {
+        QString error = store ? QString() : tr("no workspace database is open");
+        if (store)
+            ProfileSession::run(*store, m_tasks, options, candidateId, true, *cancel, &error);
+        QMetaObject::invokeMethod(
+            this,
+            [=, this] {
+                --m_manualInFlight;
+                emit profiled(ticket, candidateId, error);
+            },
+            Qt::QueuedConnection);
+    }));
+    m_manualJobs.removeIf([](const QFuture<void> &f) { return f.isFinished(); });
+    return ticket;
 }
 
 int Workspace::rejudgeStrictly(qint64 runId)

@@ -70,6 +70,9 @@ public:
     // `kiln-cli rejudge` in the background: a run's candidates judged again by the strict
     // verifier into a new run (the leaky-verifier lesson from the window); rejudged follows.
     int rejudgeStrictly(qint64 runId);
+    // `kiln-cli profile` in the background: the candidate and its task's reference under Nsight
+    // Compute, stored as profiles of the candidate; profiled follows.
+    int profileCandidate(qint64 candidateId);
 
 signals:
     void runAdded(kiln::RunController *controller);
@@ -81,6 +84,8 @@ signals:
                         const kiln::EvaluationResult &result, const QString &error);
     // newRunId 0: it failed, error says why; changed: candidates whose verdict differs.
     void rejudged(int ticket, qint64 runId, qint64 newRunId, int changed, const QString &error);
+    // error: why nothing was stored (no such candidate); a failed profile is stored with why.
+    void profiled(int ticket, qint64 candidateId, const QString &error);
 
 private:
     RunController *addController(RunController *controller);

@@ -64,7 +64,7 @@ private slots:
         QCOMPARE(*o->select, 17);
         QCOMPARE(o->view, QStringLiteral("tree"));
         QCOMPARE(o->screenshot, QStringLiteral("o.png"));
-        QCOMPARE(CommandLineOptions::views().size(), 8);
+        QCOMPARE(CommandLineOptions::views().size(), 9);
     }
 
     // What a file manager passes: the database as a bare path; a second bare word is an error.

@@ -9,6 +9,7 @@
 #include "app/manualedittab.h"
 #include "app/plotrenderer.h"
 #include "app/plotspanel.h"
+#include "app/profilepanel.h"
 #include "app/runlauncherdialog.h"
 #include "app/runprogresswidget.h"
 #include "app/startpage.h"
@@ -25,6 +26,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QJsonArray>
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
@@ -33,6 +35,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace kiln;
 
@@ -111,6 +114,50 @@ private slots:
         QCOMPARE(candidatesIn(m_a), inA + 1);
         QCOMPARE(candidatesIn(m_b), inB);
         QCOMPARE(window.document()->databasePath(), m_b); // the view stayed where it was
+    }
+
+    // The Profile tab: on a CPU run it says why there is no profile and offers no button; a
+    // profile in the database (as kiln-cli profile stores one) is shown beside its reference.
+    void theProfileTabShowsStoredProfiles()
+    {
+        {
+            MainWindow window(MainWindow::Settings::Ignore);
+            open(window, m_a);
+            window.selectBestCandidate();
+            const QString text = window.profilePanel()->browser()->toPlainText();
+            QVERIFY2(text.contains(QStringLiteral("no hardware profiler for the cpu backend")),
+                     qPrintable(text));
+            QVERIFY(!window.profilePanel()->profileButton()->isEnabled());
+        }
+        {
+            auto store = RunStore::open(m_a, RunStore::Mode::ReadWrite);
+            QVERIFY(store);
+            for (const CandidateRecord &c : store->candidates(store->runs().first().id))
+                for (const char *subject : {"candidate", "reference"}) {
+                    ProfileRecord profile;
+                    profile.candidateId = c.id;
+                    profile.subject = QString::fromLatin1(subject);
+                    profile.ok = true;
+                    const QString kernel = profile.subject == u"candidate"
+                                               ? QStringLiteral("add_fast")
+                                               : QStringLiteral("add_reference");
+                    profile.metrics = {
+                        {QStringLiteral("duration_ms"), 0.042},
+                        {QStringLiteral("kernels"),
+                         QJsonArray{QJsonObject{{QStringLiteral("kernel"), kernel},
+                                                {QStringLiteral("duration_ms"), 0.042},
+                                                {QStringLiteral("registers_per_thread"), 18}}}}};
+                    profile.fingerprint = {{QStringLiteral("gpu"), QStringLiteral("test GPU")}};
+                    QVERIFY(store->addProfile(profile) > 0);
+                }
+        }
+        MainWindow window(MainWindow::Settings::Ignore);
+        open(window, m_a);
+        window.selectBestCandidate();
+        const QString text = window.profilePanel()->browser()->toPlainText();
+        for (const char *expected : {"add_fast", "add_reference", "registers per thread", "18",
+                                     "0.042 ms a call by Nsight Compute", "test GPU"})
+            QVERIFY2(text.contains(QString::fromLatin1(expected)), qPrintable(text));
     }
 
     // Item 4: a run going in a.db while b.db is shown is listed, said in the status bar, and
