@@ -1,6 +1,7 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
 #include "engine/profile/profilesession.h"
+#include "engine/verifierevaluator.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
 
@@ -80,9 +81,10 @@ int runProfileCommand(const QStringList &arguments)
     if (!store)
         return cli.usageError(error);
     const std::atomic<bool> never{false};
-    const auto records = ProfileSession::run(
-        *store, TaskLibrary::standard(cli.tasksDirs()), VerifierOptions::defaults(), candidateId,
-        !cli.parser().isSet(QStringLiteral("no-reference")), never, &error);
+    VerifierEvaluator evaluator(VerifierOptions::defaults(), 1);
+    const auto records =
+        ProfileSession::run(*store, TaskLibrary::standard(cli.tasksDirs()), evaluator, candidateId,
+                            !cli.parser().isSet(QStringLiteral("no-reference")), never, &error);
     if (!records)
         return cli.usageError(error);
     bool profiled = true;

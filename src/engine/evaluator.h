@@ -2,6 +2,7 @@
 
 #include "core/backend.h"
 #include "core/evaluationresult.h"
+#include "core/profilerecord.h"
 #include "tasks/task.h"
 
 #include <atomic>
@@ -39,6 +40,24 @@ public:
         Q_UNUSED(cancel);
         return unprofiled(QStringLiteral("this evaluator takes no hardware profile of %1 kernels")
                               .arg(backendName(backend)));
+    }
+    // A hardware profile of one source kept as a record, its report at reportBase + ".ncu-rep"
+    // (kiln-cli profile, --param profile): subject "candidate" or "reference". Not ok, with
+    // the reason, where this evaluator takes none.
+    virtual ProfileRecord profileRecord(const Task &task, Backend backend, const QString &source,
+                                        quint64 runSecret, const QString &subject,
+                                        const QString &reportBase, const std::atomic<bool> &cancel)
+    {
+        Q_UNUSED(task);
+        Q_UNUSED(source);
+        Q_UNUSED(runSecret);
+        Q_UNUSED(reportBase);
+        Q_UNUSED(cancel);
+        ProfileRecord record;
+        record.subject = subject;
+        record.reason = QStringLiteral("this evaluator takes no hardware profile of %1 kernels")
+                            .arg(backendName(backend));
+        return record;
     }
     // The profile stage without a profile: `why`, and that the verifier's data stands in.
     static StageResult unprofiled(const QString &why)

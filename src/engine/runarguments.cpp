@@ -49,6 +49,11 @@ bool applyEngineParameter(RunConfig &config, const QString &key, const QVariant 
         if (config.duplicates != QLatin1String("reuse") &&
             config.duplicates != QLatin1String("remeasure"))
             *error = QStringLiteral("duplicates must be reuse or remeasure");
+    } else if (key == QLatin1String("profile")) {
+        config.profile = value.toString();
+        if (!QStringList{QStringLiteral("none"), QStringLiteral("best"), QStringLiteral("all")}
+                 .contains(config.profile))
+            *error = QStringLiteral("profile must be best, all or none");
     } else if (key == QLatin1String("confirm")) {
         const QString text = value.toString();
         if (text != QLatin1String("on") && text != QLatin1String("off") &&
@@ -151,7 +156,7 @@ QStringList RunArguments::engineParameterNames()
             QStringLiteral("round_limit"),    QStringLiteral("reasoning_length"),
             QStringLiteral("allocation"),     QStringLiteral("generation_threads"),
             QStringLiteral("sandboxes"),      QStringLiteral("duplicates"),
-            QStringLiteral("confirm")};
+            QStringLiteral("confirm"),        QStringLiteral("profile")};
 }
 
 QCommandLineOption RunArguments::strategyOption()
@@ -388,7 +393,8 @@ std::optional<RunConfig> RunArguments::toConfig(const QCommandLineParser &p,
         return std::nullopt;
     config.backend = *backend;
     for (const QString &problem : {RunConfig::verifierProblem(config.verifier, config.backend),
-                                   RunConfig::languageProblem(config.language, config.backend)}) {
+                                   RunConfig::languageProblem(config.language, config.backend),
+                                   RunConfig::profileProblem(config.profile, config.backend)}) {
         if (!problem.isEmpty()) {
             *error = problem;
             return std::nullopt;

@@ -29,6 +29,7 @@ QJsonObject RunConfig::toJson() const
         {QStringLiteral("reasoning_length"), double(reasoningLength)},
         {QStringLiteral("allocation"), allocation},
         {QStringLiteral("duplicates"), duplicates},
+        {QStringLiteral("profile"), profile},
         {QStringLiteral("confirm_best"), confirmBest},
         {QStringLiteral("replay_run"), double(replayRunId)},
         {QStringLiteral("verifier_seed"),
@@ -46,6 +47,15 @@ QString RunConfig::verifierProblem(const QString &mode, Backend backend)
     if (mode == QLatin1String("lenient") && backend != Backend::Cpu)
         return QStringLiteral("--verifier lenient runs on the CPU backend only (--backend cpu)");
     return {};
+}
+
+QString RunConfig::profileProblem(const QString &profile, Backend backend)
+{
+    if (profile == QLatin1String("none") || backend == Backend::Cuda)
+        return {};
+    return QStringLiteral("--param profile=%1 needs the cuda backend: Kiln has no hardware "
+                          "profiler for %2 kernels")
+        .arg(profile, backendName(backend));
 }
 
 QString RunConfig::languageProblem(const QString &language, Backend backend, bool allowAuto)
@@ -102,6 +112,7 @@ RunConfig RunConfig::fromJson(const QJsonObject &o)
     c.reasoningLength = qint64(o.value(QStringLiteral("reasoning_length")).toDouble());
     c.allocation = o.value(QStringLiteral("allocation")).toString(c.allocation);
     c.duplicates = o.value(QStringLiteral("duplicates")).toString(c.duplicates);
+    c.profile = o.value(QStringLiteral("profile")).toString(c.profile);
     c.confirmBest = o.value(QStringLiteral("confirm_best")).toBool(c.confirmBest);
     c.replayRunId = qint64(o.value(QStringLiteral("replay_run")).toDouble());
     if (o.value(QStringLiteral("verifier_seed")).isString())

@@ -41,6 +41,10 @@ struct RunConfig
     // noise), still marked as a duplicate.
     QString duplicates = QStringLiteral("reuse");
     bool reusesDuplicates() const { return duplicates == QLatin1String("reuse"); }
+    // Hardware profiles once the rounds are done (CUDA backend, Nsight Compute): "none", "best"
+    // (each task's best, beside its reference) or "all" (every passing candidate, and the
+    // reference beside each task's best).
+    QString profile = QStringLiteral("none");
     // Why the budget ends the run before its strategy does what it is named for
     // (Strategy::budgetShortfall), where the budget counts evaluations or samples; else empty.
     QString budgetShortfall() const;
@@ -57,6 +61,8 @@ struct RunConfig
     // cuda, triton ...); what prompts ask for and what the verifier accepts. Other backends
     // keep "cuda" (Kiln's own kernel ABI).
     QString language = QStringLiteral("cuda");
+    // Why --param profile cannot be honoured on `backend` (only CUDA has a profiler), or empty.
+    static QString profileProblem(const QString &profile, Backend backend);
     // Why a --language value cannot serve a run on `backend` ("" when it can); `allowAuto`:
     // "auto" (each candidate's own language) is accepted, as a single eval does.
     static QString languageProblem(const QString &language, Backend backend,

@@ -6,6 +6,7 @@
 #include "engine/localexecutor.h"
 #include "engine/memory/memorylesson.h"
 #include "engine/memory/memoryranker.h"
+#include "engine/profile/profilesession.h"
 #include "engine/reports/trajectorylog.h"
 #include "engine/shapeproposal.h"
 #include "engine/sourcefingerprint.h"
@@ -316,6 +317,7 @@ QString SearchEngine::run()
     m_store.updateRunStatus(m_runId, RunRecord::Status::Running);
     m_store.appendEvent(m_runId, QStringLiteral("run_started"));
     const QString reason = runRounds();
+    profileChosen();
     {
         std::lock_guard lock(m_mutex);
         m_store.updateRunBudget(m_runId, m_ledger.used());
@@ -799,6 +801,33 @@ void SearchEngine::indexJudgements()
         // A best whose confirmation a crash cut short is no confirmed best.
         if (e.verdict == Verdict::Pass && e.speedup && (e.confirmed || !m_config.confirmBest))
             m_confirmedBest[c.task] = std::max(m_confirmedBest.value(c.task), *e.speedup);
+    }
+}
+
+void SearchEngine::profileChosen()
+{
+    const std::optional<RunRecord> run = m_store.run(m_runId);
+    if (m_config.profile == QLatin1String("none") || m_cancel || !run)
+        return;
+    const QMap<qint64, EvaluationResult> judged = m_store.evaluationsForRun(m_runId);
+    QList<CandidateRecord> passing;
+    QHash<QString, std::pair<qint64, double>> best; // task: candidate, speedup
+    for (const CandidateRecord &c : m_store.candidates(m_runId)) {
+        const auto e = judged.constFind(c.id);
+        if (e == judged.cend() || e->verdict != Verdict::Pass || !e->speedup || e->duplicateOf)
+            continue;
+        passing << c;
+        if (!best.contains(c.task) || *e->speedup > best.value(c.task).second)
+            best.insert(c.task, {c.id, *e->speedup});
+    }
+    for (const CandidateRecord &c : std::as_const(passing)) {
+        const bool isBest = best.value(c.task).first == c.id;
+        const Task *of = task(c.task);
+        if ((!isBest && m_config.profile != QLatin1String("all")) || !of || m_cancel)
+            continue;
+        ProfileSession::profileStored(m_store, m_evaluator, *run,
+                                      ShapeProposal::forCandidate(*of, c), c, secretOf(*run),
+                                      isBest, m_cancel);
     }
 }
 

@@ -136,6 +136,9 @@ private:
     void indexJudgements();
     // Stores the lesson of an improvement in the optimisation memory (caller holds m_mutex).
     void recordLesson(const Job &job, const CandidateRecord &child, const EvaluationResult &result);
+    // --param profile: hardware profiles of the run's best (or every passing) candidates, once
+    // its rounds are done; each task's best with its reference beside it.
+    void profileChosen();
     // Requests a round of the task may make, with `reserved` requests of rounds planned beside
     // it not yet spent.
     int startable(const QString &task, int reserved = 0) const;

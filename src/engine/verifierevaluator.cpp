@@ -67,9 +67,8 @@ StageResult VerifierEvaluator::profile(const Task &task, Backend backend, const 
     // The report itself is not kept here: the stage carries its metrics.
     const QTemporaryDir folder(m_verifier.options().workRoot + QStringLiteral("/kiln-ncu-XXXXXX"));
     const ProfileRecord record =
-        CandidateProfiler(m_verifier.options())
-            .profile(task, backend, source, runSecret, QStringLiteral("candidate"),
-                     folder.filePath(QStringLiteral("profile")), cancel);
+        profileRecord(task, backend, source, runSecret, QStringLiteral("candidate"),
+                      folder.filePath(QStringLiteral("profile")), cancel);
     if (!record.ok)
         return unprofiled(record.reason);
     StageResult stage;
@@ -81,6 +80,15 @@ StageResult VerifierEvaluator::profile(const Task &task, Backend backend, const 
     stage.data = record.metrics;
     stage.data.insert(QStringLiteral("fingerprint"), record.fingerprint);
     return stage;
+}
+
+ProfileRecord VerifierEvaluator::profileRecord(const Task &task, Backend backend,
+                                               const QString &source, quint64 runSecret,
+                                               const QString &subject, const QString &reportBase,
+                                               const std::atomic<bool> &cancel)
+{
+    return CandidateProfiler(m_verifier.options())
+        .profile(task, backend, source, runSecret, subject, reportBase, cancel);
 }
 
 } // namespace kiln

@@ -29,6 +29,10 @@ public:
     // Nsight Compute); elsewhere, or where ncu is missing or not permitted, the stage says why.
     StageResult profile(const Task &task, Backend backend, const QString &source, quint64 runSecret,
                         const std::atomic<bool> &cancel) override;
+    ProfileRecord profileRecord(const Task &task, Backend backend, const QString &source,
+                                quint64 runSecret, const QString &subject,
+                                const QString &reportBase,
+                                const std::atomic<bool> &cancel) override;
     static int gpuInFlight();
     Verifier &verifier() { return m_verifier; }
     // CPU sandboxes busy right now, over every engine this evaluator serves.

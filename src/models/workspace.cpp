@@ -347,11 +347,10 @@ int Workspace::profileCandidate(qint64 candidateId)
     ++m_manualInFlight; // the database stays this one until it is done
     const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
     RunStore *store = m_store.get();
-    const VerifierOptions options = m_evaluator->verifier().options();
     m_manualJobs.append(QtConcurrent::run([=, this] {
         QString error = store ? QString() : tr("no workspace database is open");
         if (store)
-            ProfileSession::run(*store, m_tasks, options, candidateId, true, *cancel, &error);
+            ProfileSession::run(*store, m_tasks, *m_evaluator, candidateId, true, *cancel, &error);
         QMetaObject::invokeMethod(
             this,
             [=, this] {

@@ -61,6 +61,12 @@ private slots:
         QCOMPARE(parsed->config.seed, quint64(1));
         QVERIFY(parsed->database.isEmpty()); // not given: the caller decides
         QCOMPARE(parsed->sandboxes, 0);
+        QCOMPARE(parsed->config.profile, QStringLiteral("none"));
+        // A run keeps the wish with its configuration (the CUDA backend needs a GPU to parse).
+        RunConfig profiled = parsed->config;
+        profiled.profile = QStringLiteral("all");
+        QCOMPARE(RunConfig::fromJson(profiled.toJson()).profile, QStringLiteral("all"));
+        QVERIFY(RunConfig::profileProblem(QStringLiteral("best"), Backend::Cuda).isEmpty());
     }
 
     void rejectsBadInput_data()
@@ -104,6 +110,12 @@ private slots:
         QTest::newRow("backend") << QStringList{task, va, QStringLiteral("--backend"),
                                                 QStringLiteral("tpu")}
                                  << QStringLiteral("--backend must be auto, cpu, cuda or pytorch");
+        QTest::newRow("profile value")
+            << QStringList{task, va, cpu, QStringLiteral("--param"), QStringLiteral("profile=some")}
+            << QStringLiteral("profile must be best, all or none");
+        QTest::newRow("profile off cuda")
+            << QStringList{task, va, cpu, QStringLiteral("--param"), QStringLiteral("profile=best")}
+            << QStringLiteral("needs the cuda backend");
         QTest::newRow("stray word") << QStringList{task, va, cpu, QStringLiteral("extra")}
                                     << QStringLiteral("unexpected argument 'extra'");
         QTest::newRow("unknown option")

@@ -1,6 +1,8 @@
 #include "profilesession.h"
 
+#include "engine/evaluator.h"
 #include "engine/profile/candidateprofiler.h"
+#include "engine/searchengine.h"
 #include "engine/shapeproposal.h"
 #include "store/runstore.h"
 #include "tasks/tasklibrary.h"
@@ -23,9 +25,36 @@ QString ProfileSession::reportBase(const QString &databasePath, qint64 runId, qi
                                .arg(QDateTime::currentMSecsSinceEpoch()));
 }
 
+QList<ProfileRecord> ProfileSession::profileStored(RunStore &store, Evaluator &evaluator,
+                                                   const RunRecord &run, const Task &task,
+                                                   const CandidateRecord &candidate, quint64 secret,
+                                                   bool withReference,
+                                                   const std::atomic<bool> &cancel)
+{
+    const Backend backend = backendFromName(run.backend).value_or(Backend::Cpu);
+    const std::optional<EvaluationResult> judged = store.evaluation(candidate.id);
+    QList<std::pair<QString, QString>> subjects{{QStringLiteral("candidate"), candidate.source}};
+    if (withReference)
+        subjects.append({QStringLiteral("reference"), task.referenceSource.value(backend)});
+    QList<ProfileRecord> records;
+    for (const auto &[subject, source] : subjects) {
+        if (cancel)
+            break;
+        ProfileRecord record = evaluator.profileRecord(
+            task, backend, source, secret, subject,
+            reportBase(store.path(), run.id, candidate.id, subject), cancel);
+        record.candidateId = candidate.id;
+        if (subject == QLatin1String("candidate") && judged && judged->candidateMs)
+            CandidateProfiler::compareWithVerifier(record, *judged->candidateMs);
+        store.addProfile(record);
+        records << record;
+    }
+    return records;
+}
+
 std::optional<QList<ProfileRecord>> ProfileSession::run(RunStore &store, const TaskLibrary &library,
-                                                        const VerifierOptions &options,
-                                                        qint64 candidateId, bool withReference,
+                                                        Evaluator &evaluator, qint64 candidateId,
+                                                        bool withReference,
                                                         const std::atomic<bool> &cancel,
                                                         QString *error)
 {
@@ -42,27 +71,10 @@ std::optional<QList<ProfileRecord>> ProfileSession::run(RunStore &store, const T
                      .arg(candidate->task);
         return std::nullopt;
     }
-    const Backend backend = backendFromName(run->backend).value_or(Backend::Cpu);
     const Task task = ShapeProposal::forCandidate(*library.task(candidate->task), *candidate);
     // The run's own secret, so the profiled inputs are drawn as its judgements were.
-    const quint64 secret = run->verifierSecret.value_or(0x6b696c6e);
-    const std::optional<EvaluationResult> judged = store.evaluation(candidateId);
-    const CandidateProfiler profiler(options);
-    QList<ProfileRecord> records;
-    QList<std::pair<QString, QString>> subjects{{QStringLiteral("candidate"), candidate->source}};
-    if (withReference)
-        subjects.append({QStringLiteral("reference"), task.referenceSource.value(backend)});
-    for (const auto &[subject, source] : subjects) {
-        ProfileRecord record =
-            profiler.profile(task, backend, source, secret, subject,
-                             reportBase(store.path(), run->id, candidateId, subject), cancel);
-        record.candidateId = candidateId;
-        if (subject == QLatin1String("candidate") && judged && judged->candidateMs)
-            CandidateProfiler::compareWithVerifier(record, *judged->candidateMs);
-        store.addProfile(record);
-        records << record;
-    }
-    return records;
+    return profileStored(store, evaluator, *run, task, *candidate, SearchEngine::secretOf(*run),
+                         withReference, cancel);
 }
 
 } // namespace kiln

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "core/candidaterecord.h"
 #include "core/profilerecord.h"
-#include "verifier/harness/verifieroptions.h"
+#include "core/runrecord.h"
 
 #include <QList>
 #include <atomic>
@@ -9,21 +10,29 @@
 
 namespace kiln {
 
+class Evaluator;
 class RunStore;
+class Task;
 class TaskLibrary;
 
-// kiln-cli profile on a stored candidate: its source, task, shape and run secret from the
-// workspace; the candidate profiled, then (withReference) its task's reference the same way;
-// each record stored (a failed one with its reason) and its report kept under "profiles/"
-// beside the database, its duration compared with the verifier's stored median.
+// Hardware profiles of stored candidates (kiln-cli profile, the window's Profile tab, a run's
+// --param profile): the candidate profiled by the evaluator with its run's task, shape and
+// secret, then (withReference) its task's reference the same way; each record stored (a failed
+// one with its reason), the report kept under "profiles/" beside the database, the candidate's
+// duration compared with the verifier's stored median.
 class ProfileSession
 {
 public:
     // Nothing, with `error`, where the candidate or its task cannot be found.
     static std::optional<QList<ProfileRecord>> run(RunStore &store, const TaskLibrary &library,
-                                                   const VerifierOptions &options,
-                                                   qint64 candidateId, bool withReference,
+                                                   Evaluator &evaluator, qint64 candidateId,
+                                                   bool withReference,
                                                    const std::atomic<bool> &cancel, QString *error);
+    // The same for a candidate whose run and task the caller has (the search engine).
+    static QList<ProfileRecord> profileStored(RunStore &store, Evaluator &evaluator,
+                                              const RunRecord &run, const Task &task,
+                                              const CandidateRecord &candidate, quint64 secret,
+                                              bool withReference, const std::atomic<bool> &cancel);
     // Where a candidate's report goes (without ".ncu-rep"): profiles/ beside the database.
     static QString reportBase(const QString &databasePath, qint64 runId, qint64 candidateId,
                               const QString &subject);
