@@ -87,6 +87,12 @@ QByteArray toJson(RunStore &store, qint64 runId)
         object.insert(QStringLiteral("evaluation"), it == evaluations.cend()
                                                         ? QJsonValue(QJsonValue::Null)
                                                         : QJsonValue(it->toJson()));
+        // Its hardware profiles (kiln-cli profile), newest first, where it has any.
+        QJsonArray profiles;
+        for (const ProfileRecord &profile : store.profiles(c.id))
+            profiles.append(profile.toJson());
+        if (!profiles.isEmpty())
+            object.insert(QStringLiteral("profiles"), profiles);
         candidates.append(object);
     }
     const QJsonObject document{{QStringLiteral("run"), RunReport::runJson(store, runId)},

@@ -504,7 +504,8 @@ GenerationRequest SearchEngine::generationRequest(const RoundPlan &plan, int ind
     g.operation = r.operation;
     for (qint64 parent : r.parents) {
         g.parents.append(m_candidates.value(parent));
-        g.parentEvaluations.append(m_evaluations.value(parent));
+        g.parentEvaluations.append(
+            ProfileSession::withStoredProfile(m_store, parent, m_evaluations.value(parent)));
     }
     g.reasoningLength = r.reasoningLength > 0 ? r.reasoningLength : m_config.reasoningLength;
     g.seed = m_config.seed;

@@ -383,6 +383,46 @@ private slots:
                  qPrintable(why));
     }
 
+    // kiln-cli profile on a CPU run: each profile says why there is none, is stored and
+    // exported with its candidate, and the command fails; a candidate that is not there is a
+    // usage error.
+    void profileSaysWhyAndIsExported()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("w.db"));
+        QCOMPARE(
+            runCli({QStringLiteral("run"), QStringLiteral("--task"), QStringLiteral("vector_add"),
+                    QStringLiteral("--budget"), QStringLiteral("1"), QStringLiteral("--db"), db})
+                .status,
+            0);
+        const Outcome o =
+            runCli({QStringLiteral("profile"), QStringLiteral("--db"), db,
+                    QStringLiteral("--candidate"), QStringLiteral("1"), QStringLiteral("--json")});
+        QCOMPARE(o.status, 1);
+        const QJsonArray profiles = o.json().value(QStringLiteral("profiles")).toArray();
+        QCOMPARE(profiles.size(), 2);
+        QCOMPARE(profiles[1].toObject().value(QStringLiteral("subject")).toString(),
+                 QStringLiteral("reference"));
+        for (const QJsonValue &profile : profiles)
+            QVERIFY(profile.toObject()
+                        .value(QStringLiteral("reason"))
+                        .toString()
+                        .contains(QStringLiteral("no hardware profiler for the cpu backend")));
+        const Outcome exported = runCli({QStringLiteral("export"), QStringLiteral("--db"), db,
+                                         QStringLiteral("--run"), QStringLiteral("1")});
+        const QJsonArray candidates = QJsonDocument::fromJson(exported.out)
+                                          .object()
+                                          .value(QStringLiteral("candidates"))
+                                          .toArray();
+        QCOMPARE(candidates.first().toObject().value(QStringLiteral("profiles")).toArray().size(),
+                 2);
+        QCOMPARE(runCli({QStringLiteral("profile"), QStringLiteral("--db"), db,
+                         QStringLiteral("--candidate"), QStringLiteral("99")})
+                     .status,
+                 2);
+        QCOMPARE(runCli({QStringLiteral("profile"), QStringLiteral("--db"), db}).status, 2);
+    }
+
     void badArgumentsExitTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -3,6 +3,7 @@
 // no shape, value, address or candidate output.
 #include "policies/feedbacksummary.h"
 
+#include <QJsonArray>
 #include <QTest>
 
 using namespace kiln;
@@ -79,6 +80,35 @@ private slots:
         QVERIFY(text.contains(u"Stage correctness: FAILED - y on rows=37,cols=999"));
         QCOMPARE(FeedbackSummary::hiddenFailureStage(result), QString());
         QCOMPARE(FeedbackSummary::policySummary(result), result.summary);
+    }
+
+    // A stored hardware profile of the parent goes into its feedback, its metrics a line each.
+    void hardwareProfileIsListed()
+    {
+        EvaluationResult result;
+        result.verdict = Verdict::Pass;
+        result.candidateMs = 0.05;
+        StageResult profile;
+        profile.name = QStringLiteral("hardware_profile");
+        profile.ok = true;
+        profile.detail = QStringLiteral("Nsight Compute 2025.3 on NVIDIA H100");
+        profile.data = {{QStringLiteral("kernels"),
+                         QJsonArray{QJsonObject{
+                             {QStringLiteral("kernel"), QStringLiteral("add")},
+                             {QStringLiteral("memory_throughput_pct"), 91.5},
+                             {QStringLiteral("top_stalls"),
+                              QJsonArray{QJsonObject{
+                                  {QStringLiteral("reason"), QStringLiteral("long_scoreboard")},
+                                  {QStringLiteral("cycles_per_issue"), 12.5}}}}}}}};
+        result.stages.append(profile);
+        const QString text = FeedbackSummary::describe(result);
+        QVERIFY2(text.contains(u"Hardware profile (Nsight Compute 2025.3 on NVIDIA H100):"),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"- kernel `add`"), qPrintable(text));
+        QVERIFY2(text.contains(u"memory throughput: 91.5 % of peak"), qPrintable(text));
+        QVERIFY2(text.contains(u"top warp stalls: long_scoreboard (12.5 cycles"), qPrintable(text));
+        result.stages.first().ok = false; // a failed profile says nothing here
+        QVERIFY(!FeedbackSummary::describe(result).contains(u"Hardware profile"));
     }
 
     void hiddenFailureShowsNoValues()

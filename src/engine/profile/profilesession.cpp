@@ -25,6 +25,25 @@ QString ProfileSession::reportBase(const QString &databasePath, qint64 runId, qi
                                .arg(QDateTime::currentMSecsSinceEpoch()));
 }
 
+EvaluationResult ProfileSession::withStoredProfile(RunStore &store, qint64 candidateId,
+                                                   EvaluationResult evaluation)
+{
+    for (const ProfileRecord &profile : store.profiles(candidateId)) {
+        if (profile.subject != QLatin1String("candidate") || !profile.ok)
+            continue;
+        StageResult stage;
+        stage.name = QStringLiteral("hardware_profile");
+        stage.ok = true;
+        stage.detail = QStringLiteral("Nsight Compute %1 on %2")
+                           .arg(profile.fingerprint.value(QStringLiteral("ncu_version")).toString(),
+                                profile.fingerprint.value(QStringLiteral("gpu")).toString());
+        stage.data = profile.metrics;
+        evaluation.stages.append(stage);
+        break;
+    }
+    return evaluation;
+}
+
 QList<ProfileRecord> ProfileSession::profileStored(RunStore &store, Evaluator &evaluator,
                                                    const RunRecord &run, const Task &task,
                                                    const CandidateRecord &candidate, quint64 secret,

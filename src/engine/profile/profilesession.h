@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/candidaterecord.h"
+#include "core/evaluationresult.h"
 #include "core/profilerecord.h"
 #include "core/runrecord.h"
 
@@ -33,6 +34,10 @@ public:
                                               const RunRecord &run, const Task &task,
                                               const CandidateRecord &candidate, quint64 secret,
                                               bool withReference, const std::atomic<bool> &cancel);
+    // `evaluation` with the candidate's newest stored profile as its "hardware_profile" stage,
+    // which a refinement's feedback lists (FeedbackSummary); unchanged where it has none.
+    static EvaluationResult withStoredProfile(RunStore &store, qint64 candidateId,
+                                              EvaluationResult evaluation);
     // Where a candidate's report goes (without ".ncu-rep"): profiles/ beside the database.
     static QString reportBase(const QString &databasePath, qint64 runId, qint64 candidateId,
                               const QString &subject);
