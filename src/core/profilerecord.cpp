@@ -18,4 +18,17 @@ QJsonObject ProfileRecord::toJson() const
     return object;
 }
 
+StageResult ProfileRecord::asStage(const QString &name) const
+{
+    StageResult stage;
+    stage.name = name;
+    stage.ok = ok;
+    stage.detail = ok ? QStringLiteral("Nsight Compute %1 on %2")
+                            .arg(fingerprint.value(QStringLiteral("ncu_version")).toString(),
+                                 fingerprint.value(QStringLiteral("gpu")).toString())
+                      : reason;
+    stage.data = metrics;
+    return stage;
+}
+
 } // namespace kiln

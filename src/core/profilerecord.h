@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/stageresult.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -23,6 +25,9 @@ struct ProfileRecord
     QDateTime createdAt;
 
     QJsonObject toJson() const;
+    // A stage named `name` carrying the metrics ("Nsight Compute <version> on <GPU>"), for the
+    // agents' profile stage and a refinement's feedback.
+    StageResult asStage(const QString &name) const;
 };
 
 } // namespace kiln

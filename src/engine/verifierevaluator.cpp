@@ -71,13 +71,7 @@ StageResult VerifierEvaluator::profile(const Task &task, Backend backend, const 
                       folder.filePath(QStringLiteral("profile")), cancel);
     if (!record.ok)
         return unprofiled(record.reason);
-    StageResult stage;
-    stage.name = QStringLiteral("profile");
-    stage.ok = true;
-    stage.detail = QStringLiteral("Nsight Compute %1 on %2")
-                       .arg(record.fingerprint.value(QStringLiteral("ncu_version")).toString(),
-                            record.fingerprint.value(QStringLiteral("gpu")).toString());
-    stage.data = record.metrics;
+    StageResult stage = record.asStage(QStringLiteral("profile"));
     stage.data.insert(QStringLiteral("fingerprint"), record.fingerprint);
     return stage;
 }

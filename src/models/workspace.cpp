@@ -341,50 +341,55 @@ int Workspace::evaluateAlone(const QString &taskName, Backend backend, const QSt
     });
 }
 
-int Workspace::profileCandidate(qint64 candidateId)
+void Workspace::inBackground(const std::function<void()> &job, const std::function<void()> &done)
 {
-    const int ticket = m_nextTicket++;
     ++m_manualInFlight; // the database stays this one until it is done
-    const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
-    RunStore *store = m_store.get();
     m_manualJobs.append(QtConcurrent::run([=, this] {
-        QString error = store ? QString() : tr("no workspace database is open");
-        if (store)
-            ProfileSession::run(*store, m_tasks, *m_evaluator, candidateId, true, *cancel, &error);
+        job();
         QMetaObject::invokeMethod(
             this,
             [=, this] {
                 --m_manualInFlight;
-                emit profiled(ticket, candidateId, error);
+                done();
             },
             Qt::QueuedConnection);
     }));
     m_manualJobs.removeIf([](const QFuture<void> &f) { return f.isFinished(); });
+}
+
+int Workspace::profileCandidate(qint64 candidateId)
+{
+    const int ticket = m_nextTicket++;
+    const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
+    RunStore *store = m_store.get();
+    auto error = std::make_shared<QString>(store ? QString() : tr("no workspace database is open"));
+    inBackground(
+        [=, this] {
+            if (store)
+                ProfileSession::run(*store, m_tasks, *m_evaluator, candidateId, true, *cancel,
+                                    error.get());
+        },
+        [=, this] { emit profiled(ticket, candidateId, *error); });
     return ticket;
 }
 
 int Workspace::rejudgeStrictly(qint64 runId)
 {
     const int ticket = m_nextTicket++;
-    ++m_manualInFlight; // the database stays this one until it is done
     const std::shared_ptr<std::atomic<bool>> cancel = m_cancelManual;
     RunStore *store = m_store.get();
-    m_manualJobs.append(QtConcurrent::run([=, this] {
-        QString error = store ? QString() : tr("no workspace database is open");
-        const std::optional<Rejudge::Outcome> outcome =
-            store ? Rejudge::run(*store, m_tasks, *m_evaluator, runId, QStringLiteral("strict"),
-                                 *cancel, &error)
-                  : std::nullopt;
-        QMetaObject::invokeMethod(
-            this,
-            [=, this] {
-                --m_manualInFlight;
-                emit rejudged(ticket, runId, outcome ? outcome->runId : 0,
-                              outcome ? outcome->changed : 0, error);
-            },
-            Qt::QueuedConnection);
-    }));
-    m_manualJobs.removeIf([](const QFuture<void> &f) { return f.isFinished(); });
+    auto error = std::make_shared<QString>(store ? QString() : tr("no workspace database is open"));
+    auto outcome = std::make_shared<std::optional<Rejudge::Outcome>>();
+    inBackground(
+        [=, this] {
+            if (store)
+                *outcome = Rejudge::run(*store, m_tasks, *m_evaluator, runId,
+                                        QStringLiteral("strict"), *cancel, error.get());
+        },
+        [=, this] {
+            emit rejudged(ticket, runId, *outcome ? (*outcome)->runId : 0,
+                          *outcome ? (*outcome)->changed : 0, *error);
+        });
     return ticket;
 }
 

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QPointer>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace kiln {
@@ -94,6 +95,8 @@ private:
     Evaluator *evaluatorFor(const RunConfig &config, QString *error);
     RunController *addRun(const RunConfig &config, TaskLibrary tasks, qint64 runId, QString *error);
     void startQueued();
+    // `job` on a worker thread (the database is kept open meanwhile), then `done` on this one.
+    void inBackground(const std::function<void()> &job, const std::function<void()> &done);
     QStringList deviceNames(Backend backend);
     int runManual(const std::function<std::optional<ManualSubmission::Outcome>(
                       const std::function<void(const CandidateRecord &)> &, QString *)> &job);

@@ -31,14 +31,7 @@ EvaluationResult ProfileSession::withStoredProfile(RunStore &store, qint64 candi
     for (const ProfileRecord &profile : store.profiles(candidateId)) {
         if (profile.subject != QLatin1String("candidate") || !profile.ok)
             continue;
-        StageResult stage;
-        stage.name = QStringLiteral("hardware_profile");
-        stage.ok = true;
-        stage.detail = QStringLiteral("Nsight Compute %1 on %2")
-                           .arg(profile.fingerprint.value(QStringLiteral("ncu_version")).toString(),
-                                profile.fingerprint.value(QStringLiteral("gpu")).toString());
-        stage.data = profile.metrics;
-        evaluation.stages.append(stage);
+        evaluation.stages.append(profile.asStage(QStringLiteral("hardware_profile")));
         break;
     }
     return evaluation;
