@@ -211,16 +211,17 @@ QString FeedbackSummary::describe(const EvaluationResult &result, int maxChars)
 
     if (result.candidateMs || result.baselineMs || result.speedup)
         out << timingLine(result);
-    // A stored hardware profile of this candidate (ProfileSession::withStoredProfile).
-    if (const StageResult *profile = result.stage(QStringLiteral("hardware_profile"));
-        profile && profile->ok)
-        out << QStringLiteral("Hardware profile (%1):\n%2")
-                   .arg(profile->detail, ProfileText::metricLines(profile->data));
     if (result.rooflineFraction)
         out << QStringLiteral("Roofline: %1% of the hardware limit for this task")
                    .arg(number(100.0 * *result.rooflineFraction));
     for (const CheatFlag &flag : result.flags)
         out << flagLine(flag);
+    // A stored hardware profile of this candidate (ProfileSession::withStoredProfile), last, so
+    // the limit cuts it before the verdict's reasons.
+    if (const StageResult *profile = result.stage(QStringLiteral("hardware_profile"));
+        profile && profile->ok)
+        out << QStringLiteral("Hardware profile (%1):\n%2")
+                   .arg(profile->detail, ProfileText::metricLines(profile->data));
 
     QString text = out.join(QLatin1Char('\n'));
     if (maxChars > 0 && text.size() > maxChars)

@@ -29,6 +29,7 @@
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -939,6 +940,8 @@ int execInPrivateNetwork(int argc, char **argv)
         std::fprintf(stderr, "kiln-cuda-sandbox: %s\n", error.c_str());
         return kExitSetupFailed;
     }
+    // The protocol's descriptors (0-3) pass on; nothing else of the engine's does.
+    ::syscall(SYS_close_range, 4u, ~0u, 0u);
     ::execv(argv[program], argv + program);
     std::fprintf(stderr, "kiln-cuda-sandbox: cannot run %s: %s\n", argv[program],
                  std::strerror(errno));
@@ -989,6 +992,12 @@ int main(int argc, char **argv)
     // its own), with the environment and descriptors the profiler's injection was given, and
     // TCP sockets (its injection reports over loopback).
     const bool profiled = hasFlag(argc, argv, "--profiled");
+    // Sockets only where nothing but the profiler can be reached, and never unconfined.
+    if (profiled && (profiling || !onlyLoopback() || !inUserNamespace())) {
+        std::fprintf(stderr, "kiln-cuda-sandbox: --profiled runs only alone, in the private "
+                             "user and network namespace of --private-network\n");
+        return kExitSetupFailed;
+    }
     // A profiler's injection (loaded before main) keeps its descriptors.
     const int bufferFd = takeProtocolDescriptors(!profiling && !profiled);
     if (bufferFd == -1) {
@@ -1005,6 +1014,8 @@ int main(int argc, char **argv)
     // Namespaces while single-threaded; the driver opens its device files before Landlock.
     if (userNamespace)
         isolateNamespaces(report);
+    report.userNamespace = report.userNamespace || profiled; // --private-network's, checked
+    report.networkNamespace = report.networkNamespace || profiled;
     endWithTheEngine();
     installCrashReporting();
     // --launcher: the persistent process of device-only candidates (no host code is loaded).
@@ -1034,7 +1045,7 @@ int main(int argc, char **argv)
         if (const char *profiler = textOption(argc, argv, "--readable"); profiled && profiler)
             readable.emplace_back(profiler);
         confineAndLimit(workDir, limits, report, !checker, {},
-                        checker ? std::vector<std::string>{} : readable);
+                        checker ? std::vector<std::string>{} : readable, !profiled);
         report.seccomp = !checker && forbidProcessesAndNetwork(false, profiled);
     }
     sandbox.map(false);

@@ -284,15 +284,37 @@ bool bringLoopbackUp(std::string &error)
 
 bool enterPrivateNetwork(std::string &error)
 {
-    // Privileged, a network namespace alone keeps the process's own credentials (the GPU's
-    // performance counters may be for administrators only); else a user namespace around it.
-    const bool entered =
-        (::geteuid() == 0 && ::unshare(CLONE_NEWNET) == 0) || enterUserAndNetworkNamespaces();
-    if (!entered) {
-        error = std::string("no network namespace: ") + std::strerror(errno);
+    // Always inside a user namespace: even where Kiln runs as root, the profiled candidate then
+    // holds no capability of the host's (no devices, modules or mounts).
+    if (!enterUserAndNetworkNamespaces()) {
+        error = std::string("no user and network namespace: ") + std::strerror(errno);
         return false;
     }
     return bringLoopbackUp(error);
+}
+
+bool onlyLoopback()
+{
+    struct if_nameindex *interfaces = ::if_nameindex();
+    if (!interfaces)
+        return false;
+    bool only = true;
+    for (const struct if_nameindex *i = interfaces; i->if_index != 0; ++i)
+        only = only && std::strcmp(i->if_name, "lo") == 0;
+    ::if_freenameindex(interfaces);
+    return only;
+}
+
+bool inUserNamespace()
+{
+    // The initial namespace maps every id: "0 0 4294967295".
+    std::FILE *map = std::fopen("/proc/self/uid_map", "r");
+    if (!map)
+        return false;
+    unsigned long inside = 0, outside = 0, count = 0;
+    const bool read = std::fscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3;
+    std::fclose(map);
+    return read && count != 4294967295UL;
 }
 
 std::string IsolationReport::describe() const
@@ -340,10 +362,10 @@ void isolateNamespaces(IsolationReport &report)
 
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
                      bool confineWrites, const std::vector<std::string> &alsoWritable,
-                     const std::vector<std::string> &readable)
+                     const std::vector<std::string> &readable, bool confineNetwork)
 {
     if (confineWrites)
-        confineFilesystem(workDir, alsoWritable, readable, report);
+        confineFilesystem(workDir, alsoWritable, readable, report, confineNetwork);
     setLimit(RLIMIT_CORE, 0);
     setLimit(RLIMIT_CPU, static_cast<rlim_t>(limits.cpuSeconds));
     if (limits.addressSpaceBytes > 0)

@@ -38,9 +38,11 @@ void isolateNamespaces(IsolationReport &report);
 // files writes may reach (the PyTorch sandbox's extension cache and the GPU's device files).
 // readable: where reads (and exec) may reach besides workDir and alsoWritable; empty leaves
 // reads unconfined.
+// confineNetwork false: Landlock leaves TCP alone (a profiled sandbox, whose private network
+// namespace holds only its profiler).
 void confineAndLimit(const std::string &workDir, const Limits &limits, IsolationReport &report,
                      bool confineWrites = true, const std::vector<std::string> &alsoWritable = {},
-                     const std::vector<std::string> &readable = {});
+                     const std::vector<std::string> &readable = {}, bool confineNetwork = true);
 // A coding agent's confinement (kiln-agent-sandbox): writes to workDir and writable, reads and
 // exec to those and readable, the network left open (the agent calls its model's API); no
 // resource limits but core files and a 1 GiB file size, since the engine bounds its time.
@@ -64,9 +66,14 @@ std::vector<std::string> systemReadablePaths(bool gpu);
 // allowInetSockets: new TCP/UDP sockets stay allowed (a profiled sandbox, which shares a
 // network namespace with only loopback, its profiler's, from enterPrivateNetwork).
 bool forbidProcessesAndNetwork(bool forbidNewCode = false, bool allowInetSockets = false);
-// A network namespace of its own with only loopback up, entered before a profiler starts the
-// sandbox it profiles: the two reach each other over 127.0.0.1, and nothing else is reachable.
-// False, with the reason, where no namespace could be made or loopback stays down.
+// A user and a network namespace of its own with only loopback up, entered before a profiler
+// starts the sandbox it profiles: the two reach each other over 127.0.0.1 and nothing else, and
+// hold no capability of the host's. False, with the reason, where no namespace could be made or
+// loopback stays down.
 bool enterPrivateNetwork(std::string &error);
+// What a profiled sandbox checks before it allows itself sockets: its network has no interface
+// but loopback, and it runs in a user namespace (not the initial one).
+bool onlyLoopback();
+bool inUserNamespace();
 
 } // namespace kiln::sandbox

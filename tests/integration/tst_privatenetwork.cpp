@@ -1,10 +1,12 @@
-// kiln-cuda-sandbox --private-network: the namespace a profiler and the candidate's process it
+// kiln-cuda-sandbox --private-network: the namespaces a profiler and the candidate's process it
 // starts share (kiln-cli profile). Inside, loopback is up and is all there is: a listener of
-// the host's loopback and any outside address are out of reach. No GPU is needed.
+// the host's loopback and any outside address are out of reach, and the process is in a user
+// namespace of its own. A --profiled sandbox refuses to start anywhere else. No GPU is needed.
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -29,6 +31,7 @@ inside = socket.socket()
 inside.bind(("127.0.0.1", 0))
 inside.listen(1)
 out["loopback"] = reach(inside.getsockname())
+out["uid_map"] = open("/proc/self/uid_map").read().split()
 print(json.dumps(out))
 )py";
 
@@ -60,6 +63,26 @@ private slots:
         QVERIFY2(out.value(u"outside"_s).toString() != u"reached"_s,
                  qPrintable(out.value(u"outside"_s).toString()));
         QVERIFY(!host.hasPendingConnections());
+        // A user namespace of its own, even for root: one id mapped, not the host's 2^32.
+        const QStringList map = out.value(u"uid_map"_s).toVariant().toStringList();
+        QCOMPARE(map.size(), 3);
+        QCOMPARE(map[2], u"1"_s);
+    }
+
+    // A profiled sandbox (sockets allowed) refuses to start outside that namespace, and with
+    // the unconfined benchmark mode.
+    void profiledRefusesTheHostNetwork()
+    {
+        QTemporaryDir work;
+        for (const QStringList &extra :
+             {QStringList{u"--profiled"_s}, QStringList{u"--profiled"_s, u"--profiling"_s}}) {
+            QProcess sandbox;
+            sandbox.start(kSandbox, QStringList{u"--workdir"_s, work.path()} + extra);
+            QVERIFY(sandbox.waitForFinished(30000));
+            QCOMPARE(sandbox.exitCode(), 90);
+            const QByteArray errors = sandbox.readAllStandardError();
+            QVERIFY2(errors.contains("private user and network namespace"), errors.constData());
+        }
     }
 
     void withoutAProgramItSaysHow()

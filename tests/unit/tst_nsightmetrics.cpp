@@ -115,6 +115,11 @@ private slots:
         const QList<NsightMetrics::Launch> launches = NsightMetrics::parse(csv, &error);
         QCOMPARE(launches.size(), 1);
         QCOMPARE(launches.first().kernel, u"k"_s);
+        // Only the trailing parameter list is dropped.
+        QString longForm = csv;
+        longForm.replace(u"k(int)"_s, u"(anonymous namespace)::k(int)"_s);
+        QCOMPARE(NsightMetrics::parse(longForm, &error).first().kernel,
+                 u"(anonymous namespace)::k"_s);
         QCOMPARE(launches.first().values.value(u"gpu__time_duration.sum"_s), 0.0125);
         QCOMPARE(launches.first().values.value(u"launch__grid_size"_s), 1024.0);
     }

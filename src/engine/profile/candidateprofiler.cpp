@@ -57,6 +57,8 @@ ProfileRecord CandidateProfiler::profile(const Task &task, Backend backend, cons
     VerifierOptions options = m_options;
     options.cudaProfiler = NsightCommand::collect(ncu, reportBase);
     options.cudaProfilerFolder = NsightCommand::installFolder(ncu);
+    options.cudaProfiling = false; // KILN_PROFILE_SANDBOX's unconfined mode is for benchmarks
+
     options.cudaSpareSandboxes = 0;
     options.cudaSlotsPerGpu = 1;
     // Each profiled launch is replayed once per pass of metrics: calls take many times longer.

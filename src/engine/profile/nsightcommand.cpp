@@ -6,7 +6,6 @@
 #include <QJsonArray>
 #include <QProcess>
 #include <QStandardPaths>
-#include <unistd.h>
 
 namespace kiln {
 
@@ -55,8 +54,19 @@ QString NsightCommand::locate()
 
 QString NsightCommand::installFolder(const QString &ncu)
 {
-    // /usr/local/cuda/bin/ncu links into nsight-compute-<version>/, which holds its libraries.
-    return QFileInfo(QFileInfo(ncu).canonicalFilePath()).absolutePath();
+    // ncu's folder holds target/ (the libraries injected into the profiled process). A ncu
+    // reached through a link or a wrapper script elsewhere (the toolkit's bin/) has its folder
+    // beside the toolkit: nsight-compute-<version>/. Nothing else is made readable.
+    const QDir own = QFileInfo(QFileInfo(ncu).canonicalFilePath()).absoluteDir();
+    if (own.exists(QStringLiteral("target")))
+        return own.absolutePath();
+    QDir toolkit = QFileInfo(ncu).absoluteDir();
+    toolkit.cdUp();
+    for (const QString &name : toolkit.entryList({QStringLiteral("nsight-compute*")}, QDir::Dirs,
+                                                 QDir::Name | QDir::Reversed))
+        if (QDir(toolkit.filePath(name)).exists(QStringLiteral("target")))
+            return QDir(toolkit.filePath(name)).canonicalPath();
+    return {};
 }
 
 QStringList NsightCommand::collect(const QString &ncu, const QString &reportBase)
@@ -114,14 +124,17 @@ QJsonObject NsightCommand::settings()
 QString NsightCommand::permissionProblem()
 {
     QFile parameters(QStringLiteral("/proc/driver/nvidia/params"));
-    if (::geteuid() == 0 || !parameters.open(QIODevice::ReadOnly))
+    if (!parameters.open(QIODevice::ReadOnly))
         return {};
+    // Root does not help: the profiled candidate runs in a user namespace, without the host's
+    // capabilities, so that model-written code never holds an administrator's rights.
     for (const QByteArray &line : parameters.readAll().split('\n'))
         if (line.trimmed() == "RmProfilingAdminOnly: 1")
             return QStringLiteral(
                 "the NVIDIA driver lets only administrators read the GPU's performance counters "
-                "(RmProfilingAdminOnly: 1): run as root, or set the nvidia module's option "
-                "NVreg_RestrictProfilingToAdminUsers=0 and reload it");
+                "(RmProfilingAdminOnly: 1), and Kiln does not give a candidate an "
+                "administrator's rights to profile it: set the nvidia module's option "
+                "NVreg_RestrictProfilingToAdminUsers=0 and reload the module");
     return {};
 }
 

@@ -14,7 +14,8 @@ class NsightCommand
 public:
     // $KILN_NCU, else ncu on PATH, else /usr/local/cuda/bin/ncu; empty if none is executable.
     static QString locate();
-    // The folder of ncu's installation (its libraries, which the profiled sandbox may read).
+    // The folder of ncu's installation, the one with target/ (its libraries, which the profiled
+    // sandbox may read); empty where none is found.
     static QString installFolder(const QString &ncu);
     // ncu and its options, to which the profiled sandbox's command line is appended: the
     // report goes to reportBase + ".ncu-rep", ncu's own messages to reportBase + ".log".

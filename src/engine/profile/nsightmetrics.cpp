@@ -33,9 +33,20 @@ std::optional<double> number(QString text)
     return ok && std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
-QString kernelName(const QString &name)
+// The function's name without its trailing parameter list ("(anonymous namespace)::k(int)"
+// is "(anonymous namespace)::k").
+QString kernelName(QString name)
 {
-    return name.section(QLatin1Char('('), 0, 0).trimmed();
+    name = name.trimmed();
+    if (!name.endsWith(QLatin1Char(')')))
+        return name;
+    int depth = 0;
+    for (qsizetype i = name.size() - 1; i >= 0; --i) {
+        depth += name[i] == QLatin1Char(')') ? 1 : name[i] == QLatin1Char('(') ? -1 : 0;
+        if (depth == 0)
+            return i > 0 ? name.left(i).trimmed() : name;
+    }
+    return name;
 }
 
 int column(const QStringList &header, std::initializer_list<const char *> names)

@@ -59,8 +59,9 @@ SandboxSettings CudaSandboxSlot::settings(const VerifierOptions &options,
             QStringList{options.cudaSandbox, QStringLiteral("--private-network"),
                         QStringLiteral("--")} +
             options.cudaProfiler;
-        settings.extraArguments << QStringLiteral("--profiled") << QStringLiteral("--readable")
-                                << options.cudaProfilerFolder;
+        settings.extraArguments << QStringLiteral("--profiled");
+        if (!options.cudaProfilerFolder.isEmpty())
+            settings.extraArguments << QStringLiteral("--readable") << options.cudaProfilerFolder;
     }
     // Waiting on the GPU spins a core. A candidates' process lives for one evaluation (plus its
     // start-up); the checker and the launcher outlive many, so their limit is a lifetime
