@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <linux/capability.h>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -68,19 +67,6 @@ std::vector<std::string> agentReadablePaths(std::vector<std::string> extra)
         paths.emplace_back(path);
     paths.insert(paths.end(), extra.begin(), extra.end());
     return paths;
-}
-
-// Run as root, the agent would keep CAP_SYS_PTRACE, with which Landlock lets it read the
-// environment and memory of Kiln's processes: every capability goes, for the exec too.
-void dropCapabilities()
-{
-    if (::geteuid() != 0)
-        return;
-    for (int capability = 0; capability <= CAP_LAST_CAP; ++capability)
-        ::prctl(PR_CAPBSET_DROP, capability, 0, 0, 0);
-    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-    __user_cap_data_struct data[2] = {};
-    ::syscall(SYS_capset, &header, data);
 }
 
 } // namespace

@@ -940,8 +940,11 @@ int execInPrivateNetwork(int argc, char **argv)
         std::fprintf(stderr, "kiln-cuda-sandbox: %s\n", error.c_str());
         return kExitSetupFailed;
     }
-    // The protocol's descriptors (0-3) pass on; nothing else of the engine's does.
-    ::syscall(SYS_close_range, 4u, ~0u, 0u);
+    // The protocol's descriptors (0-3) pass on; nothing else of the engine's does (one by one
+    // on a kernel without close_range).
+    if (::syscall(SYS_close_range, 4u, ~0u, 0u) != 0)
+        for (int fd = 4; fd < 65536; ++fd)
+            ::close(fd);
     ::execv(argv[program], argv + program);
     std::fprintf(stderr, "kiln-cuda-sandbox: cannot run %s: %s\n", argv[program],
                  std::strerror(errno));
@@ -1044,6 +1047,9 @@ int main(int argc, char **argv)
         // The profiler's own libraries, which its injection may load late.
         if (const char *profiler = textOption(argc, argv, "--readable"); profiled && profiler)
             readable.emplace_back(profiler);
+        // Root of its user namespace (and host root where Kiln runs as root): no capability.
+        if (profiled)
+            dropCapabilities();
         confineAndLimit(workDir, limits, report, !checker, {},
                         checker ? std::vector<std::string>{} : readable, !profiled);
         report.seccomp = !checker && forbidProcessesAndNetwork(false, profiled);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <net/if.h>
@@ -293,6 +294,17 @@ bool enterPrivateNetwork(std::string &error)
     return bringLoopbackUp(error);
 }
 
+void dropCapabilities()
+{
+    if (::geteuid() != 0)
+        return;
+    for (int capability = 0; capability <= CAP_LAST_CAP; ++capability)
+        ::prctl(PR_CAPBSET_DROP, capability, 0, 0, 0);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2] = {};
+    ::syscall(SYS_capset, &header, data);
+}
+
 bool onlyLoopback()
 {
     struct if_nameindex *interfaces = ::if_nameindex();
@@ -314,7 +326,8 @@ bool inUserNamespace()
     unsigned long inside = 0, outside = 0, count = 0;
     const bool read = std::fscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3;
     std::fclose(map);
-    return read && count != 4294967295UL;
+    // The one id --private-network maps; a wider map (a container's) is not ours.
+    return read && count == 1;
 }
 
 std::string IsolationReport::describe() const
@@ -469,11 +482,16 @@ bool forbidProcessesAndNetwork(bool forbidNewCode, bool allowInetSockets)
     if (forbidNewCode)
         appendNoNewCode(program);
     if (allowInetSockets) {
-        // Only in a network namespace of the profiler's and ours (enterPrivateNetwork).
-        jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5);
+        // Only in a network namespace of the profiler's and ours (enterPrivateNetwork), and
+        // no raw sockets, which could read or forge the profiler's traffic.
+        const auto arg1 = offsetof(seccomp_data, args[1]);
+        jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 8);
         stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(arg0));
-        jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0);
-        jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0);
+        jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 1, 0);
+        jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 0, 3);
+        stmt(BPF_LD | BPF_W | BPF_ABS, static_cast<std::uint32_t>(arg1));
+        stmt(BPF_ALU | BPF_AND | BPF_K, 0xf); // the type, without SOCK_CLOEXEC / SOCK_NONBLOCK
+        jump(BPF_JMP | BPF_JEQ | BPF_K, SOCK_RAW, 0, 1);
         stmt(BPF_RET | BPF_K, denied);
         stmt(BPF_RET | BPF_K, allowed);
     }

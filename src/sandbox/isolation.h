@@ -74,6 +74,9 @@ bool enterPrivateNetwork(std::string &error);
 // What a profiled sandbox checks before it allows itself sockets: its network has no interface
 // but loopback, and it runs in a user namespace (not the initial one).
 bool onlyLoopback();
+// Every capability goes, for later execs too (a process that runs as root, or as root of a user
+// namespace: with CAP_SYS_PTRACE or CAP_DAC_OVERRIDE, Landlock alone would bound it less).
+void dropCapabilities();
 bool inUserNamespace();
 
 } // namespace kiln::sandbox
