@@ -1,5 +1,6 @@
 #include "cli/commandline.h"
 #include "cli/commands.h"
+#include "core/profiletext.h"
 #include "engine/profile/profilesession.h"
 #include "engine/verifierevaluator.h"
 #include "store/runstore.h"
@@ -14,7 +15,7 @@ namespace {
 
 QString number(const QJsonObject &object, const char *key)
 {
-    return QString::number(object.value(QString::fromLatin1(key)).toDouble(), 'g', 4);
+    return ProfileText::number(object.value(QString::fromLatin1(key)).toDouble());
 }
 
 void printRecord(const ProfileRecord &record)
@@ -31,24 +32,8 @@ void printRecord(const ProfileRecord &record)
         std::printf("  the verifier's median %s ms: %+.1f %% from ncu's\n",
                     qPrintable(number(record.metrics, "verifier_ms")),
                     record.metrics.value(QStringLiteral("difference_pct")).toDouble());
-    for (const QJsonValue &value : record.metrics.value(QStringLiteral("kernels")).toArray()) {
-        const QJsonObject k = value.toObject();
-        QStringList stalls;
-        for (const QJsonValue &stall : k.value(QStringLiteral("top_stalls")).toArray())
-            stalls << stall.toObject().value(QStringLiteral("reason")).toString();
-        std::printf(
-            "  %s: %s ms, SM %s %%, memory %s %%, occupancy %s %%, DRAM %s B read %s B "
-            "written, %s registers, %s B shared; stalls: %s\n",
-            qPrintable(k.value(QStringLiteral("kernel")).toString()),
-            qPrintable(number(k, "duration_ms")), qPrintable(number(k, "sm_throughput_pct")),
-            qPrintable(number(k, "memory_throughput_pct")),
-            qPrintable(number(k, "achieved_occupancy_pct")),
-            qPrintable(number(k, "dram_read_bytes")), qPrintable(number(k, "dram_write_bytes")),
-            qPrintable(number(k, "registers_per_thread")),
-            qPrintable(number(k, "shared_memory_per_block_bytes")),
-            qPrintable(stalls.isEmpty() ? QStringLiteral("none")
-                                        : stalls.join(QStringLiteral(", "))));
-    }
+    // The same lines a prompt carries (ProfileText), one fact a line.
+    std::printf("%s\n", qPrintable(ProfileText::metricLines(record.metrics)));
 }
 
 } // namespace

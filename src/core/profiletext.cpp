@@ -2,21 +2,17 @@
 
 #include <QJsonArray>
 #include <QStringList>
+#include <cmath>
 
 namespace kiln {
 
 namespace {
 
-QString number(double value)
-{
-    return QString::number(value, 'g', 4);
-}
-
 // One kernel of NsightMetrics::summarise, a fact a line.
 QStringList kernelLines(const QJsonObject &kernel)
 {
     const auto value = [&kernel](const char *key) {
-        return number(kernel.value(QString::fromLatin1(key)).toDouble());
+        return ProfileText::number(kernel.value(QString::fromLatin1(key)).toDouble());
     };
     QStringList lines{
         QStringLiteral("- kernel `%1` (grid %2, block %3; median of %4 launches):")
@@ -35,7 +31,7 @@ QStringList kernelLines(const QJsonObject &kernel)
         stalls
             << QStringLiteral("%1 (%2 cycles per issued instruction)")
                    .arg(stall.toObject().value(QStringLiteral("reason")).toString(),
-                        number(
+                        ProfileText::number(
                             stall.toObject().value(QStringLiteral("cycles_per_issue")).toDouble()));
     if (!stalls.isEmpty())
         lines << QStringLiteral("  - top warp stalls: ") + stalls.join(QStringLiteral(", "));
@@ -43,6 +39,14 @@ QStringList kernelLines(const QJsonObject &kernel)
 }
 
 } // namespace
+
+QString ProfileText::number(double value)
+{
+    // Counts and sizes (grids, bytes, registers) whole, the rest to four significant digits.
+    if (value == std::floor(value) && std::abs(value) < 1e15)
+        return QString::number(qint64(value));
+    return QString::number(value, 'g', 4);
+}
 
 QString ProfileText::metricLines(const QJsonObject &data)
 {

@@ -13,6 +13,9 @@ class ProfileText
 {
 public:
     static QString metricLines(const QJsonObject &metrics);
+    // A metric's value as these lines, the CLI and the window show it: counts and sizes whole
+    // (16384, not 1.638e+04), other values to four significant digits.
+    static QString number(double value);
 };
 
 } // namespace kiln

@@ -1,7 +1,8 @@
 #include "profileformatter.h"
 
+#include "core/profiletext.h"
+
 #include <QJsonArray>
-#include <QLocale>
 
 namespace kiln {
 
@@ -30,7 +31,7 @@ const MetricRow kRows[] = {
 
 QString number(double value)
 {
-    return value >= 1e5 ? QLocale::c().toString(value, 'f', 0) : QString::number(value, 'g', 4);
+    return ProfileText::number(value);
 }
 
 QString cell(const QJsonObject &kernel, const MetricRow &row)
@@ -90,10 +91,11 @@ QString summary(const ProfileRecord &profile)
             .arg(profile.subject,
                  number(profile.metrics.value(QStringLiteral("duration_ms")).toDouble()));
     if (profile.metrics.contains(QStringLiteral("verifier_ms")))
-        line +=
-            QStringLiteral("; the verifier's median %1 ms (%2 %)")
-                .arg(number(profile.metrics.value(QStringLiteral("verifier_ms")).toDouble()))
-                .arg(profile.metrics.value(QStringLiteral("difference_pct")).toDouble(), 0, 'f', 1);
+        line += QStringLiteral("; the verifier's median %1 ms (%2 % from ncu's)")
+                    .arg(number(profile.metrics.value(QStringLiteral("verifier_ms")).toDouble()),
+                         QString::asprintf(
+                             "%+.1f",
+                             profile.metrics.value(QStringLiteral("difference_pct")).toDouble()));
     line += QStringLiteral("<br><span style=\"color:#777;\">%1 · %2 · ncu %3 · %4 · report %5"
                            "</span></p>")
                 .arg(f.value(QStringLiteral("gpu")).toString().toHtmlEscaped(),

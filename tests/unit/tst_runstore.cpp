@@ -386,10 +386,7 @@ private slots:
         QVERIFY(store->lastError().contains(QStringLiteral("no candidate")));
     }
 
-    // The PyTorch backend's speedup against torch.compile has no column: it comes back from the
-    // result's JSON, and stays empty for evaluations without one.
-    // A candidate's hardware profiles, newest first, a failed one with its reason; they go
-    // with their candidate.
+    // A candidate's hardware profiles, newest first, a failed one with its reason.
     void profileRoundTrip()
     {
         auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);
@@ -423,6 +420,8 @@ private slots:
         QCOMPARE(store->addProfile(odd), 0);
     }
 
+    // The PyTorch backend's speedup against torch.compile has no column: it comes back from the
+    // result's JSON, and stays empty for evaluations without one.
     void torchCompileSpeedupRoundTrip()
     {
         auto store = RunStore::open(freshPath(), RunStore::Mode::ReadWrite);
